@@ -1,0 +1,57 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import { AppError, ErrorCodes } from '../common/errors';
+import type { AppState } from './context';
+import { errorEnvelope } from './middleware/errors';
+import { rateLimit } from './middleware/rate-limit';
+import { requestContext } from './middleware/request-context';
+import { buildOpenApiDocument } from './openapi';
+import { type AnyRoute, mountRoute } from './route';
+import { agentRoutes } from './routes/agents';
+import { apiKeyRoutes } from './routes/api-keys';
+import { eventRoutes } from './routes/events';
+import { metaRoutes } from './routes/meta';
+import { sessionRoutes } from './routes/sessions';
+import type { Services } from './services';
+
+export function createApp(services: Services): Koa<AppState> {
+  let openApi: unknown;
+  const routes: AnyRoute[] = [
+    ...agentRoutes(services),
+    ...sessionRoutes(services),
+    ...apiKeyRoutes(services),
+    ...eventRoutes(services),
+    ...metaRoutes(services, () => (openApi ??= buildOpenApiDocument(routes))),
+  ];
+
+  const router = new Router<AppState>();
+  for (const route of routes) mountRoute(router, route);
+
+  const app = new Koa<AppState>({ proxy: false });
+  app.use(requestContext(services.auth));
+  app.use(errorEnvelope(services.log, services.config.MAX_JSON_BODY_BYTES));
+  app.use(rateLimit(services.rateLimiter));
+  app.use(
+    koaBody({
+      json: true,
+      jsonStrict: true,
+      jsonLimit: services.config.MAX_JSON_BODY_BYTES,
+      text: false,
+      urlencoded: false,
+      multipart: false,
+    }),
+  );
+  app.use(router.routes());
+  // Anything the router did not answer: an unknown path, or a known path with another method.
+  app.use(async (ctx) => {
+    const match = router.match(ctx.path, ctx.method);
+    if (match.path.length > 0 && !match.route) {
+      const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
+      ctx.set('Allow', allowed.join(', '));
+      throw new AppError(ErrorCodes.NOT_FOUND, `${ctx.method} is not supported on ${ctx.path}; use ${allowed.join(', ')}`);
+    }
+    throw new AppError(ErrorCodes.NOT_FOUND, `no endpoint ${ctx.method} ${ctx.path}`);
+  });
+  return app;
+}

@@ -1,0 +1,100 @@
+import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
+import { errors as joseErrors, jwtVerify } from 'jose';
+import { z } from 'zod';
+import type { Config } from '../common/config';
+import { unauthenticated } from '../common/errors';
+import type { Role } from '../common/schemas/api-keys';
+import { type ApiKeyStore, looksLikeApiKey } from '../stores/api-keys';
+
+/** Who is calling: every request that passes authentication carries one. */
+export interface Principal {
+  tenantId: string;
+  userId: string;
+  role: Role;
+  via: 'api_key' | 'jwt';
+  /** What rate limits count against: the API key, or the console user. */
+  rateKey: string;
+}
+
+/** Console tokens carry the tenant, the user (`sub`) and the roles. */
+const jwtClaims = z.object({
+  sub: z.string().min(1),
+  tenant_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  roles: z.array(z.string()).default([]),
+});
+
+interface CachedPrincipal {
+  principal: Principal;
+  until: number;
+}
+
+export function createAuthenticator(config: Config, apiKeys: ApiKeyStore) {
+  const jwtKey: Uint8Array | KeyObject | undefined = config.JWT_PUBLIC_KEY
+    ? createPublicKey(config.JWT_PUBLIC_KEY)
+    : config.JWT_SECRET
+      ? new TextEncoder().encode(config.JWT_SECRET)
+      : undefined;
+  const algorithms = config.JWT_PUBLIC_KEY ? ['RS256', 'ES256', 'EdDSA'] : ['HS256'];
+  // Verified keys are trusted for AUTH_CACHE_TTL_MS; the cache is keyed by the key's hash, never the key.
+  const cache = new Map<string, CachedPrincipal>();
+
+  async function fromApiKey(token: string): Promise<Principal> {
+    const cacheKey = createHash('sha256').update(token).digest('base64');
+    const cached = cache.get(cacheKey);
+    const now = Date.now();
+    if (cached && cached.until > now) return cached.principal;
+    const key = await apiKeys.verify(token);
+    if (!key) {
+      cache.delete(cacheKey);
+      throw unauthenticated('invalid, revoked or expired API key');
+    }
+    const principal: Principal = {
+      tenantId: key.tenantId,
+      userId: key.keyId,
+      role: key.role,
+      via: 'api_key',
+      rateKey: `key:${key.keyId}`,
+    };
+    const expiry = key.expiresAt ? key.expiresAt.getTime() : Infinity;
+    if (cache.size > 50_000) cache.clear();
+    cache.set(cacheKey, { principal, until: Math.min(now + config.AUTH_CACHE_TTL_MS, expiry) });
+    return principal;
+  }
+
+  async function fromJwt(token: string): Promise<Principal> {
+    if (!jwtKey) throw unauthenticated('console tokens are not enabled on this installation');
+    try {
+      const { payload } = await jwtVerify(token, jwtKey, {
+        algorithms,
+        issuer: config.JWT_ISSUER,
+        audience: config.JWT_AUDIENCE,
+      });
+      const claims = jwtClaims.parse(payload);
+      return {
+        tenantId: claims.tenant_id,
+        userId: claims.sub,
+        role: claims.roles.includes('admin') ? 'admin' : 'member',
+        via: 'jwt',
+        rateKey: `user:${claims.tenant_id}:${claims.sub}`,
+      };
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw unauthenticated('token expired');
+      throw unauthenticated('invalid token');
+    }
+  }
+
+  return {
+    /** Undefined when the request carries no credentials; throws 10002 when they are bad. */
+    async resolve(authorization: string | undefined): Promise<Principal | undefined> {
+      if (!authorization) return undefined;
+      const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
+      if (!match) throw unauthenticated('Authorization must be "Bearer <API key or token>"');
+      const token = match[1]!;
+      return looksLikeApiKey(token) ? fromApiKey(token) : fromJwt(token);
+    },
+    /** Called on revocation so this process stops trusting the key at once. */
+    forgetCachedKeys: () => cache.clear(),
+  };
+}
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;

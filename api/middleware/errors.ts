@@ -1,0 +1,47 @@
+import type { Middleware } from 'koa';
+import { AppError, ErrorCodes, httpStatusOf } from '../../common/errors';
+import type { Logger } from '../../common/logger';
+import type { AppState } from '../context';
+
+interface HttpishError {
+  name?: string;
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  message?: string;
+}
+
+/** Errors raised by koa-body / co-body / formidable carry an HTTP status; turn them into 10001. */
+function fromHttpError(err: HttpishError, maxJsonBytes: number): AppError | undefined {
+  const status = err.status ?? err.statusCode;
+  if (status === 413 || err.type === 'entity.too.large') {
+    return new AppError(ErrorCodes.INVALID_PARAMETERS, `request body exceeds ${maxJsonBytes} bytes`);
+  }
+  if (status === 415) return new AppError(ErrorCodes.INVALID_PARAMETERS, 'unsupported Content-Type');
+  if (status === 400 && (err.name === 'SyntaxError' || err.type === 'entity.parse.failed')) {
+    return new AppError(ErrorCodes.INVALID_PARAMETERS, 'malformed JSON body');
+  }
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new AppError(ErrorCodes.INVALID_PARAMETERS, 'bad request');
+  }
+  return undefined;
+}
+
+/** Renders every failure as the spec's envelope; unknown errors become 20001 with the trace id only. */
+export function errorEnvelope(log: Logger, maxJsonBytes: number): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const appError = err instanceof AppError ? err : fromHttpError(err as HttpishError, maxJsonBytes);
+      if (appError) {
+        ctx.status = appError.httpStatus;
+        ctx.body = { code: appError.code, data: { ...appError.details, trace_id: ctx.state.traceId }, message: appError.message };
+        return;
+      }
+      log.error('unhandled error', { trace_id: ctx.state.traceId, path: ctx.path, error: String((err as Error)?.stack ?? err) });
+      ctx.status = httpStatusOf[ErrorCodes.INTERNAL];
+      ctx.body = { code: ErrorCodes.INTERNAL, data: { trace_id: ctx.state.traceId }, message: 'internal error' };
+    }
+  };
+}

@@ -1,0 +1,25 @@
+import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
+import { type AnyRoute, registerRoute } from './route';
+
+/** Builds the OpenAPI 3 document from the same route declarations that validate requests. */
+export function buildOpenApiDocument(routes: AnyRoute[]) {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key (`combo_…`) for service calls, or a console JWT carrying `tenant_id`, `sub` and `roles`.',
+  });
+  for (const route of routes) registerRoute(registry, route);
+  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
+    openapi: '3.0.3',
+    info: {
+      title: 'Agent Orchestration Service API',
+      version: '1.0.0',
+      description:
+        'Every response is the envelope `{code, data, message}` (code 0 on success) and carries X-RateLimit-Limit, ' +
+        'X-RateLimit-Remaining and X-RateLimit-Reset. Ceilings per API key: completions 60/min, uploads 10/min, ' +
+        'everything else 300/min; over the ceiling: HTTP 429, code 10006 and Retry-After.',
+    },
+    servers: [{ url: '/' }],
+  });
+}

@@ -1,0 +1,139 @@
+import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type Router from '@koa/router';
+import { z } from 'zod';
+import { forbidden, invalid, unauthenticated } from '../common/errors';
+import { envelopeOf, errorEnvelope } from '../common/schemas/envelope';
+import type { Principal } from './auth';
+import type { AppContext, AppState } from './context';
+import { deprecationHeaders } from './middleware/deprecation';
+
+type AnyObject = z.ZodType<Record<string, unknown>>;
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+
+/** `member` (default): any authenticated caller of the tenant; `admin`: administrators only; `none`: public. */
+export type Access = 'none' | 'member' | 'admin';
+
+export interface RouteInput<P, Q, B> {
+  ctx: AppContext;
+  principal: Principal;
+  params: Infer<P>;
+  query: Infer<Q>;
+  body: Infer<B>;
+}
+
+/**
+ * One declaration per endpoint: its zod schemas validate the request, type the handler and
+ * describe the endpoint in the OpenAPI document. The handler returns `data`; the envelope is added
+ * here. `raw` handlers write ctx.body themselves (documents, HTML, streams).
+ */
+export interface RouteDef<P extends AnyObject | undefined, Q extends AnyObject | undefined, B extends z.ZodType | undefined, R extends z.ZodType | 'raw'> {
+  method: 'get' | 'post' | 'put' | 'delete';
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  access?: Access;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response: R;
+  /** Marks the interface deprecated: `X-Deprecated: true` and `X-Deprecated-Sunset: <date>`. */
+  deprecated?: { sunset: string };
+  handler(input: RouteInput<P, Q, B>): Promise<R extends z.ZodType ? z.infer<R> : void>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteDef<any, any, any, any>;
+
+export const defineRoute = <P extends AnyObject | undefined = undefined, Q extends AnyObject | undefined = undefined, B extends z.ZodType | undefined = undefined, R extends z.ZodType | 'raw' = 'raw'>(
+  def: RouteDef<P, Q, B, R>,
+): AnyRoute => def;
+
+const koaPath = (openApiPath: string) => openApiPath.replace(/\{(\w+)\}/g, ':$1');
+
+function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  // An unknown field is named itself, not its parent object.
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path;
+  const field = [where, ...path.map(String)].join('.');
+  const message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message;
+  throw invalid(`${field}: ${message}`, { field });
+}
+
+function authorize(state: AppState, access: Access): Principal | undefined {
+  if (access === 'none') return state.principal;
+  if (state.authError) throw state.authError;
+  if (!state.principal) throw unauthenticated();
+  if (access === 'admin' && state.principal.role !== 'admin') throw forbidden('this operation needs the admin role');
+  return state.principal;
+}
+
+function hasBody(ctx: AppContext): boolean {
+  return Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+}
+
+export function mountRoute(router: Router<AppState>, route: AnyRoute): void {
+  const access = route.access ?? 'member';
+  router[route.method](koaPath(route.path), async (ctx: AppContext) => {
+    if (route.deprecated) deprecationHeaders(ctx, route.deprecated.sunset);
+    const principal = authorize(ctx.state, access);
+    const params = route.params ? parseOrThrow(route.params, ctx.params, 'path') : undefined;
+    const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
+    let body: unknown;
+    if (route.body) {
+      if (hasBody(ctx) && !ctx.is('application/json')) throw invalid('Content-Type must be application/json');
+      body = parseOrThrow(route.body, ctx.request.body ?? {}, 'body');
+    }
+    const data = await route.handler({ ctx, principal: principal as Principal, params, query, body });
+    if (route.response !== 'raw') ctx.body = { code: 0, data, message: 'ok' };
+  });
+}
+
+const errorResponses = {
+  400: 'invalid parameters (10001)',
+  401: 'missing or invalid credentials (10002)',
+  403: 'insufficient permission (10003)',
+  404: 'resource does not exist (10004)',
+  409: 'resource conflict (10005)',
+  429: 'rate limit exceeded (10006); see Retry-After',
+  500: 'internal error (20001)',
+} as const;
+
+const rateLimitHeaders = z.object({
+  'X-RateLimit-Limit': z.string().meta({ description: 'ceiling of the window' }),
+  'X-RateLimit-Remaining': z.string().meta({ description: 'requests left in the window' }),
+  'X-RateLimit-Reset': z.string().meta({ description: 'end of the window, Unix seconds' }),
+});
+
+export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void {
+  const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+  const config: RouteConfig = {
+    method: route.method,
+    path: route.path,
+    operationId: route.operationId,
+    summary: route.summary,
+    description: route.description,
+    tags: [route.tag],
+    deprecated: route.deprecated ? true : undefined,
+    security: (route.access ?? 'member') === 'none' ? [] : [{ bearer: [] }],
+    request: {
+      params: route.params,
+      query: route.query,
+      body: route.body ? { content: json(route.body), required: true } : undefined,
+    },
+    responses: {
+      200: {
+        description: 'success (code 0)',
+        headers: rateLimitHeaders,
+        content: route.response === 'raw' ? undefined : json(envelopeOf(route.response)),
+      },
+      ...Object.fromEntries(
+        Object.entries(errorResponses).map(([status, description]) => [status, { description, content: json(errorEnvelope) }]),
+      ),
+    },
+  };
+  registry.registerPath(config);
+}

@@ -1,0 +1,62 @@
+import { hostname } from 'node:os';
+import { Client as EsClient } from '@elastic/elasticsearch';
+import { Client, Connection } from '@temporalio/client';
+import type { Config } from '../common/config';
+import { randomToken } from '../common/ids';
+import type { Logger } from '../common/logger';
+import { createAgentStore } from '../stores/agents';
+import { createApiKeyStore } from '../stores/api-keys';
+import { createEventLog } from '../stores/event-log';
+import { connectMongo, ensureIndexes } from '../stores/mongo';
+import { createRateLimiter } from '../stores/rate-limits';
+import { createSessionStore } from '../stores/sessions';
+import { createAuthenticator } from './auth';
+import type { Services } from './services';
+
+export interface ServiceOptions {
+  /** How stale a process's view of shared rate counts may get (ms). */
+  rateLimitSyncMs?: number;
+}
+
+/** Connects every client once and wires the stores; the caller owns `close()`. */
+export async function createServices(config: Config, log: Logger, options: ServiceOptions = {}): Promise<Services & { close(): Promise<void> }> {
+  const mongo = await connectMongo(config.MONGODB_URI, config.MONGODB_DB);
+  await ensureIndexes(mongo.db);
+  const es = new EsClient({ node: config.ELASTICSEARCH_URL, requestTimeout: 30_000 });
+  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+
+  const eventLog = createEventLog(mongo.db);
+  const apiKeys = createApiKeyStore(mongo.db);
+  if (config.BOOTSTRAP_API_KEY) await apiKeys.ensureBootstrap(config.BOOTSTRAP_TENANT_ID, config.BOOTSTRAP_API_KEY);
+
+  const services: Services = {
+    config,
+    log,
+    mongo,
+    es,
+    temporal,
+    eventLog,
+    apiKeys,
+    agents: createAgentStore(mongo.db),
+    sessions: createSessionStore(mongo.db, eventLog),
+    rateLimiter: createRateLimiter(mongo.db, {
+      limits: {
+        completions: config.RATE_LIMIT_COMPLETIONS_PER_MIN,
+        uploads: config.RATE_LIMIT_UPLOADS_PER_MIN,
+        default: config.RATE_LIMIT_DEFAULT_PER_MIN,
+      },
+      syncMs: options.rateLimitSyncMs ?? config.RATE_LIMIT_SYNC_MS,
+      processId: `${hostname()}-${process.pid}-${randomToken(6)}`,
+    }),
+    auth: createAuthenticator(config, apiKeys),
+  };
+  return {
+    ...services,
+    async close() {
+      await connection.close();
+      await es.close();
+      await mongo.close();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { Client } from '@temporalio/client';
+import type { Client as EsClient } from '@elastic/elasticsearch';
+import type { Config } from '../common/config';
+import type { Logger } from '../common/logger';
+import type { MongoHandle } from '../stores/mongo';
+import type { AgentStore } from '../stores/agents';
+import type { ApiKeyStore } from '../stores/api-keys';
+import type { EventLog } from '../stores/event-log';
+import type { RateLimiter } from '../stores/rate-limits';
+import type { SessionStore } from '../stores/sessions';
+import type { Authenticator } from './auth';
+
+/** Everything a route handler may use, built once per process (api/main.ts or a test). */
+export interface Services {
+  config: Config;
+  log: Logger;
+  mongo: MongoHandle;
+  es: EsClient;
+  temporal: Client;
+  agents: AgentStore;
+  sessions: SessionStore;
+  apiKeys: ApiKeyStore;
+  eventLog: EventLog;
+  rateLimiter: RateLimiter;
+  auth: Authenticator;
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/**
+ * All configuration comes from environment variables, parsed once at each entry point.
+ * Secrets have no defaults; external addresses are required so nothing silently talks to
+ * the wrong backend.
+ */
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+export const configSchema = z
+  .object({
+    API_HOST: z.string().default('0.0.0.0'),
+    API_PORT: z.coerce.number().int().min(0).max(65535).default(9380),
+    MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URI'),
+    MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be a plain database name').default('combo'),
+    ELASTICSEARCH_URL: z.url({ protocol: /^https?$/ }),
+    ELASTICSEARCH_INDEX_PREFIX: z.string().regex(/^[a-z0-9_-]{1,40}$/).default('combo'),
+    TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port'),
+    TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    TEMPORAL_TASK_QUEUE: z.string().min(1).default('combo'),
+    /** HS256 secret for console JWTs (at least 32 bytes). */
+    JWT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    /** SPKI PEM public key for RS256/ES256 console JWTs; used instead of JWT_SECRET when set. */
+    JWT_PUBLIC_KEY: optionalText,
+    JWT_ISSUER: optionalText,
+    JWT_AUDIENCE: optionalText,
+    /** An API key that is guaranteed to exist (admin of BOOTSTRAP_TENANT_ID) for a new installation. */
+    BOOTSTRAP_API_KEY: optionalText.pipe(
+      z
+        .string()
+        .regex(/^combo_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/, 'must look like combo_<8 chars>_<32 chars>')
+        .optional(),
+    ),
+    BOOTSTRAP_TENANT_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('default'),
+    /** How long a verified API key is trusted before it is looked up again (revocation delay). */
+    AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+    RATE_LIMIT_COMPLETIONS_PER_MIN: positiveInt(60),
+    RATE_LIMIT_UPLOADS_PER_MIN: positiveInt(10),
+    RATE_LIMIT_DEFAULT_PER_MIN: positiveInt(300),
+    /** How stale an API process's view of the shared rate counts may get; 0 re-reads on every request. */
+    RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(0).max(10_000).default(250),
+    /** Largest JSON request body accepted, in bytes. */
+    MAX_JSON_BODY_BYTES: positiveInt(1024 * 1024),
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  })
+  .refine((c) => !(c.JWT_SECRET && c.JWT_PUBLIC_KEY), {
+    path: ['JWT_PUBLIC_KEY'],
+    message: 'set JWT_SECRET or JWT_PUBLIC_KEY, not both',
+  });
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; the error message is one line naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (result.success) return Object.freeze(result.data);
+  const issue = result.error.issues[0]!;
+  const name = String(issue.path[0] ?? 'environment');
+  const problem = env[name] === undefined && issue.code === 'invalid_type' ? 'is required but not set' : issue.message;
+  throw new ConfigError(`configuration error: ${name} ${problem}`);
+}
+
+/** Entry points call this: a bad configuration stops the process with one clear line. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

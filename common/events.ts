@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** The spec's outbound event names: the internal event log records these, webhooks deliver them. */
+export const eventNames = [
+  'session.created',
+  'session.finished',
+  'session.archived',
+  'tool.called',
+  'tool.error',
+  'agent.step',
+  'review.completed',
+  'import.completed',
+  'cost.threshold_exceeded',
+] as const;
+
+export const eventName = z.enum(eventNames).meta({ id: 'EventName' });
+export type EventName = z.infer<typeof eventName>;
+
+/** One entry of the internal event log, in the shape webhooks deliver (the spec's delivery envelope). */
+export interface EventRecord {
+  event_id: string;
+  event: EventName;
+  tenant_id: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}

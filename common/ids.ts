@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+
+/** Resource ids: a short type prefix and 20 random base62-ish characters, e.g. `agt_4fQ...`. */
+export type IdPrefix = 'agt' | 'ses' | 'msg' | 'evt' | 'key' | 'trc';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export function randomToken(length: number): string {
+  const bytes = randomBytes(length * 2);
+  let out = '';
+  // Rejection sampling keeps every character equally likely (248 = 4 * 62).
+  for (let i = 0; i < bytes.length && out.length < length; i++) {
+    const b = bytes[i]!;
+    if (b < 248) out += ALPHABET[b % 62];
+  }
+  return out.length === length ? out : out + randomToken(length - out.length);
+}
+
+export const newId = (prefix: IdPrefix) => `${prefix}_${randomToken(20)}`;

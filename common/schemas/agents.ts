@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { isoDate, metadataMap, pageOf, resourceId } from './common';
+import { routeString } from './routes';
+
+export const agentId = resourceId('agt', 'agent id');
+
+const toolName = z.string().regex(/^[a-z][a-z0-9_.-]{0,63}$/, 'tool names are lowercase, 1-64 characters');
+
+export const modelSettings = z
+  .object({
+    model: z.string().min(1).max(200).optional().meta({ description: 'model name; the global default when absent' }),
+    temperature: z.number().min(0).max(2).optional(),
+    max_tokens: z.number().int().min(1).max(128_000).optional().meta({ description: 'ceiling on tokens generated per LLM call' }),
+  })
+  .strict()
+  .meta({ id: 'ModelSettings', description: 'Per-agent overrides of the globally configured OpenAI-compatible model' });
+
+const agentFields = {
+  name: z.string().trim().min(1).max(100),
+  description: z.string().max(2000),
+  instructions: z.string().max(20_000).meta({ description: 'system instructions given to the model on every run' }),
+  model: modelSettings,
+  tools: z.array(toolName).max(64).meta({ description: 'names of tools the agent may call' }),
+  kb_ids: z.array(z.string().min(1).max(100)).max(32).meta({ description: 'knowledge bases the agent may search' }),
+  skills: z.array(z.string().min(1).max(100)).max(32).meta({ description: 'skills active on every session of the agent' }),
+  default_route: routeString.nullable().meta({ description: 'route used when a completion names none' }),
+  metadata: metadataMap,
+};
+
+export const createAgentBody = z
+  .object({
+    name: agentFields.name,
+    description: agentFields.description.default(''),
+    instructions: agentFields.instructions.default(''),
+    model: agentFields.model.default({}),
+    tools: agentFields.tools.default([]),
+    kb_ids: agentFields.kb_ids.default([]),
+    skills: agentFields.skills.default([]),
+    default_route: agentFields.default_route.default(null),
+    metadata: agentFields.metadata.default({}),
+  })
+  .strict()
+  .meta({ id: 'CreateAgentRequest' });
+
+/** PUT replaces the fields it names and keeps the others; at least one field is required. */
+export const updateAgentBody = z
+  .object(agentFields)
+  .partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'at least one field to update')
+  .meta({ id: 'UpdateAgentRequest' });
+
+export const agent = z
+  .object({
+    agent_id: agentId,
+    name: z.string(),
+    description: z.string(),
+    instructions: z.string(),
+    model: modelSettings,
+    tools: z.array(z.string()),
+    kb_ids: z.array(z.string()),
+    skills: z.array(z.string()),
+    default_route: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    created_at: isoDate,
+    updated_at: isoDate,
+  })
+  .meta({ id: 'Agent' });
+
+export const agentPage = pageOf(agent, 'AgentPage');
+export const agentParams = z.object({ agent_id: agentId }).strict();
+
+export type CreateAgentBody = z.infer<typeof createAgentBody>;
+export type UpdateAgentBody = z.infer<typeof updateAgentBody>;
+export type Agent = z.infer<typeof agent>;

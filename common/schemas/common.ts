@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Building blocks shared by every resource schema. */
+export const isoDate = z.string().meta({ description: 'ISO 8601 UTC timestamp', example: '2026-11-23T08:00:00.000Z' });
+
+export const resourceId = (prefix: string, description: string) =>
+  z
+    .string()
+    .regex(new RegExp(`^${prefix}_[A-Za-z0-9]{1,64}$`), `must be a ${prefix}_ id`)
+    .meta({ description, example: `${prefix}_8a3XbQv2mK0pLr7sTu9w` });
+
+export const metadataMap = z
+  .record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'keys are 1-64 of A-Z a-z 0-9 _ . -'), z.string().max(1000))
+  .refine((m) => Object.keys(m).length <= 32, 'at most 32 keys')
+  .meta({ description: 'Free-form string labels (at most 32 keys, values up to 1000 characters)' });
+
+export const pageQuery = z
+  .object({
+    page: z.coerce.number().int().min(1).max(100_000).default(1).meta({ description: '1-based page number' }),
+    page_size: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'items per page, 1-100' }),
+  })
+  .strict();
+
+export const pageOf = <T extends z.ZodType>(item: T, id: string) =>
+  z
+    .object({
+      items: z.array(item),
+      total: z.number().int().meta({ description: 'number of items across all pages' }),
+      page: z.number().int(),
+      page_size: z.number().int(),
+    })
+    .meta({ id });
+
+export const deletedResult = z.object({ deleted: z.literal(true) }).meta({ id: 'Deleted' });

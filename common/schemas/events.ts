@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { eventName } from '../events';
+import { isoDate, pageOf } from './common';
+
+export const eventRecord = z
+  .object({
+    event_id: z.string(),
+    event: eventName,
+    tenant_id: z.string(),
+    timestamp: isoDate,
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'Event' });
+
+export const eventQuery = z
+  .object({
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+    page_size: z.coerce.number().int().min(1).max(100).default(20),
+    event: eventName.optional(),
+    since: z.iso.datetime().optional().meta({ description: 'inclusive lower bound on timestamp' }),
+    until: z.iso.datetime().optional().meta({ description: 'exclusive upper bound on timestamp' }),
+  })
+  .strict();
+
+export const eventPage = pageOf(eventRecord, 'EventPage');

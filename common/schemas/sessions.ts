@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { isoDate, metadataMap, pageOf, resourceId } from './common';
+import { agentId } from './agents';
+
+export const sessionId = resourceId('ses', 'session id');
+
+/** `active` accepts completions and messages; `archived` is read-only (further writes are 10005). */
+export const sessionStatus = z.enum(['active', 'archived']).meta({ id: 'SessionStatus' });
+
+export const createSessionBody = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    user_id: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: 'end user the session serves; defaults to the caller (API key id or JWT subject)' }),
+    metadata: metadataMap.default({}),
+  })
+  .strict()
+  .meta({ id: 'CreateSessionRequest' });
+
+export const session = z
+  .object({
+    session_id: sessionId,
+    agent_id: agentId,
+    tenant_id: z.string(),
+    user_id: z.string(),
+    name: z.string().nullable(),
+    status: sessionStatus,
+    metadata: z.record(z.string(), z.string()),
+    created_at: isoDate,
+    updated_at: isoDate,
+    archived_at: isoDate.nullable(),
+  })
+  .meta({ id: 'Session' });
+
+export const sessionPage = pageOf(session, 'SessionPage');
+export const sessionParams = z.object({ session_id: sessionId }).strict();
+
+export const messageRole = z.enum(['user', 'assistant', 'system', 'tool']);
+
+export const createMessageBody = z
+  .object({
+    role: messageRole.default('user'),
+    content: z.string().min(1).max(100_000),
+    metadata: metadataMap.default({}),
+  })
+  .strict()
+  .meta({ id: 'CreateMessageRequest' });
+
+export const message = z
+  .object({
+    message_id: resourceId('msg', 'message id'),
+    session_id: sessionId,
+    role: messageRole,
+    content: z.string(),
+    metadata: z.record(z.string(), z.string()),
+    created_at: isoDate,
+  })
+  .meta({ id: 'Message' });
+
+export const messagePage = pageOf(message, 'MessagePage');
+
+export type CreateSessionBody = z.infer<typeof createSessionBody>;
+export type Session = z.infer<typeof session>;
+export type CreateMessageBody = z.infer<typeof createMessageBody>;
+export type Message = z.infer<typeof message>;

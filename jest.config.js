@@ -1,0 +1,9 @@
+/** Jest runs the TypeScript tests against the real local stack (see stack/test.sh). */
+module.exports = {
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+  testEnvironment: 'node',
+  testTimeout: 60_000,
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+};

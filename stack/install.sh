@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Builds or downloads every part of the local stack into .stack/, reusing what is already there.
+# Usage: stack/install.sh [temporal|ferretdb|postgres|elasticsearch|test-server ...]  (default: all)
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+install_postgres() {
+  if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then return; fi
+  need apt-get "PostgreSQL 15 is needed (apt-get install postgresql)"
+  log "installing PostgreSQL from Debian"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+}
+
+install_temporal() {
+  [ -x "$BIN_DIR/temporal" ] && return
+  need go "the Go toolchain builds the Temporal CLI"
+  log "building Temporal CLI $TEMPORAL_CLI_VERSION (takes a few minutes the first time)"
+  GOBIN="$BIN_DIR" GOFLAGS=-mod=mod go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_CLI_VERSION"
+}
+
+install_ferretdb() {
+  [ -x "$BIN_DIR/ferretdb" ] && return
+  need go "the Go toolchain builds FerretDB"
+  log "building FerretDB $FERRETDB_VERSION"
+  local module_dir build_dir="$STACK_DIR/build/ferretdb"
+  module_dir=$(go mod download -json "github.com/FerretDB/FerretDB@$FERRETDB_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [ -d "$module_dir" ] || die "go mod download did not give FerretDB's module folder"
+  rm -rf "$build_dir" && mkdir -p "$(dirname "$build_dir")"
+  cp -r "$module_dir" "$build_dir" && chmod -R u+w "$build_dir"
+  # version.txt is generated in FerretDB's own repository; without it the binary panics at start.
+  echo "$FERRETDB_VERSION" > "$build_dir/build/version/version.txt"
+  (cd "$build_dir" && go build -o "$BIN_DIR/ferretdb" ./cmd/ferretdb)
+}
+
+install_elasticsearch() {
+  [ -x "$STACK_DIR/elasticsearch/bin/elasticsearch" ] && return
+  need mvn "Maven fetches Elasticsearch's distribution from Maven Central"
+  need unzip "unzip unpacks Elasticsearch (apt-get install unzip)"
+  log "fetching Elasticsearch $ES_VERSION"
+  local artifact="org.elasticsearch.distribution.integ-test-zip:elasticsearch:$ES_VERSION:zip"
+  mvn -q dependency:get -Dartifact="$artifact" -Dtransitive=false
+  local zip="${MAVEN_REPO:-$HOME/.m2/repository}/org/elasticsearch/distribution/integ-test-zip/elasticsearch/$ES_VERSION/elasticsearch-$ES_VERSION.zip"
+  rm -rf "$STACK_DIR/elasticsearch" "$STACK_DIR/elasticsearch-$ES_VERSION"
+  unzip -q "$zip" -d "$STACK_DIR"
+  mv "$STACK_DIR/elasticsearch-$ES_VERSION" "$STACK_DIR/elasticsearch"
+}
+
+install_test_server() {
+  [ -x "$BIN_DIR/temporal-test-server" ] && return
+  need java "Java 17 runs Temporal's time-skipping test server"
+  need mvn "Maven resolves Temporal's test server"
+  log "resolving Temporal test server $TEMPORAL_TEST_SERVER_VERSION"
+  local cp_file="$STACK_DIR/temporal-test-server.classpath"
+  mvn -q -f "$STACK_ROOT/stack/temporal-test-server/pom.xml" \
+    -Dtemporal.version="$TEMPORAL_TEST_SERVER_VERSION" \
+    dependency:build-classpath -Dmdep.outputFile="$cp_file"
+  cat > "$BIN_DIR/temporal-test-server" <<SCRIPT
+#!/usr/bin/env bash
+exec java -cp "\$(cat '$cp_file')" io.temporal.testserver.TestServer "\$@"
+SCRIPT
+  chmod +x "$BIN_DIR/temporal-test-server"
+}
+
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(postgres temporal ferretdb elasticsearch test-server)
+for part in "${parts[@]}"; do
+  case "$part" in
+    postgres) install_postgres ;;
+    temporal) install_temporal ;;
+    ferretdb) install_ferretdb ;;
+    elasticsearch) install_elasticsearch ;;
+    test-server) install_test_server ;;
+    *) die "unknown part: $part" ;;
+  esac
+done

@@ -1,0 +1,59 @@
+import type { Db } from 'mongodb';
+import { notFound } from '../common/errors';
+import { newId } from '../common/ids';
+import type { Agent, CreateAgentBody, UpdateAgentBody } from '../common/schemas/agents';
+import { findPage, type PageRequest } from './pagination';
+
+interface AgentDoc extends Omit<Agent, 'agent_id' | 'created_at' | 'updated_at'> {
+  _id: string;
+  tenant_id: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const present = ({ _id, tenant_id: _tenant, created_at, updated_at, ...rest }: AgentDoc): Agent => ({
+  agent_id: _id,
+  ...rest,
+  created_at: created_at.toISOString(),
+  updated_at: updated_at.toISOString(),
+});
+
+export function createAgentStore(db: Db) {
+  const agents = db.collection<AgentDoc>('agents');
+
+  return {
+    async create(tenantId: string, body: CreateAgentBody): Promise<Agent> {
+      const now = new Date();
+      const doc: AgentDoc = { _id: newId('agt'), tenant_id: tenantId, ...body, created_at: now, updated_at: now };
+      await agents.insertOne(doc);
+      return present(doc);
+    },
+
+    list: (tenantId: string, page: PageRequest) => findPage(agents, { tenant_id: tenantId }, page, present),
+
+    /** Every read is scoped by tenant: another tenant's agent does not exist for the caller. */
+    async get(tenantId: string, agentId: string): Promise<Agent> {
+      const doc = await agents.findOne({ _id: agentId, tenant_id: tenantId });
+      if (!doc) throw notFound('agent', agentId);
+      return present(doc);
+    },
+
+    async update(tenantId: string, agentId: string, changes: UpdateAgentBody): Promise<Agent> {
+      const doc = await agents.findOneAndUpdate(
+        { _id: agentId, tenant_id: tenantId },
+        { $set: { ...changes, updated_at: new Date() } },
+        { returnDocument: 'after' },
+      );
+      if (!doc) throw notFound('agent', agentId);
+      return present(doc);
+    },
+
+    /** Removes the agent first (no new sessions can start), then the caller cascades. */
+    async delete(tenantId: string, agentId: string): Promise<void> {
+      const { deletedCount } = await agents.deleteOne({ _id: agentId, tenant_id: tenantId });
+      if (deletedCount === 0) throw notFound('agent', agentId);
+    },
+  };
+}
+
+export type AgentStore = ReturnType<typeof createAgentStore>;

@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import type { Db } from 'mongodb';
+import type { EventName, EventRecord } from '../common/events';
+import { isDuplicateKey } from './mongo';
+
+/**
+ * The internal event log. An action and its event are written in one single-document write: the
+ * event rides in the changed document's `outbox` array, then is copied into `events` and pulled
+ * from the outbox. A process dying in between leaves the event in the outbox, where the sweeper
+ * finds it. Event ids are derived from the fact they describe, so a copy made twice (or an action
+ * raced on a store without atomic compare-and-set, like FerretDB v1) is recorded once.
+ */
+export interface EventDoc extends Omit<EventRecord, 'event_id' | 'timestamp'> {
+  _id: string;
+  timestamp: Date;
+}
+
+export interface OutboxHolder {
+  _id: string;
+  outbox: EventRecord[];
+}
+
+/** Collections whose documents may carry an outbox; the sweeper visits each. */
+export const OUTBOX_COLLECTIONS = ['sessions'] as const;
+export type OutboxCollection = (typeof OUTBOX_COLLECTIONS)[number];
+
+export function eventIdFor(event: EventName, factKey: string): string {
+  return `evt_${createHash('sha256').update(`${event}\u0000${factKey}`).digest('hex').slice(0, 32)}`;
+}
+
+export function newEvent(
+  event: EventName,
+  tenantId: string,
+  factKey: string,
+  data: Record<string, unknown>,
+  at: Date,
+): EventRecord {
+  return { event_id: eventIdFor(event, factKey), event, tenant_id: tenantId, timestamp: at.toISOString(), data };
+}
+
+export const presentEvent = (doc: EventDoc): EventRecord => ({
+  event_id: doc._id,
+  event: doc.event,
+  tenant_id: doc.tenant_id,
+  timestamp: doc.timestamp.toISOString(),
+  data: doc.data,
+});
+
+export function createEventLog(db: Db) {
+  const events = db.collection<EventDoc>('events');
+
+  async function append(record: EventRecord): Promise<void> {
+    try {
+      await events.insertOne({
+        _id: record.event_id,
+        event: record.event,
+        tenant_id: record.tenant_id,
+        timestamp: new Date(record.timestamp),
+        data: record.data,
+      });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+  }
+
+  /** Copies a document's outbox events into the log, then removes them from the outbox. */
+  async function flush(collection: OutboxCollection, docId: string, records: EventRecord[]): Promise<void> {
+    for (const record of records) await append(record);
+    // Exact-value $pullAll: FerretDB v1 ignores $pull with a condition.
+    if (records.length > 0) {
+      await db.collection<OutboxHolder>(collection).updateOne({ _id: docId }, { $pullAll: { outbox: records } });
+    }
+  }
+
+  /** Finds outboxes left behind by a process that died mid-action and flushes them. */
+  async function sweep(): Promise<number> {
+    let flushed = 0;
+    for (const name of OUTBOX_COLLECTIONS) {
+      const stranded = await db
+        .collection<OutboxHolder>(name)
+        .find({ 'outbox.0': { $exists: true } }, { projection: { outbox: 1 } })
+        .limit(500)
+        .toArray();
+      for (const doc of stranded) {
+        await flush(name, doc._id, doc.outbox);
+        flushed += doc.outbox.length;
+      }
+    }
+    return flushed;
+  }
+
+  return { events, append, flush, sweep };
+}
+
+export type EventLog = ReturnType<typeof createEventLog>;

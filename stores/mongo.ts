@@ -1,0 +1,36 @@
+import { MongoClient, MongoServerError, type Db } from 'mongodb';
+
+export interface MongoHandle {
+  client: MongoClient;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/** One client per process; the driver pools connections. */
+export async function connectMongo(uri: string, dbName: string): Promise<MongoHandle> {
+  const client = new MongoClient(uri, {
+    maxPoolSize: 50,
+    serverSelectionTimeoutMS: 5_000,
+    // FerretDB and MongoDB 7 both speak the stable API v1 subset this service uses.
+    appName: 'combo-agent-service',
+  });
+  await client.connect();
+  const db = client.db(dbName);
+  return { client, db, close: () => client.close() };
+}
+
+export const isDuplicateKey = (err: unknown): boolean => err instanceof MongoServerError && err.code === 11000;
+
+/** Creates the indexes every store needs; safe to call on every start. */
+export async function ensureIndexes(db: Db): Promise<void> {
+  await Promise.all([
+    db.collection('api_keys').createIndex({ tenant_id: 1, created_at: -1 }),
+    db.collection('agents').createIndex({ tenant_id: 1, created_at: -1 }),
+    db.collection('sessions').createIndex({ tenant_id: 1, agent_id: 1, created_at: -1 }),
+    db.collection('messages').createIndex({ session_id: 1, created_at: 1 }),
+    db.collection('events').createIndex({ tenant_id: 1, timestamp: -1 }),
+    db.collection('events').createIndex({ timestamp: 1 }),
+    db.collection('rate_limits').createIndex({ expires_at: 1 }),
+    db.collection('rate_limits').createIndex({ bucket: 1 }),
+  ]);
+}

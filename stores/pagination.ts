@@ -1,0 +1,33 @@
+import type { Collection, Document, Filter, Sort } from 'mongodb';
+
+export interface PageRequest {
+  page: number;
+  page_size: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+/** Reads one page and the total in parallel; newest first unless a sort is given. */
+export async function findPage<TDoc extends Document, TOut>(
+  collection: Collection<TDoc>,
+  filter: Filter<TDoc>,
+  { page, page_size }: PageRequest,
+  present: (doc: TDoc) => TOut,
+  sort: Sort = { created_at: -1, _id: -1 },
+): Promise<Page<TOut>> {
+  const [docs, total] = await Promise.all([
+    collection
+      .find(filter)
+      .sort(sort)
+      .skip((page - 1) * page_size)
+      .limit(page_size)
+      .toArray(),
+    collection.countDocuments(filter),
+  ]);
+  return { items: docs.map((d) => present(d as TDoc)), total, page, page_size };
+}

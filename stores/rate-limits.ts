@@ -1,0 +1,110 @@
+import type { Db } from 'mongodb';
+
+export type RateFamily = 'completions' | 'uploads' | 'default';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix seconds at which the current window ends. */
+  resetAt: number;
+  /** Whole seconds until the window ends (at least 1). */
+  retryAfter: number;
+}
+
+interface CounterDoc {
+  _id: string;
+  bucket: string;
+  count: number;
+  expires_at: Date;
+}
+
+interface BucketState {
+  windowStart: number;
+  local: number;
+  others: number;
+  lastSync: number;
+  syncing?: Promise<void>;
+}
+
+export interface RateLimiterOptions {
+  limits: Record<RateFamily, number>;
+  /** A process re-reads the shared counts when its view is older than this (0: before every request). */
+  syncMs: number;
+  /** Distinguishes this process's counter documents from other processes'. */
+  processId: string;
+  windowMs?: number;
+}
+
+/**
+ * Fixed one-minute windows per (key, family), shared by every API process through the database.
+ * Each process writes only its own counter document per window (no two writers on one document,
+ * which FerretDB v1 does not make atomic) and sums the others' documents. Between syncs a process
+ * counts locally, so a key can exceed its ceiling only by what it sends to other processes within
+ * one sync interval.
+ */
+export function createRateLimiter(db: Db, options: RateLimiterOptions) {
+  const counters = db.collection<CounterDoc>('rate_limits');
+  const windowMs = options.windowMs ?? 60_000;
+  const states = new Map<string, BucketState>();
+
+  async function sync(bucket: string, state: BucketState): Promise<void> {
+    const windowEnd = state.windowStart + windowMs;
+    await counters.updateOne(
+      { _id: `${bucket}|${options.processId}` },
+      { $set: { bucket, count: state.local, expires_at: new Date(windowEnd + windowMs) } },
+      { upsert: true },
+    );
+    const docs = await counters.find({ bucket }, { projection: { count: 1 } }).toArray();
+    state.others = docs
+      .filter((d) => d._id !== `${bucket}|${options.processId}`)
+      .reduce((sum, d) => sum + d.count, 0);
+    state.lastSync = Date.now();
+  }
+
+  function syncOnce(bucket: string, state: BucketState): Promise<void> {
+    state.syncing ??= sync(bucket, state).finally(() => {
+      state.syncing = undefined;
+    });
+    return state.syncing;
+  }
+
+  function prune(currentWindow: number) {
+    if (states.size < 10_000) return;
+    for (const [key, state] of states) if (state.windowStart < currentWindow) states.delete(key);
+  }
+
+  return {
+    async take(rateKey: string, family: RateFamily, now = Date.now()): Promise<RateDecision> {
+      const limit = options.limits[family];
+      const windowStart = now - (now % windowMs);
+      const bucket = `${rateKey}|${family}|${windowStart}`;
+      let state = states.get(bucket);
+      if (!state) {
+        prune(windowStart);
+        state = { windowStart, local: 0, others: 0, lastSync: 0 };
+        states.set(bucket, state);
+      }
+      if (now - state.lastSync >= options.syncMs) await syncOnce(bucket, state);
+      const used = state.local + state.others;
+      const allowed = used < limit;
+      if (allowed) state.local += 1;
+      const windowEnd = windowStart + windowMs;
+      return {
+        allowed,
+        limit,
+        remaining: Math.max(0, limit - used - (allowed ? 1 : 0)),
+        resetAt: Math.ceil(windowEnd / 1000),
+        retryAfter: Math.max(1, Math.ceil((windowEnd - now) / 1000)),
+      };
+    },
+
+    /** Deletes counter documents of windows that ended (no TTL indexes on FerretDB). */
+    async purgeExpired(now = new Date()): Promise<number> {
+      const { deletedCount } = await counters.deleteMany({ expires_at: { $lt: now } });
+      return deletedCount;
+    },
+  };
+}
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>;

@@ -1,0 +1,168 @@
+import type { Db, UpdateFilter } from 'mongodb';
+import { conflict, notFound } from '../common/errors';
+import { newId } from '../common/ids';
+import type { CreateMessageBody, CreateSessionBody, Message, Session } from '../common/schemas/sessions';
+import { type EventLog, newEvent, type OutboxHolder } from './event-log';
+import { findPage, type PageRequest } from './pagination';
+
+interface SessionDoc extends OutboxHolder {
+  tenant_id: string;
+  agent_id: string;
+  user_id: string;
+  name: string | null;
+  status: Session['status'];
+  metadata: Record<string, string>;
+  created_at: Date;
+  updated_at: Date;
+  archived_at: Date | null;
+}
+
+interface MessageDoc {
+  _id: string;
+  tenant_id: string;
+  session_id: string;
+  role: Message['role'];
+  content: string;
+  metadata: Record<string, string>;
+  created_at: Date;
+}
+
+const presentSession = (d: SessionDoc): Session => ({
+  session_id: d._id,
+  agent_id: d.agent_id,
+  tenant_id: d.tenant_id,
+  user_id: d.user_id,
+  name: d.name,
+  status: d.status,
+  metadata: d.metadata,
+  created_at: d.created_at.toISOString(),
+  updated_at: d.updated_at.toISOString(),
+  archived_at: d.archived_at?.toISOString() ?? null,
+});
+
+const presentMessage = (d: MessageDoc): Message => ({
+  message_id: d._id,
+  session_id: d.session_id,
+  role: d.role,
+  content: d.content,
+  metadata: d.metadata,
+  created_at: d.created_at.toISOString(),
+});
+
+const NO_OUTBOX = { projection: { outbox: 0 } } as const;
+
+export function createSessionStore(db: Db, eventLog: EventLog) {
+  const sessions = db.collection<SessionDoc>('sessions');
+  const messages = db.collection<MessageDoc>('messages');
+
+  async function getDoc(tenantId: string, sessionId: string): Promise<SessionDoc> {
+    const doc = await sessions.findOne({ _id: sessionId, tenant_id: tenantId }, NO_OUTBOX);
+    if (!doc) throw notFound('session', sessionId);
+    return doc;
+  }
+
+  const archivedConflict = (sessionId: string) =>
+    conflict(`session ${sessionId} is archived and accepts no new messages or completions`, {
+      session_id: sessionId,
+      status: 'archived',
+    });
+
+  return {
+    sessions,
+    messages,
+
+    /** The session and its `session.created` event are one insert. */
+    async create(tenantId: string, agentId: string, userId: string, body: CreateSessionBody): Promise<Session> {
+      const now = new Date();
+      const id = newId('ses');
+      const event = newEvent('session.created', tenantId, id, { session_id: id, tenant_id: tenantId, user_id: userId, agent_id: agentId }, now);
+      const doc: SessionDoc = {
+        _id: id,
+        tenant_id: tenantId,
+        agent_id: agentId,
+        user_id: userId,
+        name: body.name ?? null,
+        status: 'active',
+        metadata: body.metadata,
+        created_at: now,
+        updated_at: now,
+        archived_at: null,
+        outbox: [event],
+      };
+      await sessions.insertOne(doc);
+      await eventLog.flush('sessions', id, [event]);
+      return presentSession(doc);
+    },
+
+    listForAgent: (tenantId: string, agentId: string, page: PageRequest) =>
+      findPage(sessions, { tenant_id: tenantId, agent_id: agentId }, page, presentSession),
+
+    get: async (tenantId: string, sessionId: string) => presentSession(await getDoc(tenantId, sessionId)),
+
+    /** The session must be active: archived sessions answer 10005. */
+    async getActive(tenantId: string, sessionId: string): Promise<Session> {
+      const doc = await getDoc(tenantId, sessionId);
+      if (doc.status === 'archived') throw archivedConflict(sessionId);
+      return presentSession(doc);
+    },
+
+    /** Archiving twice is harmless: the second call changes nothing and records no second event. */
+    async archive(tenantId: string, sessionId: string): Promise<Session> {
+      const now = new Date();
+      const event = newEvent('session.archived', tenantId, sessionId, { session_id: sessionId }, now);
+      const { modifiedCount } = await sessions.updateOne(
+        { _id: sessionId, tenant_id: tenantId, status: 'active' },
+        { $set: { status: 'archived', archived_at: now, updated_at: now }, $push: { outbox: event } } as UpdateFilter<SessionDoc>,
+      );
+      if (modifiedCount === 1) await eventLog.flush('sessions', sessionId, [event]);
+      return presentSession(await getDoc(tenantId, sessionId));
+    },
+
+    async delete(tenantId: string, sessionId: string): Promise<void> {
+      const doc = await sessions.findOne({ _id: sessionId, tenant_id: tenantId });
+      if (!doc) throw notFound('session', sessionId);
+      // Events still waiting in the outbox are recorded before their document goes.
+      await eventLog.flush('sessions', sessionId, doc.outbox);
+      await sessions.deleteOne({ _id: sessionId, tenant_id: tenantId });
+      await messages.deleteMany({ session_id: sessionId, tenant_id: tenantId });
+    },
+
+    /** Used when an agent is deleted: its sessions and their messages go too. */
+    async deleteForAgent(tenantId: string, agentId: string): Promise<void> {
+      const docs = await sessions.find({ tenant_id: tenantId, agent_id: agentId }, { projection: { outbox: 1 } }).toArray();
+      for (const doc of docs) {
+        if (doc.outbox.length > 0) await eventLog.flush('sessions', doc._id, doc.outbox);
+      }
+      const ids = docs.map((d) => d._id);
+      await messages.deleteMany({ tenant_id: tenantId, session_id: { $in: ids } });
+      await sessions.deleteMany({ tenant_id: tenantId, agent_id: agentId });
+    },
+
+    /** Recorded only: the agent is not advanced. */
+    async addMessage(tenantId: string, sessionId: string, body: CreateMessageBody): Promise<Message> {
+      const session = await getDoc(tenantId, sessionId);
+      if (session.status === 'archived') throw archivedConflict(sessionId);
+      const doc: MessageDoc = {
+        _id: newId('msg'),
+        tenant_id: tenantId,
+        session_id: sessionId,
+        role: body.role,
+        content: body.content,
+        metadata: body.metadata,
+        created_at: new Date(),
+      };
+      await messages.insertOne(doc);
+      return presentMessage(doc);
+    },
+
+    async listMessages(tenantId: string, sessionId: string, page: PageRequest) {
+      await getDoc(tenantId, sessionId);
+      return findPage(messages, { tenant_id: tenantId, session_id: sessionId }, page, presentMessage, {
+        created_at: 1,
+        _id: 1,
+      });
+    },
+  };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;
