@@ -2,7 +2,7 @@
 module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+  transform: { '^.+\\.ts$': 'ts-jest' },
   testEnvironment: 'node',
   testTimeout: 60_000,
   globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -29,7 +29,7 @@ export async function checkBackends({ temporal, mongo, es }: Pick<Services, 'tem
     check(() => temporal.workflowService.getSystemInfo({}), timeoutMs),
     check(() => mongo.db.command({ ping: 1 }), timeoutMs),
     // The minimal Elasticsearch distribution has no root endpoint, so ping() fails: use cluster health.
-    check(() => es.cluster.health({ timeout: `${timeoutMs}ms` }), timeoutMs),
+    check(() => es.cluster.health({ timeout: `${timeoutMs}ms` }, { requestTimeout: timeoutMs, maxRetries: 0 }), timeoutMs),
   ]);
   return { temporal: t, mongodb: m, elasticsearch: e };
 }

@@ -48,6 +48,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
       },
       syncMs: options.rateLimitSyncMs ?? config.RATE_LIMIT_SYNC_MS,
       processId: `${hostname()}-${process.pid}-${randomToken(6)}`,
+      onSyncError: (err) => log.warn('rate-limit counts not shared (database unavailable); counting locally', { error: String(err) }),
     }),
     auth: createAuthenticator(config, apiKeys),
   };

@@ -45,6 +45,8 @@ export const configSchema = z
     RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(0).max(10_000).default(250),
     /** Largest JSON request body accepted, in bytes. */
     MAX_JSON_BODY_BYTES: positiveInt(1024 * 1024),
+    /** A workflow bundle built by `npm run build:bundle` (production images); unset: bundle at start. */
+    WORKFLOW_BUNDLE_PATH: optionalText,
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   })
   .refine((c) => !(c.JWT_SECRET && c.JWT_PUBLIC_KEY), {

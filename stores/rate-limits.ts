@@ -34,6 +34,7 @@ export interface RateLimiterOptions {
   /** Distinguishes this process's counter documents from other processes'. */
   processId: string;
   windowMs?: number;
+  onSyncError?: (err: unknown) => void;
 }
 
 /**
@@ -50,6 +51,7 @@ export function createRateLimiter(db: Db, options: RateLimiterOptions) {
 
   async function sync(bucket: string, state: BucketState): Promise<void> {
     const windowEnd = state.windowStart + windowMs;
+    state.lastSync = Date.now();
     await counters.updateOne(
       { _id: `${bucket}|${options.processId}` },
       { $set: { bucket, count: state.local, expires_at: new Date(windowEnd + windowMs) } },
@@ -59,13 +61,18 @@ export function createRateLimiter(db: Db, options: RateLimiterOptions) {
     state.others = docs
       .filter((d) => d._id !== `${bucket}|${options.processId}`)
       .reduce((sum, d) => sum + d.count, 0);
-    state.lastSync = Date.now();
   }
 
+  /**
+   * One sync at a time per bucket. When the database does not answer, the process keeps counting
+   * on its own (fails open) rather than failing every request, health and readiness included.
+   */
   function syncOnce(bucket: string, state: BucketState): Promise<void> {
-    state.syncing ??= sync(bucket, state).finally(() => {
-      state.syncing = undefined;
-    });
+    state.syncing ??= sync(bucket, state)
+      .catch((err: unknown) => options.onSyncError?.(err))
+      .finally(() => {
+        state.syncing = undefined;
+      });
     return state.syncing;
   }
 
@@ -85,24 +92,25 @@ export function createRateLimiter(db: Db, options: RateLimiterOptions) {
         state = { windowStart, local: 0, others: 0, lastSync: 0 };
         states.set(bucket, state);
       }
-      if (now - state.lastSync >= options.syncMs) await syncOnce(bucket, state);
-      const used = state.local + state.others;
-      const allowed = used < limit;
-      if (allowed) state.local += 1;
+      let allowed: boolean;
+      if (now - state.lastSync >= options.syncMs) {
+        // Counted before the shared write, so other processes see this request too.
+        state.local += 1;
+        await syncOnce(bucket, state);
+        allowed = state.local + state.others <= limit;
+        if (!allowed) state.local -= 1;
+      } else {
+        allowed = state.local + state.others < limit;
+        if (allowed) state.local += 1;
+      }
       const windowEnd = windowStart + windowMs;
       return {
         allowed,
         limit,
-        remaining: Math.max(0, limit - used - (allowed ? 1 : 0)),
+        remaining: Math.max(0, limit - state.local - state.others),
         resetAt: Math.ceil(windowEnd / 1000),
         retryAfter: Math.max(1, Math.ceil((windowEnd - now) / 1000)),
       };
-    },
-
-    /** Deletes counter documents of windows that ended (no TTL indexes on FerretDB). */
-    async purgeExpired(now = new Date()): Promise<number> {
-      const { deletedCount } = await counters.deleteMany({ expires_at: { $lt: now } });
-      return deletedCount;
     },
   };
 }

@@ -8,7 +8,11 @@ export const createApiKeyBody = z
   .object({
     name: z.string().trim().min(1).max(100),
     role: role.default('member'),
-    expires_at: z.iso.datetime().optional().meta({ description: 'ISO 8601; the key stops working then' }),
+    expires_at: z.iso
+      .datetime({ offset: true })
+      .refine((v) => Date.parse(v) > Date.now(), 'must be in the future')
+      .optional()
+      .meta({ description: 'ISO 8601; the key stops working then' }),
   })
   .strict()
   .meta({ id: 'CreateApiKeyRequest' });

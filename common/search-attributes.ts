@@ -1,0 +1,14 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/**
+ * Custom search attributes every workflow carries so an operator can find it in the Temporal UI
+ * (e.g. `TenantId = "acme" AND AgentId = "agt_…"`). stack/lib.sh registers the same names on the
+ * dev server; docker-compose registers them with `temporal operator search-attribute create`.
+ */
+export const TenantId = defineSearchAttributeKey('TenantId', SearchAttributeType.KEYWORD);
+export const AgentId = defineSearchAttributeKey('AgentId', SearchAttributeType.KEYWORD);
+export const SessionId = defineSearchAttributeKey('SessionId', SearchAttributeType.KEYWORD);
+export const TraceId = defineSearchAttributeKey('TraceId', SearchAttributeType.KEYWORD);
+
+/** The tenant value of workflows that belong to the installation rather than to a customer. */
+export const SYSTEM_TENANT = '_system';

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# README command two: installs what is missing, brings the local stack up (reusing a running one),
+# type-checks everything and runs the whole test suite against the real Temporal, FerretDB and
+# Elasticsearch. A stack this script started is stopped again at the end.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$STACK_ROOT/stack/node-deps.sh"
+
+ensure_node_deps
+bash "$STACK_ROOT/stack/install.sh" test-server >&2
+
+already_up=false
+[ -f "$RUN_DIR/temporal.pid" ] && kill -0 "$(cat "$RUN_DIR/temporal.pid")" 2>/dev/null && already_up=true
+$already_up || trap 'bash "$STACK_ROOT/stack/down.sh"' EXIT
+eval "$(bash "$STACK_ROOT/stack/up.sh")"
+export MONGODB_URI ELASTICSEARCH_URL TEMPORAL_ADDRESS
+export TEMPORAL_TEST_SERVER_PATH="$BIN_DIR/temporal-test-server"
+
+cd "$STACK_ROOT"
+log "type-checking"
+npm run --silent build
+log "running the test suite"
+npx jest --runInBand "$@"

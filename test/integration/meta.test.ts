@@ -1,0 +1,70 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { startTestApi, type TestApi } from '../support/api';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.close());
+
+describe('health, readiness and documentation', () => {
+  it('answers health without credentials', async () => {
+    const res = await api.call('GET', '/v1/health');
+    expect(res.json).toMatchObject({ code: 0, data: { status: 'ok' }, message: 'ok' });
+  });
+
+  it('is ready when Temporal, MongoDB and Elasticsearch answer', async () => {
+    const res = await api.call('GET', '/v1/ready');
+    expect(res.status).toBe(200);
+    expect(res.json.data.status).toBe('ready');
+    for (const backend of ['temporal', 'mongodb', 'elasticsearch']) expect(res.json.data.checks[backend].ok).toBe(true);
+  });
+
+  it('answers 503 naming the backend that is down', async () => {
+    const broken = await startTestApi({ ELASTICSEARCH_URL: 'http://127.0.0.1:9' });
+    try {
+      const res = await broken.call('GET', '/v1/ready');
+      expect(res.status).toBe(503);
+      expect(res.json.code).toBe(20001);
+      expect(res.json.data.down).toEqual(['elasticsearch']);
+      expect(res.json.message).toBe('not ready: elasticsearch unavailable');
+      expect(res.headers.get('retry-after')).toBe('5');
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('publishes a valid OpenAPI 3 document listing every endpoint built', async () => {
+    const res = await api.call('GET', '/v1/openapi.json');
+    expect(res.headers.get('content-type')).toContain('application/json');
+    const doc = res.json;
+    await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeDefined();
+    expect(doc.openapi).toMatch(/^3\./);
+    const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        'POST /v1/combo/agents', 'GET /v1/combo/agents', 'GET /v1/combo/agents/{agent_id}', 'PUT /v1/combo/agents/{agent_id}',
+        'DELETE /v1/combo/agents/{agent_id}', 'POST /v1/combo/agents/{agent_id}/sessions', 'GET /v1/combo/agents/{agent_id}/sessions',
+        'GET /v1/combo/sessions/{session_id}', 'DELETE /v1/combo/sessions/{session_id}', 'POST /v1/combo/sessions/{session_id}/archive',
+        'POST /v1/combo/sessions/{session_id}/messages', 'GET /v1/health', 'GET /v1/ready', 'GET /v1/openapi.json', 'GET /v1/docs',
+        'POST /v1/api-keys', 'GET /v1/api-keys', 'DELETE /v1/api-keys/{key_id}', 'GET /v1/events',
+      ]),
+    );
+    const createAgent = doc.paths['/v1/combo/agents'].post;
+    expect(createAgent.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateAgentRequest');
+    expect(createAgent.responses['429'].description).toContain('10006');
+    expect(createAgent.responses['200'].headers['X-RateLimit-Remaining']).toBeDefined();
+  });
+
+  it('serves Swagger UI and its assets from the npm package', async () => {
+    const page = await api.call('GET', '/v1/docs');
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.text).toContain("url: '/v1/openapi.json'");
+    const bundle = await api.call('GET', '/v1/docs/swagger-ui-bundle.js');
+    expect(bundle.status).toBe(200);
+    expect(bundle.text.length).toBeGreaterThan(100_000);
+    expect((await api.call('GET', '/v1/docs/..%2Fpackage.json')).json.code).toBe(10001);
+  });
+});

@@ -1,0 +1,92 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { SignJWT } from 'jose';
+import { createApp } from '../../api/app';
+import type { Services } from '../../api/services';
+import { createServices, type ServiceOptions } from '../../api/services-factory';
+import type { Config } from '../../common/config';
+import { randomToken } from '../../common/ids';
+import { createLogger } from '../../common/logger';
+import { TEST_JWT_SECRET, testConfig } from './config';
+
+export interface CallOptions {
+  key?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+  text: string;
+}
+
+export interface TestApi {
+  url: string;
+  services: Services;
+  config: Config;
+  /** An admin key of the `default` tenant (the bootstrap key). */
+  adminKey: string;
+  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  close(opts?: { keepDatabase?: boolean }): Promise<void>;
+}
+
+export const newKeyText = () => `combo_${randomToken(8)}_${randomToken(32)}`;
+
+/** Starts the real Koa app on a free port, on the real stack, with its own database. */
+export async function startTestApi(
+  overrides: Record<string, string> = {},
+  options: ServiceOptions = {},
+): Promise<TestApi> {
+  const adminKey = overrides.BOOTSTRAP_API_KEY ?? newKeyText();
+  const config = testConfig({ BOOTSTRAP_API_KEY: adminKey, ...overrides });
+  const services = await createServices(config, createLogger('silent', 'test'), options);
+  const server: Server = createApp(services).listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    services,
+    config,
+    adminKey,
+    async call(method, path, { key, body, rawBody, headers = {} } = {}) {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: {
+          ...(key ? { authorization: `Bearer ${key}` } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        body: rawBody ?? (body !== undefined ? JSON.stringify(body) : undefined),
+      });
+      const text = await res.text();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: res.status, headers: res.headers, json, text };
+    },
+    async close({ keepDatabase = false } = {}) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!keepDatabase) await services.mongo.db.dropDatabase();
+      await services.close();
+    },
+  };
+}
+
+/** A console token as the web front end would send it. */
+export function consoleToken(claims: { tenant_id: string; sub: string; roles?: string[] }, expiresIn = '10m'): Promise<string> {
+  return new SignJWT({ tenant_id: claims.tenant_id, roles: claims.roles ?? [] })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(claims.sub)
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+}

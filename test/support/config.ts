@@ -1,0 +1,22 @@
+import { type Config, loadConfig } from '../../common/config';
+import { randomToken } from '../../common/ids';
+
+export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-at-least-32-characters';
+
+/** A configuration on the real stack with a database and index prefix of its own. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  const suffix = randomToken(8).toLowerCase();
+  return loadConfig({
+    MONGODB_URI: process.env.MONGODB_URI,
+    ELASTICSEARCH_URL: process.env.ELASTICSEARCH_URL,
+    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
+    MONGODB_DB: `test_${suffix}`,
+    ELASTICSEARCH_INDEX_PREFIX: `test_${suffix}`,
+    TEMPORAL_TASK_QUEUE: `test-${suffix}`,
+    API_HOST: '127.0.0.1',
+    API_PORT: '0',
+    JWT_SECRET: TEST_JWT_SECRET,
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  });
+}

@@ -1,0 +1,19 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+
+const { sweepOutboxes, purgeExpiredRateCounters } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumAttempts: 5 },
+});
+
+export interface MaintenanceResult {
+  eventsRecovered: number;
+  rateCountersPurged: number;
+}
+
+/** Run every minute by the `combo-maintenance` Schedule: housekeeping the database cannot do itself. */
+export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
+  const eventsRecovered = await sweepOutboxes();
+  const rateCountersPurged = await purgeExpiredRateCounters();
+  return { eventsRecovered, rateCountersPurged };
+}
