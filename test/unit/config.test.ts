@@ -1,0 +1,44 @@
+import { spawnSync } from 'node:child_process';
+import { ConfigError, loadConfig } from '../../common/config';
+
+const valid = {
+  MONGODB_URI: 'mongodb://127.0.0.1:27017/',
+  ELASTICSEARCH_URL: 'http://127.0.0.1:9200',
+  TEMPORAL_ADDRESS: '127.0.0.1:7233',
+};
+
+describe('configuration from the environment', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig(valid);
+    expect(config).toMatchObject({
+      API_PORT: 9380,
+      MONGODB_DB: 'combo',
+      TEMPORAL_NAMESPACE: 'default',
+      RATE_LIMIT_COMPLETIONS_PER_MIN: 60,
+      RATE_LIMIT_UPLOADS_PER_MIN: 10,
+      RATE_LIMIT_DEFAULT_PER_MIN: 300,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it.each([
+    [{ MONGODB_URI: undefined }, 'configuration error: MONGODB_URI is required but not set'],
+    [{ MONGODB_URI: 'postgres://x' }, 'configuration error: MONGODB_URI must be a mongodb:// or mongodb+srv:// URI'],
+    [{ TEMPORAL_ADDRESS: 'localhost' }, 'configuration error: TEMPORAL_ADDRESS must be host:port'],
+    [{ API_PORT: 'ninety' }, 'configuration error: API_PORT'],
+    [{ JWT_SECRET: 'short' }, 'configuration error: JWT_SECRET must be at least 32 characters'],
+    [{ BOOTSTRAP_API_KEY: 'sk-123' }, 'configuration error: BOOTSTRAP_API_KEY must look like combo_<8 chars>_<32 chars>'],
+    [{ LOG_LEVEL: 'loud' }, 'configuration error: LOG_LEVEL'],
+  ])('names the bad variable: %j', (change, expected) => {
+    expect(() => loadConfig({ ...valid, ...change })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...valid, ...change })).toThrow(expected);
+  });
+
+  // The built entry points (npm test builds before it runs jest).
+  it.each(['dist/api/main.js', 'dist/workers/main.js'])('%s stops with one line naming the variable', (entry) => {
+    const env = { PATH: process.env.PATH, ...valid, ELASTICSEARCH_URL: 'not a url' };
+    const run = spawnSync(process.execPath, [entry], { env, encoding: 'utf8', timeout: 20_000 });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^configuration error: ELASTICSEARCH_URL /)]);
+  });
+});

@@ -1,0 +1,56 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { AppError, ErrorCodes, httpStatusOf } from '../../common/errors';
+import type { AppState } from '../../api/context';
+import { rateFamilyOf } from '../../api/middleware/rate-limit';
+import { defineRoute, mountRoute } from '../../api/route';
+
+describe('the spec code table', () => {
+  it('maps every code to its HTTP status', () => {
+    expect(httpStatusOf).toEqual({ 0: 200, 10001: 400, 10002: 401, 10003: 403, 10004: 404, 10005: 409, 10006: 429, 20001: 500, 30001: 502, 30002: 504 });
+    expect(new AppError(ErrorCodes.TOOL_TIMEOUT, 'slow').httpStatus).toBe(504);
+  });
+});
+
+describe('rate-limit families', () => {
+  it.each([
+    ['POST', '/v1/combo/agents/agt_1/completions', 'completions'],
+    ['GET', '/v1/combo/agents/agt_1/completions', 'default'],
+    ['POST', '/v1/document', 'uploads'],
+    ['GET', '/v1/document/doc_1', 'default'],
+    ['GET', '/v1/combo/agents', 'default'],
+  ])('%s %s counts as %s', (method, path, family) => {
+    expect(rateFamilyOf(method, path)).toBe(family);
+  });
+});
+
+describe('deprecated interfaces', () => {
+  it('announce themselves with X-Deprecated and the sunset date', async () => {
+    const router = new Router<AppState>();
+    const route = (deprecated?: { sunset: string }) =>
+      defineRoute({
+        method: 'get', path: deprecated ? '/old' : '/new', operationId: 'x', tag: 't', summary: 's', access: 'none',
+        response: z.object({ fine: z.boolean() }), deprecated,
+        handler: async () => ({ fine: true }),
+      });
+    mountRoute(router, route({ sunset: '2027-06-30' }));
+    mountRoute(router, route());
+    const app = new Koa<AppState>();
+    app.use(router.routes());
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const old = await fetch(`${base}/old`);
+      expect(old.headers.get('x-deprecated')).toBe('true');
+      expect(old.headers.get('x-deprecated-sunset')).toBe('2027-06-30');
+      expect(await old.json()).toEqual({ code: 0, data: { fine: true }, message: 'ok' });
+      const current = await fetch(`${base}/new`);
+      expect(current.headers.get('x-deprecated')).toBeNull();
+    } finally {
+      server.close();
+    }
+  });
+});
