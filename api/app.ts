@@ -25,23 +25,21 @@ export function createApp(services: Services): Koa<AppState> {
     ...metaRoutes(services, () => (openApi ??= buildOpenApiDocument(routes))),
   ];
 
+  const jsonBody = koaBody({
+    json: true,
+    jsonStrict: true,
+    jsonLimit: services.config.MAX_JSON_BODY_BYTES,
+    text: false,
+    urlencoded: false,
+    multipart: false,
+  });
   const router = new Router<AppState>();
-  for (const route of routes) mountRoute(router, route);
+  for (const route of routes) mountRoute(router, route, jsonBody);
 
   const app = new Koa<AppState>({ proxy: false });
   app.use(requestContext(services.auth));
   app.use(errorEnvelope(services.log, services.config.MAX_JSON_BODY_BYTES));
   app.use(rateLimit(services.rateLimiter));
-  app.use(
-    koaBody({
-      json: true,
-      jsonStrict: true,
-      jsonLimit: services.config.MAX_JSON_BODY_BYTES,
-      text: false,
-      urlencoded: false,
-      multipart: false,
-    }),
-  );
   app.use(router.routes());
   // Anything the router did not answer: an unknown path, or a known path with another method.
   app.use(async (ctx) => {

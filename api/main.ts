@@ -9,7 +9,10 @@ async function main() {
   const services = await createServices(config, log);
   const server = createApp(services).listen(config.API_PORT, config.API_HOST);
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.once('listening', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
   log.info('API listening', { address: `http://${config.API_HOST}:${config.API_PORT}/v1` });
 
   let stopping = false;
@@ -17,8 +20,10 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info('API stopping', { signal });
-    server.close();
+    // Requests in flight finish before the clients they use are closed.
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
     await services.close();
     process.exit(0);
   };

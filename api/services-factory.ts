@@ -38,7 +38,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     temporal,
     eventLog,
     apiKeys,
-    agents: createAgentStore(mongo.db),
+    agents: createAgentStore(mongo.db, { listCacheTtlMs: config.LIST_CACHE_TTL_MS }),
     sessions: createSessionStore(mongo.db, eventLog),
     rateLimiter: createRateLimiter(mongo.db, {
       limits: {

@@ -43,6 +43,11 @@ export const configSchema = z
     RATE_LIMIT_DEFAULT_PER_MIN: positiveInt(300),
     /** How stale an API process's view of the shared rate counts may get; 0 re-reads on every request. */
     RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(0).max(10_000).default(250),
+    /**
+     * How long a list page may be served from an API process's memory. The process that writes sees
+     * its change at once; other processes within this many milliseconds. 0 turns the cache off.
+     */
+    LIST_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
     /** Largest JSON request body accepted, in bytes. */
     MAX_JSON_BODY_BYTES: positiveInt(1024 * 1024),
     /** A workflow bundle built by `npm run build:bundle` (production images); unset: bundle at start. */

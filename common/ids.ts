@@ -17,3 +17,11 @@ export function randomToken(length: number): string {
 }
 
 export const newId = (prefix: IdPrefix) => `${prefix}_${randomToken(20)}`;
+
+/**
+ * Trace ids are made on every request: a random per-process part plus a counter is unique without
+ * a call into the system's random source each time.
+ */
+const processPart = randomToken(10);
+let traceCounter = 0;
+export const newTraceId = () => `trc_${processPart}${(traceCounter++).toString(36).padStart(10, '0')}`;

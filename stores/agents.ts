@@ -2,7 +2,8 @@ import type { Db } from 'mongodb';
 import { notFound } from '../common/errors';
 import { newId } from '../common/ids';
 import type { Agent, CreateAgentBody, UpdateAgentBody } from '../common/schemas/agents';
-import { findPage, type PageRequest } from './pagination';
+import { findPage, type Page, type PageRequest } from './pagination';
+import { createReadCache } from './read-cache';
 
 interface AgentDoc extends Omit<Agent, 'agent_id' | 'created_at' | 'updated_at'> {
   _id: string;
@@ -18,18 +19,23 @@ const present = ({ _id, tenant_id: _tenant, created_at, updated_at, ...rest }: A
   updated_at: updated_at.toISOString(),
 });
 
-export function createAgentStore(db: Db) {
+export function createAgentStore(db: Db, { listCacheTtlMs = 0 }: { listCacheTtlMs?: number } = {}) {
   const agents = db.collection<AgentDoc>('agents');
+  const listCache = createReadCache<Page<Agent>>(listCacheTtlMs);
 
   return {
     async create(tenantId: string, body: CreateAgentBody): Promise<Agent> {
       const now = new Date();
       const doc: AgentDoc = { _id: newId('agt'), tenant_id: tenantId, ...body, created_at: now, updated_at: now };
       await agents.insertOne(doc);
+      listCache.invalidateTenant(tenantId);
       return present(doc);
     },
 
-    list: (tenantId: string, page: PageRequest) => findPage(agents, { tenant_id: tenantId }, page, present),
+    list: (tenantId: string, page: PageRequest) =>
+      listCache.get(`${tenantId}|${page.page}|${page.page_size}`, () =>
+        findPage(agents, { tenant_id: tenantId }, page, present),
+      ),
 
     /** Every read is scoped by tenant: another tenant's agent does not exist for the caller. */
     async get(tenantId: string, agentId: string): Promise<Agent> {
@@ -45,12 +51,14 @@ export function createAgentStore(db: Db) {
         { returnDocument: 'after' },
       );
       if (!doc) throw notFound('agent', agentId);
+      listCache.invalidateTenant(tenantId);
       return present(doc);
     },
 
     /** Removes the agent first (no new sessions can start), then the caller cascades. */
     async delete(tenantId: string, agentId: string): Promise<void> {
       const { deletedCount } = await agents.deleteOne({ _id: agentId, tenant_id: tenantId });
+      listCache.invalidateTenant(tenantId);
       if (deletedCount === 0) throw notFound('agent', agentId);
     },
   };

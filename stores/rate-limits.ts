@@ -93,15 +93,18 @@ export function createRateLimiter(db: Db, options: RateLimiterOptions) {
         states.set(bucket, state);
       }
       let allowed: boolean;
-      if (now - state.lastSync >= options.syncMs) {
-        // Counted before the shared write, so other processes see this request too.
+      const stale = now - state.lastSync >= options.syncMs;
+      if (stale && (options.syncMs === 0 || state.lastSync === 0)) {
+        // First request of the window here (or exact mode): count it, share it, then decide.
         state.local += 1;
         await syncOnce(bucket, state);
         allowed = state.local + state.others <= limit;
         if (!allowed) state.local -= 1;
       } else {
+        // Decide on the current view; a stale view is refreshed in the background.
         allowed = state.local + state.others < limit;
         if (allowed) state.local += 1;
+        if (stale) void syncOnce(bucket, state);
       }
       const windowEnd = windowStart + windowMs;
       return {

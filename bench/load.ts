@@ -1,0 +1,54 @@
+import autocannon from 'autocannon';
+import { type ChildProcess, spawn } from 'node:child_process';
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** Drives one URL with keep-alive connections for a fixed time (autocannon, in this process). */
+export async function drive(url: string, headers: Record<string, string>, seconds: number, connections: number): Promise<LoadResult> {
+  const result = await autocannon({ url, headers, duration: seconds, connections, pipelining: 1 });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** Starts a Node server in its own process (so it does not share a CPU queue with the load) and waits until it listens. */
+export async function startServer(script: string, env: NodeJS.ProcessEnv, readyUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(readyUrl)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill();
+  throw new Error(`${script} did not answer ${readyUrl}`);
+}
+
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+export const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}

@@ -1,0 +1,19 @@
+import { benchApi } from './api';
+
+/** `npm run bench -- <name>`: each benchmark measures its own baseline in the same run. */
+const benchmarks: Record<string, () => Promise<void>> = { api: benchApi };
+
+async function main() {
+  const names = process.argv.slice(2);
+  const unknown = names.filter((n) => !benchmarks[n]);
+  if (names.length === 0 || unknown.length > 0) {
+    process.stderr.write(`usage: npm run bench -- <${Object.keys(benchmarks).join('|')}>\n`);
+    process.exit(2);
+  }
+  for (const name of names) await benchmarks[name]!();
+}
+
+main().catch((err) => {
+  process.stderr.write(`benchmark failed: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});
