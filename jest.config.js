@@ -6,4 +6,5 @@ module.exports = {
   testEnvironment: 'node',
   testTimeout: 60_000,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };
