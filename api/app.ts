@@ -13,6 +13,7 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { eventRoutes } from './routes/events';
 import { metaRoutes } from './routes/meta';
 import { sessionRoutes } from './routes/sessions';
+import { webhookRoutes } from './routes/webhooks';
 import type { Services } from './services';
 
 export function createApp(services: Services): Koa<AppState> {
@@ -22,6 +23,7 @@ export function createApp(services: Services): Koa<AppState> {
     ...sessionRoutes(services),
     ...apiKeyRoutes(services),
     ...eventRoutes(services),
+    ...webhookRoutes(services),
     ...metaRoutes(services, () => (openApi ??= buildOpenApiDocument(routes))),
   ];
 

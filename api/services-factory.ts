@@ -9,7 +9,9 @@ import { createApiKeyStore } from '../stores/api-keys';
 import { createEventLog } from '../stores/event-log';
 import { connectMongo, ensureIndexes } from '../stores/mongo';
 import { createRateLimiter } from '../stores/rate-limits';
+import { createSecretBox } from '../stores/secret-box';
 import { createSessionStore } from '../stores/sessions';
+import { createWebhookStore } from '../stores/webhooks';
 import { createAuthenticator } from './auth';
 import type { Services } from './services';
 
@@ -51,6 +53,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
       onSyncError: (err) => log.warn('rate-limit counts not shared (database unavailable); counting locally', { error: String(err) }),
     }),
     auth: createAuthenticator(config, apiKeys),
+    webhooks: createWebhookStore(mongo.db, createSecretBox(config.SECRETS_ENCRYPTION_KEY)),
   };
   return {
     ...services,

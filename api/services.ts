@@ -8,6 +8,7 @@ import type { ApiKeyStore } from '../stores/api-keys';
 import type { EventLog } from '../stores/event-log';
 import type { RateLimiter } from '../stores/rate-limits';
 import type { SessionStore } from '../stores/sessions';
+import type { WebhookStore } from '../stores/webhooks';
 import type { Authenticator } from './auth';
 
 /** Everything a route handler may use, built once per process (api/main.ts or a test). */
@@ -22,5 +23,6 @@ export interface Services {
   apiKeys: ApiKeyStore;
   eventLog: EventLog;
   rateLimiter: RateLimiter;
+  webhooks: WebhookStore;
   auth: Authenticator;
 }

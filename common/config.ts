@@ -36,6 +36,17 @@ export const configSchema = z
         .optional(),
     ),
     BOOTSTRAP_TENANT_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('default'),
+    /** 32 random bytes, base64: encrypts stored secrets that must be used again (webhook signing keys). */
+    SECRETS_ENCRYPTION_KEY: z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded'),
+    /** Lets webhook URLs and tool calls reach loopback and private addresses (tests, closed networks). */
+    ALLOW_PRIVATE_URLS: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
+    /** How often the worker looks for newly recorded events to deliver. */
+    WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
     /** How long a verified API key is trusted before it is looked up again (revocation delay). */
     AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
     RATE_LIMIT_COMPLETIONS_PER_MIN: positiveInt(60),

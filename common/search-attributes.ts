@@ -9,6 +9,8 @@ export const TenantId = defineSearchAttributeKey('TenantId', SearchAttributeType
 export const AgentId = defineSearchAttributeKey('AgentId', SearchAttributeType.KEYWORD);
 export const SessionId = defineSearchAttributeKey('SessionId', SearchAttributeType.KEYWORD);
 export const TraceId = defineSearchAttributeKey('TraceId', SearchAttributeType.KEYWORD);
+export const EventId = defineSearchAttributeKey('EventId', SearchAttributeType.KEYWORD);
+export const SubscriptionId = defineSearchAttributeKey('SubscriptionId', SearchAttributeType.KEYWORD);
 
 /** The tenant value of workflows that belong to the installation rather than to a customer. */
 export const SYSTEM_TENANT = '_system';

@@ -15,7 +15,12 @@ if [ -z "${BOOTSTRAP_API_KEY:-}" ]; then
   fi
   BOOTSTRAP_API_KEY=$(cat "$key_file")
 fi
-export BOOTSTRAP_API_KEY MONGODB_URI ELASTICSEARCH_URL TEMPORAL_ADDRESS
+secrets_key_file="$STACK_DIR/secrets-key"
+if [ -z "${SECRETS_ENCRYPTION_KEY:-}" ]; then
+  [ -s "$secrets_key_file" ] || (umask 077 && node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64'))" > "$secrets_key_file")
+  SECRETS_ENCRYPTION_KEY=$(cat "$secrets_key_file")
+fi
+export BOOTSTRAP_API_KEY SECRETS_ENCRYPTION_KEY MONGODB_URI ELASTICSEARCH_URL TEMPORAL_ADDRESS
 export API_HOST="${API_HOST:-127.0.0.1}" API_PORT="${API_PORT:-9380}"
 
 start_node() { # start_node <name> <script>

@@ -13,6 +13,8 @@ import { isDuplicateKey } from './mongo';
 export interface EventDoc extends Omit<EventRecord, 'event_id' | 'timestamp'> {
   _id: string;
   timestamp: Date;
+  /** Set once the webhook dispatcher has started this event's deliveries. */
+  dispatched_at?: Date | null;
 }
 
 export interface OutboxHolder {
@@ -57,6 +59,7 @@ export function createEventLog(db: Db) {
         tenant_id: record.tenant_id,
         timestamp: new Date(record.timestamp),
         data: record.data,
+        dispatched_at: null,
       });
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;

@@ -3,10 +3,16 @@ import { NativeConnection } from '@temporalio/worker';
 import { loadConfigOrExit } from '../common/config';
 import { createLogger } from '../common/logger';
 import { connectMongo, ensureIndexes } from '../stores/mongo';
+import { createSecretBox } from '../stores/secret-box';
+import { createWebhookStore } from '../stores/webhooks';
+import { createEventDispatcher } from './event-dispatcher';
 import { ensureSystemSchedules } from './schedules';
 import { createWorker } from './worker';
 
-/** config → clients → worker; the SDK stops polling on SIGINT/SIGTERM and lets running tasks finish. */
+/**
+ * config → clients → worker and event dispatcher; the SDK stops polling on SIGINT/SIGTERM and lets
+ * running tasks finish, then the dispatcher stops.
+ */
 async function main() {
   const config = loadConfigOrExit();
   const log = createLogger(config.LOG_LEVEL, 'worker');
@@ -17,15 +23,31 @@ async function main() {
     await ensureIndexes(mongo.db);
     const client = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
     await ensureSystemSchedules(client, config.TEMPORAL_TASK_QUEUE);
+    const secrets = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
+    const dispatcher = createEventDispatcher({
+      db: mongo.db,
+      webhooks: createWebhookStore(mongo.db, secrets),
+      client,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      intervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS,
+      log,
+    });
     const worker = await createWorker({
       connection,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
-      db: mongo.db,
+      activities: {
+        db: mongo.db,
+        secrets,
+        allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
+      },
       workflowBundlePath: config.WORKFLOW_BUNDLE_PATH,
     });
     log.info('worker running', { task_queue: config.TEMPORAL_TASK_QUEUE });
+    const dispatching = dispatcher.start();
     await worker.run();
+    dispatcher.stop();
+    await dispatching;
     log.info('worker stopped');
   } finally {
     await connection.close();

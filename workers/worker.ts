@@ -1,23 +1,22 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
-import type { Db } from 'mongodb';
-import { createActivities } from '../activities';
+import { type ActivityDeps, createActivities } from '../activities';
 
 export interface WorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
-  db: Db;
+  activities: ActivityDeps;
   /** A pre-built workflow bundle (production); otherwise the workflows folder is bundled at start. */
   workflowBundlePath?: string;
 }
 
 /** Registers every workflow and activity on one task queue. */
-export function createWorker({ connection, namespace, taskQueue, db, workflowBundlePath }: WorkerOptions): Promise<Worker> {
+export function createWorker({ connection, namespace, taskQueue, activities, workflowBundlePath }: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection,
     namespace,
     taskQueue,
-    activities: createActivities({ db }),
+    activities: createActivities(activities),
     ...(workflowBundlePath
       ? { workflowBundle: { codePath: workflowBundlePath } }
       : { workflowsPath: require.resolve('../workflows') }),

@@ -1,3 +1,5 @@
 // Every workflow the worker registers. Workflow code imports only @temporalio/workflow, activity
 // types and pure modules: the bundler rejects Node built-ins.
 export { maintenanceWorkflow } from './maintenance';
+export { webhookDeliveryWorkflow } from './webhook-delivery';
+export { webhookReplayWorkflow } from './webhook-replay';

@@ -1,11 +1,8 @@
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
 import { SYSTEM_TENANT, TenantId, TraceId } from '../../common/search-attributes';
 import { newEvent } from '../../stores/event-log';
 import { maintenanceWorkflow } from '../../workflows/maintenance';
-import { createWorker } from '../../workers/worker';
 import { startTestApi, type TestApi } from '../support/api';
-import { quietTemporalRuntime } from '../support/temporal';
+import { startTestWorker } from '../support/worker';
 
 /**
  * A process that dies between an action and the copy of its event into the log leaves the event in
@@ -14,30 +11,15 @@ import { quietTemporalRuntime } from '../support/temporal';
  */
 describe('event log recovery', () => {
   let api: TestApi;
-  let nativeConnection: NativeConnection;
-  let connection: Connection;
-  let worker: Worker;
-  let workerRun: Promise<void>;
+  let worker: Awaited<ReturnType<typeof startTestWorker>>;
 
   beforeAll(async () => {
-    quietTemporalRuntime();
     api = await startTestApi();
-    nativeConnection = await NativeConnection.connect({ address: api.config.TEMPORAL_ADDRESS });
-    connection = await Connection.connect({ address: api.config.TEMPORAL_ADDRESS });
-    worker = await createWorker({
-      connection: nativeConnection,
-      namespace: api.config.TEMPORAL_NAMESPACE,
-      taskQueue: api.config.TEMPORAL_TASK_QUEUE,
-      db: api.services.mongo.db,
-    });
-    workerRun = worker.run();
+    worker = await startTestWorker(api, { dispatcher: false });
   });
 
   afterAll(async () => {
-    worker.shutdown();
-    await workerRun;
-    await nativeConnection.close();
-    await connection.close();
+    await worker.stop();
     await api.close();
   });
 
@@ -49,7 +31,7 @@ describe('event log recovery', () => {
     const sessions = api.services.mongo.db.collection('sessions');
     await sessions.updateOne({ _id: session.session_id }, { $set: { status: 'archived', archived_at: new Date() }, $push: { outbox: stranded } } as never);
 
-    const client = new Client({ connection, namespace: api.config.TEMPORAL_NAMESPACE });
+    const { client } = worker;
     const runTwice = async () => {
       for (let i = 0; i < 2; i++) {
         await client.workflow.execute(maintenanceWorkflow, {

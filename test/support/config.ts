@@ -2,6 +2,7 @@ import { type Config, loadConfig } from '../../common/config';
 import { randomToken } from '../../common/ids';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-at-least-32-characters';
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 
 /** A configuration on the real stack with a database and index prefix of its own. */
 export function testConfig(overrides: Record<string, string> = {}): Config {
@@ -16,6 +17,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     API_HOST: '127.0.0.1',
     API_PORT: '0',
     JWT_SECRET: TEST_JWT_SECRET,
+    SECRETS_ENCRYPTION_KEY: TEST_SECRETS_KEY,
+    // Test consumers listen on loopback.
+    ALLOW_PRIVATE_URLS: 'true',
     LOG_LEVEL: 'silent',
     ...overrides,
   });

@@ -5,6 +5,7 @@ const valid = {
   MONGODB_URI: 'mongodb://127.0.0.1:27017/',
   ELASTICSEARCH_URL: 'http://127.0.0.1:9200',
   TEMPORAL_ADDRESS: '127.0.0.1:7233',
+  SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
 };
 
 describe('configuration from the environment', () => {
@@ -29,6 +30,7 @@ describe('configuration from the environment', () => {
     [{ JWT_SECRET: 'short' }, 'configuration error: JWT_SECRET must be at least 32 characters'],
     [{ BOOTSTRAP_API_KEY: 'sk-123' }, 'configuration error: BOOTSTRAP_API_KEY must look like combo_<8 chars>_<32 chars>'],
     [{ LOG_LEVEL: 'loud' }, 'configuration error: LOG_LEVEL'],
+    [{ SECRETS_ENCRYPTION_KEY: 'c2hvcnQ=' }, 'configuration error: SECRETS_ENCRYPTION_KEY must be 32 bytes, base64-encoded'],
   ])('names the bad variable: %j', (change, expected) => {
     expect(() => loadConfig({ ...valid, ...change })).toThrow(ConfigError);
     expect(() => loadConfig({ ...valid, ...change })).toThrow(expected);

@@ -15,7 +15,7 @@ describe('maintenanceWorkflow retry policy', () => {
 
   async function runWithSweepFailing(failures: number) {
     let calls = 0;
-    const activities: Activities = {
+    const activities: Pick<Activities, 'sweepOutboxes' | 'purgeExpiredRateCounters'> = {
       async sweepOutboxes() {
         calls += 1;
         if (calls <= failures) throw new Error(`database unavailable (attempt ${calls})`);

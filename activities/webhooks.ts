@@ -1,0 +1,138 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { assertPublicHttpUrl, UnsafeUrlError } from '../common/net/url-guard';
+import { signPayload } from '../common/signature';
+import type { EventLog } from '../stores/event-log';
+import { presentEvent } from '../stores/event-log';
+import type { DeliveryEnvelope, WebhookStore } from '../stores/webhooks';
+
+/** The spec's consumer deadline: a 2xx must arrive within 2 seconds. */
+export const CONSUMER_DEADLINE_MS = 2_000;
+
+export interface AttemptInput {
+  deliveryId: string;
+  tenantId: string;
+  subscriptionId: string;
+  envelope: DeliveryEnvelope;
+  attempt: number;
+}
+
+export interface AttemptResult {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+}
+
+function describeFailure(err: unknown): string {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${CONSUMER_DEADLINE_MS} ms`;
+  if (err instanceof UnsafeUrlError) return `URL refused: ${e.message}`;
+  return e.cause?.code ?? e.cause?.message ?? e.message ?? 'request failed';
+}
+
+/** Activities that reach subscribers' HTTP endpoints (and record what happened in MongoDB). */
+export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls }: { webhooks: WebhookStore; eventLog: EventLog; allowPrivateUrls: boolean }) {
+  return {
+    async attemptDelivery({ deliveryId, tenantId, subscriptionId, envelope, attempt }: AttemptInput): Promise<AttemptResult> {
+      const target = await webhooks.target(tenantId, subscriptionId);
+      if (!target) throw ApplicationFailure.nonRetryable(`subscription ${subscriptionId} was deleted`, 'SubscriptionGone');
+      const body = JSON.stringify(envelope);
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const started = Date.now();
+      let statusCode: number | null = null;
+      let error: string | null = null;
+      if (!target.enabled) {
+        error = 'subscription disabled';
+      } else {
+        try {
+          const url = await assertPublicHttpUrl(target.url, allowPrivateUrls);
+          const res = await fetch(url, {
+            method: 'POST',
+            redirect: 'manual',
+            signal: AbortSignal.timeout(CONSUMER_DEADLINE_MS),
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': 'combo-webhooks/1',
+              'x-combo-signature': signPayload(target.secret, timestamp, body),
+              'x-combo-timestamp': timestamp,
+              'x-combo-event-id': envelope.event_id,
+              'x-combo-delivery-id': deliveryId,
+              'x-combo-attempt': String(attempt),
+            },
+            body,
+          });
+          statusCode = res.status;
+          await res.body?.cancel();
+          if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}`;
+        } catch (err) {
+          error = describeFailure(err);
+        }
+      }
+      const ok = error === null;
+      await webhooks.recordAttempt(deliveryId, tenantId, {
+        attempt,
+        at: new Date(started).toISOString(),
+        ok,
+        status_code: statusCode,
+        latency_ms: Date.now() - started,
+        error,
+      });
+      return { ok, statusCode, error };
+    },
+
+    async deadLetter({ deliveryId }: { deliveryId: string }): Promise<void> {
+      await webhooks.markDead(deliveryId);
+    },
+
+    /**
+     * One page of a historical replay: the tenant's events in the range (oldest first), each paired
+     * with the subscriptions that ask for it now, recorded as deliveries of this replay.
+     */
+    async prepareReplayPage(input: ReplayPageInput): Promise<ReplayPage> {
+      const { since, until, after } = input;
+      const range = { $gte: new Date(since), $lt: new Date(until) };
+      const docs = await eventLog.events
+        .find({
+          tenant_id: input.tenantId,
+          timestamp: range,
+          ...(input.events ? { event: { $in: input.events as never[] } } : {}),
+          ...(after
+            ? { $or: [{ timestamp: { $gt: new Date(after.timestamp) } }, { timestamp: new Date(after.timestamp), _id: { $gt: after.eventId } }] }
+            : {}),
+        })
+        .sort({ timestamp: 1, _id: 1 })
+        .limit(input.limit)
+        .toArray();
+      const deliveries: ReplayPage['deliveries'] = [];
+      for (const doc of docs) {
+        const envelope = presentEvent(doc);
+        const subscriptionIds = await webhooks.matching(input.tenantId, doc.event, new Date(), input.subscriptionId);
+        for (const subscriptionId of subscriptionIds) {
+          const ids = await webhooks.ensureDelivery({ tenantId: input.tenantId, subscriptionId, envelope, replayId: input.replayId });
+          deliveries.push({ ...ids, subscriptionId, envelope });
+        }
+      }
+      const last = docs[docs.length - 1];
+      return {
+        deliveries,
+        next: docs.length === input.limit && last ? { timestamp: last.timestamp.toISOString(), eventId: last._id } : undefined,
+      };
+    },
+  };
+}
+
+export interface ReplayPageInput {
+  replayId: string;
+  tenantId: string;
+  since: string;
+  until: string;
+  events?: string[];
+  subscriptionId?: string;
+  /** The last event of the previous page (timestamp, id), or none for the first page. */
+  after?: { timestamp: string; eventId: string };
+  limit: number;
+}
+
+export interface ReplayPage {
+  deliveries: Array<{ deliveryId: string; workflowId: string; subscriptionId: string; envelope: DeliveryEnvelope }>;
+  next?: { timestamp: string; eventId: string };
+}

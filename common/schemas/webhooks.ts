@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { eventName } from '../events';
+import { isoDate, pageOf, resourceId } from './common';
+
+export const subscriptionId = resourceId('whs', 'webhook subscription id');
+export const deliveryId = z
+  .string()
+  .regex(/^dlv_[A-Za-z0-9]{1,64}$/, 'must be a dlv_ id')
+  .meta({ description: 'delivery id' });
+
+const secret = z
+  .string()
+  .min(16, 'at least 16 characters')
+  .max(256)
+  .meta({ description: 'shared signing secret; generated when absent. Shown only in the reply that sets it.' });
+
+const events = z
+  .array(eventName)
+  .min(1)
+  .max(20)
+  .refine((list) => new Set(list).size === list.length, 'event names must not repeat');
+
+export const createSubscriptionBody = z
+  .object({
+    url: z.string().max(2000).meta({ description: 'http(s) URL; private and loopback addresses are refused unless ALLOW_PRIVATE_URLS' }),
+    events,
+    secret: secret.optional(),
+    description: z.string().max(500).default(''),
+    enabled: z.boolean().default(true),
+  })
+  .strict()
+  .meta({ id: 'CreateWebhookSubscriptionRequest' });
+
+export const updateSubscriptionBody = z
+  .object({ url: z.string().max(2000), events, description: z.string().max(500), enabled: z.boolean() })
+  .partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'at least one field to update')
+  .meta({ id: 'UpdateWebhookSubscriptionRequest' });
+
+export const rotateSecretBody = z.object({ secret: secret.optional() }).strict().meta({ id: 'RotateWebhookSecretRequest' });
+
+export const subscription = z
+  .object({
+    subscription_id: subscriptionId,
+    url: z.string(),
+    events: z.array(eventName),
+    description: z.string(),
+    enabled: z.boolean(),
+    secret_last4: z.string().meta({ description: 'last four characters of the secret, to tell secrets apart' }),
+    created_at: isoDate,
+    updated_at: isoDate,
+  })
+  .meta({ id: 'WebhookSubscription' });
+
+export const subscriptionWithSecret = subscription
+  .extend({ secret: z.string().meta({ description: 'the signing secret; shown only in this reply' }) })
+  .meta({ id: 'WebhookSubscriptionWithSecret' });
+
+export const deliveryStatus = z
+  .enum(['pending', 'delivered', 'dead'])
+  .meta({ id: 'DeliveryStatus', description: '`dead`: all five attempts failed; the delivery is in the dead-letter queue' });
+
+export const deliveryAttempt = z
+  .object({
+    attempt: z.number().int().min(1).max(5),
+    at: isoDate,
+    ok: z.boolean(),
+    status_code: z.number().int().nullable().meta({ description: 'HTTP status, null when no answer came' }),
+    latency_ms: z.number().int(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'DeliveryAttempt' });
+
+export const delivery = z
+  .object({
+    delivery_id: deliveryId,
+    subscription_id: subscriptionId,
+    event_id: z.string(),
+    event: z.string(),
+    status: deliveryStatus,
+    attempt_count: z.number().int(),
+    attempts: z.array(deliveryAttempt),
+    workflow_id: z.string().meta({ description: 'the Temporal workflow that delivers it' }),
+    replay_of: z.string().nullable().meta({ description: 'the dead letter this delivery replays' }),
+    replay_id: z.string().nullable().meta({ description: 'the historical replay that made it' }),
+    created_at: isoDate,
+    delivered_at: isoDate.nullable(),
+    dead_at: isoDate.nullable(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const deliveryPage = pageOf(delivery, 'WebhookDeliveryPage');
+
+export const deliveryQuery = z
+  .object({
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+    page_size: z.coerce.number().int().min(1).max(100).default(20),
+    event_id: z.string().max(100).optional(),
+    subscription_id: subscriptionId.optional(),
+    status: deliveryStatus.optional(),
+  })
+  .strict();
+
+export const replayBody = z
+  .object({
+    since: z.iso.datetime({ offset: true }).meta({ description: 'inclusive lower bound on the event timestamp' }),
+    until: z.iso.datetime({ offset: true }).meta({ description: 'exclusive upper bound on the event timestamp' }),
+    events: z.array(eventName).min(1).max(20).optional().meta({ description: 'only these event names' }),
+    subscription_id: subscriptionId.optional().meta({ description: 'only this subscription' }),
+  })
+  .strict()
+  .refine((b) => Date.parse(b.since) < Date.parse(b.until), { message: 'must be after since', path: ['until'] })
+  .meta({ id: 'WebhookReplayRequest' });
+
+export const replayStarted = z
+  .object({
+    replay_id: z.string(),
+    workflow_id: z.string(),
+    status: z.enum(['running', 'completed', 'failed']),
+    deliveries_started: z.number().int().nullable(),
+  })
+  .meta({ id: 'WebhookReplay' });
+
+export type CreateSubscriptionBody = z.infer<typeof createSubscriptionBody>;
+export type UpdateSubscriptionBody = z.infer<typeof updateSubscriptionBody>;
+export type Subscription = z.infer<typeof subscription>;
+export type Delivery = z.infer<typeof delivery>;
+export type DeliveryAttempt = z.infer<typeof deliveryAttempt>;
+export type ReplayBody = z.infer<typeof replayBody>;

@@ -1,0 +1,29 @@
+import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
+import type { DeliveryInput } from '../workflows/webhook-delivery';
+import { webhookDeliveryWorkflow } from '../workflows/webhook-delivery';
+import { EventId, SessionId, SubscriptionId, TenantId, TraceId } from './search-attributes';
+
+/**
+ * Starts the delivery workflow of one (event, subscription) pair. Its id comes from the delivery id
+ * and a closed run's id is never reused, so however many dispatchers race, one workflow delivers.
+ */
+export async function startDelivery(client: Client, taskQueue: string, workflowId: string, input: DeliveryInput, traceId?: string): Promise<void> {
+  const sessionId = input.envelope.data.session_id;
+  try {
+    await client.workflow.start(webhookDeliveryWorkflow, {
+      workflowId,
+      taskQueue,
+      args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: [
+        { key: TenantId, value: input.tenantId },
+        { key: EventId, value: input.envelope.event_id },
+        { key: SubscriptionId, value: input.subscriptionId },
+        { key: TraceId, value: traceId ?? input.envelope.event_id },
+        ...(typeof sessionId === 'string' ? [{ key: SessionId, value: sessionId }] : []),
+      ],
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}

@@ -1,0 +1,255 @@
+import { createHash } from 'node:crypto';
+import type { Db, Filter } from 'mongodb';
+import { notFound } from '../common/errors';
+import type { EventName, EventRecord } from '../common/events';
+import { newId, randomToken } from '../common/ids';
+import type {
+  CreateSubscriptionBody, Delivery, DeliveryAttempt, Subscription, UpdateSubscriptionBody,
+} from '../common/schemas/webhooks';
+import { isDuplicateKey } from './mongo';
+import { findPage, type PageRequest } from './pagination';
+import type { SecretBox } from './secret-box';
+
+interface SubscriptionDoc {
+  _id: string;
+  tenant_id: string;
+  url: string;
+  events: EventName[];
+  description: string;
+  enabled: boolean;
+  secret_sealed: string;
+  secret_last4: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** What a delivery sends: the spec's envelope. `webhook.test` is the subscription test event. */
+export interface DeliveryEnvelope extends Omit<EventRecord, 'event'> {
+  event: EventName | 'webhook.test';
+}
+
+interface DeliveryDoc {
+  _id: string;
+  tenant_id: string;
+  subscription_id: string;
+  event_id: string;
+  event: string;
+  envelope: DeliveryEnvelope;
+  status: Delivery['status'];
+  attempt_count: number;
+  workflow_id: string;
+  replay_of: string | null;
+  replay_id: string | null;
+  created_at: Date;
+  delivered_at: Date | null;
+  dead_at: Date | null;
+}
+
+interface AttemptDoc extends Omit<DeliveryAttempt, 'at'> {
+  _id: string;
+  delivery_id: string;
+  tenant_id: string;
+  at: Date;
+}
+
+export interface NewDelivery {
+  tenantId: string;
+  subscriptionId: string;
+  envelope: DeliveryEnvelope;
+  replayOf?: string;
+  replayId?: string;
+}
+
+const hash = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+
+/** One (event, subscription) pair has one delivery id; a replay has its own. */
+export function deliveryIdFor(d: Pick<NewDelivery, 'subscriptionId' | 'envelope' | 'replayOf' | 'replayId'>): string {
+  return `dlv_${hash(d.envelope.event_id, d.subscriptionId, d.replayOf ?? '', d.replayId ?? '')}`;
+}
+export const deliveryWorkflowId = (deliveryId: string) => `webhook-delivery-${deliveryId}`;
+
+const presentSubscription = (d: SubscriptionDoc): Subscription => ({
+  subscription_id: d._id,
+  url: d.url,
+  events: d.events,
+  description: d.description,
+  enabled: d.enabled,
+  secret_last4: d.secret_last4,
+  created_at: d.created_at.toISOString(),
+  updated_at: d.updated_at.toISOString(),
+});
+
+const presentAttempt = (a: AttemptDoc): DeliveryAttempt => ({
+  attempt: a.attempt,
+  at: a.at.toISOString(),
+  ok: a.ok,
+  status_code: a.status_code,
+  latency_ms: a.latency_ms,
+  error: a.error,
+});
+
+export function createWebhookStore(db: Db, secrets: SecretBox) {
+  const subscriptions = db.collection<SubscriptionDoc>('webhook_subscriptions');
+  const deliveries = db.collection<DeliveryDoc>('webhook_deliveries');
+  const attempts = db.collection<AttemptDoc>('webhook_attempts');
+
+  async function getDoc(tenantId: string, id: string): Promise<SubscriptionDoc> {
+    const doc = await subscriptions.findOne({ _id: id, tenant_id: tenantId });
+    if (!doc) throw notFound('webhook subscription', id);
+    return doc;
+  }
+
+  async function getDeliveryDoc(tenantId: string, id: string): Promise<DeliveryDoc> {
+    const doc = await deliveries.findOne({ _id: id, tenant_id: tenantId });
+    if (!doc) throw notFound('webhook delivery', id);
+    return doc;
+  }
+
+  async function withAttempts(docs: DeliveryDoc[]): Promise<Delivery[]> {
+    const all = docs.length ? await attempts.find({ delivery_id: { $in: docs.map((d) => d._id) } }).toArray() : [];
+    return docs.map((d) => ({
+      delivery_id: d._id,
+      subscription_id: d.subscription_id,
+      event_id: d.event_id,
+      event: d.event,
+      status: d.status,
+      attempt_count: d.attempt_count,
+      attempts: all.filter((a) => a.delivery_id === d._id).sort((a, b) => a.attempt - b.attempt).map(presentAttempt),
+      workflow_id: d.workflow_id,
+      replay_of: d.replay_of,
+      replay_id: d.replay_id,
+      created_at: d.created_at.toISOString(),
+      delivered_at: d.delivered_at?.toISOString() ?? null,
+      dead_at: d.dead_at?.toISOString() ?? null,
+    }));
+  }
+
+  return {
+    subscriptions,
+    deliveries,
+
+    async createSubscription(tenantId: string, body: CreateSubscriptionBody) {
+      const secret = body.secret ?? `whsec_${randomToken(40)}`;
+      const now = new Date();
+      const doc: SubscriptionDoc = {
+        _id: newId('whs'),
+        tenant_id: tenantId,
+        url: body.url,
+        events: body.events,
+        description: body.description,
+        enabled: body.enabled,
+        secret_sealed: secrets.seal(secret),
+        secret_last4: secret.slice(-4),
+        created_at: now,
+        updated_at: now,
+      };
+      await subscriptions.insertOne(doc);
+      return { ...presentSubscription(doc), secret };
+    },
+
+    listSubscriptions: (tenantId: string, page: PageRequest) =>
+      findPage(subscriptions, { tenant_id: tenantId }, page, presentSubscription),
+
+    getSubscription: async (tenantId: string, id: string) => presentSubscription(await getDoc(tenantId, id)),
+
+    async updateSubscription(tenantId: string, id: string, changes: UpdateSubscriptionBody) {
+      const doc = await subscriptions.findOneAndUpdate(
+        { _id: id, tenant_id: tenantId },
+        { $set: { ...changes, updated_at: new Date() } },
+        { returnDocument: 'after' },
+      );
+      if (!doc) throw notFound('webhook subscription', id);
+      return presentSubscription(doc);
+    },
+
+    /** Takes effect from the next attempt on: deliveries in flight sign with the new secret. */
+    async rotateSecret(tenantId: string, id: string, given?: string) {
+      const secret = given ?? `whsec_${randomToken(40)}`;
+      const doc = await subscriptions.findOneAndUpdate(
+        { _id: id, tenant_id: tenantId },
+        { $set: { secret_sealed: secrets.seal(secret), secret_last4: secret.slice(-4), updated_at: new Date() } },
+        { returnDocument: 'after' },
+      );
+      if (!doc) throw notFound('webhook subscription', id);
+      return { ...presentSubscription(doc), secret };
+    },
+
+    async deleteSubscription(tenantId: string, id: string): Promise<void> {
+      const { deletedCount } = await subscriptions.deleteOne({ _id: id, tenant_id: tenantId });
+      if (deletedCount === 0) throw notFound('webhook subscription', id);
+    },
+
+    /** Where and how to deliver; null when the subscription is gone. The secret is opened only here. */
+    async target(tenantId: string, id: string): Promise<{ url: string; secret: string; enabled: boolean } | null> {
+      const doc = await subscriptions.findOne({ _id: id, tenant_id: tenantId });
+      return doc ? { url: doc.url, secret: secrets.open(doc.secret_sealed), enabled: doc.enabled } : null;
+    },
+
+    /** Enabled subscriptions of the tenant that asked for this event and existed when it happened. */
+    async matching(tenantId: string, event: string, at: Date, onlySubscription?: string): Promise<string[]> {
+      const filter: Filter<SubscriptionDoc> = { tenant_id: tenantId, enabled: true, events: event as EventName, created_at: { $lte: at } };
+      if (onlySubscription) filter._id = onlySubscription;
+      const docs = await subscriptions.find(filter, { projection: { _id: 1 } }).toArray();
+      return docs.map((d) => d._id);
+    },
+
+    /** Inserts the delivery record once; returns its id and workflow id. */
+    async ensureDelivery(d: NewDelivery): Promise<{ deliveryId: string; workflowId: string }> {
+      const deliveryId = deliveryIdFor(d);
+      const workflowId = deliveryWorkflowId(deliveryId);
+      try {
+        await deliveries.insertOne({
+          _id: deliveryId,
+          tenant_id: d.tenantId,
+          subscription_id: d.subscriptionId,
+          event_id: d.envelope.event_id,
+          event: d.envelope.event,
+          envelope: d.envelope,
+          status: 'pending',
+          attempt_count: 0,
+          workflow_id: workflowId,
+          replay_of: d.replayOf ?? null,
+          replay_id: d.replayId ?? null,
+          created_at: new Date(),
+          delivered_at: null,
+          dead_at: null,
+        });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+      return { deliveryId, workflowId };
+    },
+
+    /** Idempotent per (delivery, attempt): a retried activity does not add an attempt. */
+    async recordAttempt(deliveryId: string, tenantId: string, attempt: DeliveryAttempt): Promise<void> {
+      try {
+        await attempts.insertOne({ _id: `${deliveryId}:${attempt.attempt}`, delivery_id: deliveryId, tenant_id: tenantId, ...attempt, at: new Date(attempt.at) });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+      await deliveries.updateOne(
+        { _id: deliveryId },
+        { $set: { attempt_count: attempt.attempt, ...(attempt.ok ? { status: 'delivered' as const, delivered_at: new Date(attempt.at) } : {}) } },
+      );
+    },
+
+    async markDead(deliveryId: string): Promise<void> {
+      await deliveries.updateOne({ _id: deliveryId }, { $set: { status: 'dead', dead_at: new Date() } });
+    },
+
+    getDeliveryDoc,
+
+    getDelivery: async (tenantId: string, id: string) => (await withAttempts([await getDeliveryDoc(tenantId, id)]))[0]!,
+
+    async listDeliveries(tenantId: string, query: PageRequest & { event_id?: string; subscription_id?: string; status?: Delivery['status'] }) {
+      const filter: Filter<DeliveryDoc> = { tenant_id: tenantId };
+      if (query.event_id) filter.event_id = query.event_id;
+      if (query.subscription_id) filter.subscription_id = query.subscription_id;
+      if (query.status) filter.status = query.status;
+      const page = await findPage(deliveries, filter, query, (d) => d);
+      return { ...page, items: await withAttempts(page.items) };
+    },
+  };
+}
+
+export type WebhookStore = ReturnType<typeof createWebhookStore>;

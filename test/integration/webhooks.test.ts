@@ -1,0 +1,204 @@
+import { signatureMatches } from '../../common/signature';
+import { consoleToken, startTestApi, type TestApi } from '../support/api';
+import { type Consumer, eventually, startConsumer } from '../support/consumer';
+import { startTestWorker } from '../support/worker';
+
+let api: TestApi;
+let worker: Awaited<ReturnType<typeof startTestWorker>>;
+let consumer: Consumer;
+beforeAll(async () => {
+  api = await startTestApi();
+  worker = await startTestWorker(api);
+  consumer = await startConsumer();
+});
+afterAll(async () => {
+  await worker.stop();
+  await consumer.close();
+  await api.close();
+});
+beforeEach(() => consumer.answerWith(() => ({ status: 200 })));
+
+const admin = () => api.adminKey;
+const subscribe = async (body: Record<string, unknown>) => {
+  const res = await api.call('POST', '/v1/webhook/subscriptions', { key: admin(), body });
+  expect(res.json.code).toBe(0);
+  return res.json.data;
+};
+const newSession = async () => {
+  const agent = (await api.call('POST', '/v1/combo/agents', { key: admin(), body: { name: 'hooked' } })).json.data;
+  return (await api.call('POST', `/v1/combo/agents/${agent.agent_id}/sessions`, { key: admin(), body: { user_id: 'u-1' } })).json.data;
+};
+const forSession = (sessionId: string) => consumer.received.filter((r) => r.json.data.session_id === sessionId);
+
+describe('subscriptions', () => {
+  it('shows the secret once, stores it encrypted, and validates events and URLs', async () => {
+    const created = await subscribe({ url: consumer.url, events: ['session.created'], secret: 'a-shared-secret-of-some-length' });
+    expect(created).toMatchObject({ url: consumer.url, events: ['session.created'], enabled: true, secret: 'a-shared-secret-of-some-length', secret_last4: 'ngth' });
+    const got = await api.call('GET', `/v1/webhook/subscriptions/${created.subscription_id}`, { key: admin() });
+    expect(got.json.data.secret).toBeUndefined();
+    const stored = await api.services.mongo.db.collection('webhook_subscriptions').findOne({ _id: created.subscription_id });
+    expect(JSON.stringify(stored)).not.toContain('a-shared-secret-of-some-length');
+
+    const generated = await subscribe({ url: consumer.url, events: ['session.archived'] });
+    expect(generated.secret).toMatch(/^whsec_[A-Za-z0-9]{40}$/);
+
+    const bad = [
+      [{ url: consumer.url, events: ['session.exploded'] }, 'body.events.0'],
+      [{ url: consumer.url, events: [] }, 'body.events'],
+      [{ url: 'ftp://example.com/x', events: ['session.created'] }, 'body.url'],
+      [{ url: 'not a url', events: ['session.created'] }, 'body.url'],
+      [{ url: consumer.url, events: ['session.created'], secret: 'short' }, 'body.secret'],
+    ] as const;
+    for (const [body, field] of bad) {
+      const res = await api.call('POST', '/v1/webhook/subscriptions', { key: admin(), body });
+      expect(res.json).toMatchObject({ code: 10001, data: { field } });
+    }
+  });
+
+  it('refuses private and loopback URLs unless the installation allows them', async () => {
+    const strict = await startTestApi({ ALLOW_PRIVATE_URLS: 'false' });
+    try {
+      for (const url of ['http://127.0.0.1:9/hook', 'http://10.1.2.3/hook', 'http://[::1]/hook', 'http://192.168.0.10/', 'http://localhost/x']) {
+        const res = await strict.call('POST', '/v1/webhook/subscriptions', { key: strict.adminKey, body: { url, events: ['session.created'] } });
+        expect(res.json).toMatchObject({ code: 10001, data: { field: 'body.url' } });
+        expect(res.json.message).toContain('private, loopback or reserved');
+      }
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('is for administrators of the tenant only', async () => {
+    const created = await subscribe({ url: consumer.url, events: ['session.created'] });
+    const member = await consoleToken({ tenant_id: 'default', sub: 'm', roles: ['member'] });
+    expect((await api.call('GET', '/v1/webhook/subscriptions', { key: member })).json.code).toBe(10003);
+    const stranger = await consoleToken({ tenant_id: 'elsewhere', sub: 'x', roles: ['admin'] });
+    expect((await api.call('GET', `/v1/webhook/subscriptions/${created.subscription_id}`, { key: stranger })).json.code).toBe(10004);
+    expect((await api.call('DELETE', `/v1/webhook/subscriptions/${created.subscription_id}`, { key: stranger })).json.code).toBe(10004);
+  });
+});
+
+describe('delivery', () => {
+  it('delivers a recorded event once per subscription, signed, in the spec envelope', async () => {
+    const sub = await subscribe({ url: consumer.url, events: ['session.created'], secret: 'signing-secret-0123456789' });
+    const session = await newSession();
+    const [got] = await eventually(async () => {
+      const mine = forSession(session.session_id);
+      return mine.some((r) => r.headers['x-combo-delivery-id'] && r.json.event === 'session.created') ? mine : undefined;
+    });
+    const ours = forSession(session.session_id).filter((r) => r.rawBody && r.json.event === 'session.created');
+    // Every subscription for session.created gets its own copy; ours is signed with its secret.
+    const signedForUs = ours.filter((r) =>
+      signatureMatches('signing-secret-0123456789', String(r.headers['x-combo-timestamp']), r.rawBody, String(r.headers['x-combo-signature'])),
+    );
+    expect(signedForUs).toHaveLength(1);
+    const request = signedForUs[0]!;
+    expect(got).toBeDefined();
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(String(request.headers['x-combo-signature'])).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(Math.abs(Number(request.headers['x-combo-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+    expect(Object.keys(request.json)).toEqual(['event_id', 'event', 'tenant_id', 'timestamp', 'data']);
+    expect(request.json).toMatchObject({
+      event: 'session.created',
+      tenant_id: 'default',
+      data: { session_id: session.session_id, tenant_id: 'default', user_id: 'u-1' },
+    });
+    expect(request.headers['x-combo-event-id']).toBe(request.json.event_id);
+    expect(new Date(request.json.timestamp).toISOString()).toBe(request.json.timestamp);
+
+    const deliveries = await eventually(async () => {
+      const res = await api.call('GET', `/v1/webhook/subscriptions/${sub.subscription_id}/deliveries`, { key: admin() });
+      const done = res.json.data.items.filter((d: { status: string; event_id: string }) => d.status === 'delivered' && d.event_id === request.json.event_id);
+      return done.length ? done : undefined;
+    });
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]).toMatchObject({ attempt_count: 1, replay_of: null, attempts: [{ attempt: 1, ok: true, status_code: 200, error: null }] });
+    expect(deliveries[0].attempts[0].latency_ms).toBeGreaterThanOrEqual(0);
+    const byEvent = await api.call('GET', `/v1/webhook/deliveries?event_id=${request.json.event_id}`, { key: admin() });
+    expect(byEvent.json.data.items.map((d: { subscription_id: string }) => d.subscription_id)).toContain(sub.subscription_id);
+    await api.call('DELETE', `/v1/webhook/subscriptions/${sub.subscription_id}`, { key: admin() });
+  });
+
+  it('starts exactly one delivery per (event, subscription) even when dispatchers race', async () => {
+    // Stop the background dispatcher so the race below is the only one.
+    worker.dispatcher.stop();
+    const sub = await subscribe({ url: `${consumer.url}?race`, events: ['session.archived'] });
+    const sessions = await Promise.all(Array.from({ length: 6 }, () => newSession()));
+    for (const s of sessions) await api.call('POST', `/v1/combo/sessions/${s.session_id}/archive`, { key: admin() });
+    const second = await startTestWorker(api, { dispatcher: false });
+    try {
+      await Promise.all([worker.dispatcher.dispatchOnce(), second.dispatcher.dispatchOnce(), second.dispatcher.dispatchOnce()]);
+      await eventually(async () => {
+        const res = await api.call('GET', `/v1/webhook/deliveries?subscription_id=${sub.subscription_id}&status=delivered&page_size=100`, { key: admin() });
+        return res.json.data.total === sessions.length ? true : undefined;
+      });
+      const archived = consumer.received.filter((r) => r.path === '/hook?race');
+      expect(archived).toHaveLength(sessions.length);
+      expect(archived.map((r) => r.json.data.session_id).sort()).toEqual(sessions.map((s) => s.session_id).sort());
+      expect(new Set(archived.map((r) => r.json.event_id)).size).toBe(sessions.length);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('sends a test event to one subscription, and signs with a rotated secret from then on', async () => {
+    const sub = await subscribe({ url: consumer.url, events: ['agent.step'], secret: 'first-secret-0123456789' });
+    const rotated = await api.call('POST', `/v1/webhook/subscriptions/${sub.subscription_id}/rotate-secret`, { key: admin(), body: {} });
+    const newSecret = rotated.json.data.secret as string;
+    expect(newSecret).toMatch(/^whsec_/);
+    const test = await api.call('POST', `/v1/webhook/subscriptions/${sub.subscription_id}/test`, { key: admin() });
+    expect(test.json.data).toMatchObject({ event: 'webhook.test', subscription_id: sub.subscription_id });
+    const request = await eventually(async () =>
+      consumer.received.find((r) => r.json.event === 'webhook.test' && r.json.data.subscription_id === sub.subscription_id),
+    );
+    const ts = String(request.headers['x-combo-timestamp']);
+    expect(signatureMatches(newSecret, ts, request.rawBody, String(request.headers['x-combo-signature']))).toBe(true);
+    expect(signatureMatches('first-secret-0123456789', ts, request.rawBody, String(request.headers['x-combo-signature']))).toBe(false);
+    const delivery = await eventually(async () => {
+      const res = await api.call('GET', `/v1/webhook/deliveries/${test.json.data.delivery_id}`, { key: admin() });
+      return res.json.data.status === 'delivered' ? res.json.data : undefined;
+    });
+    expect(delivery.attempts).toHaveLength(1);
+  });
+});
+
+describe('historical replay', () => {
+  it('re-delivers events of a time range with their original ids, filtered by name and subscription', async () => {
+    worker.dispatcher.stop();
+    const since = new Date(Date.now() - 1000).toISOString();
+    const sessions = [await newSession(), await newSession()];
+    await api.call('POST', `/v1/combo/sessions/${sessions[0].session_id}/archive`, { key: admin() });
+    const until = new Date(Date.now() + 1000).toISOString();
+    const wanted = await subscribe({ url: consumer.url, events: ['session.created', 'session.archived'] });
+    await subscribe({ url: `${consumer.url}?other`, events: ['session.created'] });
+
+    const member = await consoleToken({ tenant_id: 'default', sub: 'm', roles: ['member'] });
+    expect((await api.call('POST', '/v1/webhook/replays', { key: member, body: { since, until } })).json.code).toBe(10003);
+    const backwards = await api.call('POST', '/v1/webhook/replays', { key: admin(), body: { since: until, until: since } });
+    expect(backwards.json).toMatchObject({ code: 10001, data: { field: 'body.until' } });
+
+    const before = consumer.received.length;
+    const started = await api.call('POST', '/v1/webhook/replays', {
+      key: admin(),
+      body: { since, until, events: ['session.created'], subscription_id: wanted.subscription_id },
+    });
+    expect(started.json.data).toMatchObject({ status: 'running', replay_id: expect.stringMatching(/^rpl_/) });
+    const finished = await eventually(async () => {
+      const res = await api.call('GET', `/v1/webhook/replays/${started.json.data.replay_id}`, { key: admin() });
+      return res.json.data.status === 'completed' ? res.json.data : undefined;
+    });
+    expect(finished.deliveries_started).toBe(2);
+    await consumer.waitFor(before + 2);
+    const replayed = consumer.received.slice(before);
+    expect(replayed.every((r) => r.path === '/hook')).toBe(true);
+    expect(replayed.map((r) => r.json.event).sort()).toEqual(['session.created', 'session.created']);
+    expect(replayed.map((r) => r.json.data.session_id).sort()).toEqual(sessions.map((s) => s.session_id).sort());
+    const log = await api.call('GET', `/v1/events?event=session.created&since=${encodeURIComponent(since)}`, { key: admin() });
+    const originalIds = log.json.data.items.map((e: { event_id: string }) => e.event_id);
+    for (const r of replayed) expect(originalIds).toContain(r.json.event_id);
+    const other = await api.call('GET', `/v1/webhook/replays/${started.json.data.replay_id}`, {
+      key: await consoleToken({ tenant_id: 'elsewhere', sub: 'x', roles: ['admin'] }),
+    });
+    expect(other.json.code).toBe(10004);
+  });
+});

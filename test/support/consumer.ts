@@ -1,0 +1,66 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  rawBody: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+  at: number;
+}
+
+/** What the consumer answers to its n-th request (0-based): a status, after an optional delay. */
+export type Behaviour = (n: number) => { status: number; delayMs?: number };
+
+/** A webhook consumer on loopback that records every request it gets. */
+export async function startConsumer(behaviour: Behaviour = () => ({ status: 200 })) {
+  const received: Received[] = [];
+  let answer = behaviour;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      const { status, delayMs = 0 } = answer(received.length);
+      received.push({ path: req.url ?? '', headers: req.headers, rawBody, json: JSON.parse(rawBody), at: Date.now() });
+      setTimeout(() => res.writeHead(status).end(), delayMs);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return {
+    url,
+    received,
+    answerWith(next: Behaviour) {
+      answer = next;
+    },
+    /** Resolves once `count` requests arrived (polling, bounded). */
+    async waitFor(count: number, timeoutMs = 30_000): Promise<Received[]> {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        if (Date.now() > deadline) throw new Error(`consumer got ${received.length} of ${count} requests`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return received;
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+export type Consumer = Awaited<ReturnType<typeof startConsumer>>;
+
+/** Polls `check` until it returns a value (not undefined), bounded. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,38 @@
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { DeliveryEnvelope } from '../stores/webhooks';
+
+/** The spec's schedule: attempt 1 at once, then 30 s, 2 min, 10 min and 1 h after each failure. */
+export const RETRY_DELAYS = ['30 seconds', '2 minutes', '10 minutes', '1 hour'] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS.length + 1;
+
+export interface DeliveryInput {
+  deliveryId: string;
+  tenantId: string;
+  subscriptionId: string;
+  envelope: DeliveryEnvelope;
+}
+
+export interface DeliveryOutcome {
+  status: 'delivered' | 'dead';
+  attempts: number;
+}
+
+// An attempt's HTTP failure is an answer, not an error: only infrastructure faults (the database)
+// make the activity fail, and those are retried until they pass.
+const { attemptDelivery, deadLetter } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['SubscriptionGone'] },
+});
+
+/** One (event, subscription) delivery. Timers are durable: a restart neither loses nor adds an attempt. */
+export async function webhookDeliveryWorkflow(input: DeliveryInput): Promise<DeliveryOutcome> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const result = await attemptDelivery({ ...input, attempt });
+    if (result.ok) return { status: 'delivered', attempts: attempt };
+    const delay = RETRY_DELAYS[attempt - 1];
+    if (delay) await sleep(delay);
+  }
+  await deadLetter({ deliveryId: input.deliveryId });
+  return { status: 'dead', attempts: MAX_ATTEMPTS };
+}
