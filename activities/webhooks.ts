@@ -3,7 +3,7 @@ import { assertPublicHttpUrl, UnsafeUrlError } from '../common/net/url-guard';
 import { signPayload } from '../common/signature';
 import type { EventLog } from '../stores/event-log';
 import { presentEvent } from '../stores/event-log';
-import type { DeliveryEnvelope, WebhookStore } from '../stores/webhooks';
+import type { DeliveryEnvelope, NewDelivery, WebhookStore } from '../stores/webhooks';
 
 /** The spec's consumer deadline: a 2xx must arrive within 2 seconds. */
 export const CONSUMER_DEADLINE_MS = 2_000;
@@ -30,21 +30,35 @@ function describeFailure(err: unknown): string {
 }
 
 /** Activities that reach subscribers' HTTP endpoints (and record what happened in MongoDB). */
+/** How long a worker reuses a subscription's URL and secret: rotations and edits apply within this. */
+export const TARGET_CACHE_MS = 2_000;
+
 export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls }: { webhooks: WebhookStore; eventLog: EventLog; allowPrivateUrls: boolean }) {
+  const targets = new Map<string, { value: Awaited<ReturnType<WebhookStore['target']>>; until: number }>();
+  async function target(tenantId: string, subscriptionId: string) {
+    const key = `${tenantId}|${subscriptionId}`;
+    const hit = targets.get(key);
+    if (hit && hit.until > Date.now()) return hit.value;
+    const value = await webhooks.target(tenantId, subscriptionId);
+    if (targets.size > 10_000) targets.clear();
+    targets.set(key, { value, until: Date.now() + TARGET_CACHE_MS });
+    return value;
+  }
+
   return {
     async attemptDelivery({ deliveryId, tenantId, subscriptionId, envelope, attempt }: AttemptInput): Promise<AttemptResult> {
-      const target = await webhooks.target(tenantId, subscriptionId);
-      if (!target) throw ApplicationFailure.nonRetryable(`subscription ${subscriptionId} was deleted`, 'SubscriptionGone');
+      const destination = await target(tenantId, subscriptionId);
+      if (!destination) throw ApplicationFailure.nonRetryable(`subscription ${subscriptionId} was deleted`, 'SubscriptionGone');
       const body = JSON.stringify(envelope);
       const timestamp = String(Math.floor(Date.now() / 1000));
       const started = Date.now();
       let statusCode: number | null = null;
       let error: string | null = null;
-      if (!target.enabled) {
+      if (!destination.enabled) {
         error = 'subscription disabled';
       } else {
         try {
-          const url = await assertPublicHttpUrl(target.url, allowPrivateUrls);
+          const url = await assertPublicHttpUrl(destination.url, allowPrivateUrls);
           const res = await fetch(url, {
             method: 'POST',
             redirect: 'manual',
@@ -52,7 +66,7 @@ export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls }
             headers: {
               'content-type': 'application/json',
               'user-agent': 'combo-webhooks/1',
-              'x-combo-signature': signPayload(target.secret, timestamp, body),
+              'x-combo-signature': signPayload(destination.secret, timestamp, body),
               'x-combo-timestamp': timestamp,
               'x-combo-event-id': envelope.event_id,
               'x-combo-delivery-id': deliveryId,
@@ -68,7 +82,7 @@ export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls }
         }
       }
       const ok = error === null;
-      await webhooks.recordAttempt(deliveryId, tenantId, {
+      await webhooks.recordAttempt(deliveryId, {
         attempt,
         at: new Date(started).toISOString(),
         ok,
@@ -102,15 +116,14 @@ export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls }
         .sort({ timestamp: 1, _id: 1 })
         .limit(input.limit)
         .toArray();
-      const deliveries: ReplayPage['deliveries'] = [];
+      const wanted: NewDelivery[] = [];
       for (const doc of docs) {
         const envelope = presentEvent(doc);
         const subscriptionIds = await webhooks.matching(input.tenantId, doc.event, new Date(), input.subscriptionId);
-        for (const subscriptionId of subscriptionIds) {
-          const ids = await webhooks.ensureDelivery({ tenantId: input.tenantId, subscriptionId, envelope, replayId: input.replayId });
-          deliveries.push({ ...ids, subscriptionId, envelope });
-        }
+        for (const subscriptionId of subscriptionIds) wanted.push({ tenantId: input.tenantId, subscriptionId, envelope, replayId: input.replayId });
       }
+      const ids = await webhooks.ensureDeliveries(wanted);
+      const deliveries = wanted.map((d, i) => ({ ...ids[i]!, subscriptionId: d.subscriptionId, envelope: d.envelope }));
       const last = docs[docs.length - 1];
       return {
         deliveries,

@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { randomToken } from '../common/ids';
-import { drive, type LoadResult, median, ratio, startServer, stopServer } from './load';
+import { drive, freePort, type LoadResult, median, ratio, startServer, stopServer } from './load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -21,26 +22,28 @@ async function startBareKoa(port: number, body: string) {
  */
 export async function benchApi(): Promise<void> {
   const key = `combo_${randomToken(8)}_${randomToken(32)}`;
+  const apiPort = await freePort();
   const db = `bench_${randomToken(6).toLowerCase()}`;
   const apiEnv = {
     ...process.env,
     API_HOST: '127.0.0.1',
-    API_PORT: '39402',
+    API_PORT: String(apiPort),
     MONGODB_DB: db,
     BOOTSTRAP_API_KEY: key,
+    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'warn',
     // High enough that no request is refused: the limiter still counts and answers its headers.
     RATE_LIMIT_DEFAULT_PER_MIN: '100000000',
   };
-  const api = await startServer(join(__dirname, '..', 'api', 'main.js'), apiEnv, 'http://127.0.0.1:39402/v1/health');
-  const listUrl = 'http://127.0.0.1:39402/v1/combo/agents';
+  const api = await startServer(join(__dirname, '..', 'api', 'main.js'), apiEnv, `http://127.0.0.1:${apiPort}/v1/health`);
+  const listUrl = `http://127.0.0.1:${apiPort}/v1/combo/agents`;
   const auth = { authorization: `Bearer ${key}` };
   const servers: Array<Awaited<ReturnType<typeof startBareKoa>>> = [];
   const results: Record<'tiny' | 'same' | 'service', LoadResult[]> = { tiny: [], same: [], service: [] };
   let listBody = '';
   try {
     for (let i = 0; i < 20; i++) {
-      await fetch('http://127.0.0.1:39402/v1/combo/agents', {
+      await fetch(listUrl, {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify({ name: `agent ${i}`, instructions: 'Answer briefly.' }),
@@ -51,8 +54,8 @@ export async function benchApi(): Promise<void> {
     if (!probe.ok || !probe.headers.get('x-ratelimit-remaining') || JSON.parse(listBody).data.total !== 20) {
       throw new Error(`the authenticated list did not answer as expected: ${probe.status} ${listBody.slice(0, 200)}`);
     }
-    const tiny = await startBareKoa(39403, TINY_BODY);
-    const same = await startBareKoa(39404, listBody);
+    const tiny = await startBareKoa(await freePort(), TINY_BODY);
+    const same = await startBareKoa(await freePort(), listBody);
     servers.push(tiny, same);
     const runs = [
       ['tiny', tiny.url, {}],

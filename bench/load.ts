@@ -1,5 +1,7 @@
 import autocannon from 'autocannon';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -36,6 +38,47 @@ export async function startServer(script: string, env: NodeJS.ProcessEnv, readyU
   }
   child.kill();
   throw new Error(`${script} did not answer ${readyUrl}`);
+}
+
+/** Starts a Node process and waits until it prints `marker` (on stdout or stderr). */
+export async function startProcess(script: string, env: NodeJS.ProcessEnv, marker: string, timeoutMs = 120_000): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} did not print "${marker}"`)), timeoutMs);
+    const watch = (chunk: Buffer) => {
+      if (chunk.toString().includes(marker)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', watch);
+    child.stderr!.on('data', watch);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  child.stdout!.resume();
+  child.stderr!.resume();
+  return child;
+}
+
+/** A loopback port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Resident memory of a process in MiB (Linux). */
+export function residentMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 export async function stopServer(child: ChildProcess): Promise<void> {

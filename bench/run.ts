@@ -1,7 +1,8 @@
 import { benchApi } from './api';
+import { benchWebhooks } from './webhooks';
 
 /** `npm run bench -- <name>`: each benchmark measures its own baseline in the same run. */
-const benchmarks: Record<string, () => Promise<void>> = { api: benchApi };
+const benchmarks: Record<string, () => Promise<void>> = { api: benchApi, webhooks: benchWebhooks };
 
 async function main() {
   const names = process.argv.slice(2);

@@ -35,7 +35,6 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('webhook_deliveries').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('webhook_deliveries').createIndex({ tenant_id: 1, event_id: 1 }),
     db.collection('webhook_deliveries').createIndex({ tenant_id: 1, subscription_id: 1, created_at: -1 }),
-    db.collection('webhook_attempts').createIndex({ delivery_id: 1 }),
     db.collection('rate_limits').createIndex({ expires_at: 1 }),
     db.collection('rate_limits').createIndex({ bucket: 1 }),
   ]);

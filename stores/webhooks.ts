@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db, Filter } from 'mongodb';
+import type { Db, Filter, UpdateFilter } from 'mongodb';
 import { notFound } from '../common/errors';
 import type { EventName, EventRecord } from '../common/events';
 import { newId, randomToken } from '../common/ids';
@@ -28,6 +28,10 @@ export interface DeliveryEnvelope extends Omit<EventRecord, 'event'> {
   event: EventName | 'webhook.test';
 }
 
+interface AttemptDoc extends Omit<DeliveryAttempt, 'at'> {
+  at: Date;
+}
+
 interface DeliveryDoc {
   _id: string;
   tenant_id: string;
@@ -37,19 +41,14 @@ interface DeliveryDoc {
   envelope: DeliveryEnvelope;
   status: Delivery['status'];
   attempt_count: number;
+  /** Written only by the delivery's own workflow, one attempt at a time. */
+  attempts: AttemptDoc[];
   workflow_id: string;
   replay_of: string | null;
   replay_id: string | null;
   created_at: Date;
   delivered_at: Date | null;
   dead_at: Date | null;
-}
-
-interface AttemptDoc extends Omit<DeliveryAttempt, 'at'> {
-  _id: string;
-  delivery_id: string;
-  tenant_id: string;
-  at: Date;
 }
 
 export interface NewDelivery {
@@ -91,7 +90,6 @@ const presentAttempt = (a: AttemptDoc): DeliveryAttempt => ({
 export function createWebhookStore(db: Db, secrets: SecretBox) {
   const subscriptions = db.collection<SubscriptionDoc>('webhook_subscriptions');
   const deliveries = db.collection<DeliveryDoc>('webhook_deliveries');
-  const attempts = db.collection<AttemptDoc>('webhook_attempts');
 
   async function getDoc(tenantId: string, id: string): Promise<SubscriptionDoc> {
     const doc = await subscriptions.findOne({ _id: id, tenant_id: tenantId });
@@ -105,23 +103,58 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
     return doc;
   }
 
-  async function withAttempts(docs: DeliveryDoc[]): Promise<Delivery[]> {
-    const all = docs.length ? await attempts.find({ delivery_id: { $in: docs.map((d) => d._id) } }).toArray() : [];
-    return docs.map((d) => ({
+  function presentDelivery(d: DeliveryDoc): Delivery {
+    return {
       delivery_id: d._id,
       subscription_id: d.subscription_id,
       event_id: d.event_id,
       event: d.event,
       status: d.status,
       attempt_count: d.attempt_count,
-      attempts: all.filter((a) => a.delivery_id === d._id).sort((a, b) => a.attempt - b.attempt).map(presentAttempt),
+      attempts: [...d.attempts].sort((a, b) => a.attempt - b.attempt).map(presentAttempt),
       workflow_id: d.workflow_id,
       replay_of: d.replay_of,
       replay_id: d.replay_id,
       created_at: d.created_at.toISOString(),
       delivered_at: d.delivered_at?.toISOString() ?? null,
       dead_at: d.dead_at?.toISOString() ?? null,
-    }));
+    };
+  }
+
+  const newDeliveryDoc = (d: NewDelivery): DeliveryDoc => {
+    const id = deliveryIdFor(d);
+    return {
+      _id: id,
+      tenant_id: d.tenantId,
+      subscription_id: d.subscriptionId,
+      event_id: d.envelope.event_id,
+      event: d.envelope.event,
+      envelope: d.envelope,
+      status: 'pending',
+      attempt_count: 0,
+      attempts: [],
+      workflow_id: deliveryWorkflowId(id),
+      replay_of: d.replayOf ?? null,
+      replay_id: d.replayId ?? null,
+      created_at: new Date(),
+      delivered_at: null,
+      dead_at: null,
+    };
+  };
+
+  /** Inserts the delivery records that do not exist yet (one write for many); returns ids in order. */
+  async function ensureDeliveries(list: NewDelivery[]): Promise<Array<{ deliveryId: string; workflowId: string }>> {
+    const docs = list.map(newDeliveryDoc);
+    if (docs.length > 0) {
+      try {
+        await deliveries.insertMany(docs, { ordered: false });
+      } catch (err) {
+        const writeErrors = (err as { writeErrors?: Array<{ code: number }> }).writeErrors;
+        const onlyDuplicates = isDuplicateKey(err) && (!writeErrors || writeErrors.every((e) => e.code === 11000));
+        if (!onlyDuplicates) throw err;
+      }
+    }
+    return docs.map((d) => ({ deliveryId: d._id, workflowId: d.workflow_id }));
   }
 
   return {
@@ -193,44 +226,21 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
       return docs.map((d) => d._id);
     },
 
-    /** Inserts the delivery record once; returns its id and workflow id. */
+    ensureDeliveries,
+
     async ensureDelivery(d: NewDelivery): Promise<{ deliveryId: string; workflowId: string }> {
-      const deliveryId = deliveryIdFor(d);
-      const workflowId = deliveryWorkflowId(deliveryId);
-      try {
-        await deliveries.insertOne({
-          _id: deliveryId,
-          tenant_id: d.tenantId,
-          subscription_id: d.subscriptionId,
-          event_id: d.envelope.event_id,
-          event: d.envelope.event,
-          envelope: d.envelope,
-          status: 'pending',
-          attempt_count: 0,
-          workflow_id: workflowId,
-          replay_of: d.replayOf ?? null,
-          replay_id: d.replayId ?? null,
-          created_at: new Date(),
-          delivered_at: null,
-          dead_at: null,
-        });
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
-      return { deliveryId, workflowId };
+      return (await ensureDeliveries([d]))[0]!;
     },
 
-    /** Idempotent per (delivery, attempt): a retried activity does not add an attempt. */
-    async recordAttempt(deliveryId: string, tenantId: string, attempt: DeliveryAttempt): Promise<void> {
-      try {
-        await attempts.insertOne({ _id: `${deliveryId}:${attempt.attempt}`, delivery_id: deliveryId, tenant_id: tenantId, ...attempt, at: new Date(attempt.at) });
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
-      await deliveries.updateOne(
-        { _id: deliveryId },
-        { $set: { attempt_count: attempt.attempt, ...(attempt.ok ? { status: 'delivered' as const, delivered_at: new Date(attempt.at) } : {}) } },
-      );
+    /**
+     * Appends one attempt; the filter makes it idempotent per (delivery, attempt), so a retried
+     * activity does not add an attempt.
+     */
+    async recordAttempt(deliveryId: string, attempt: DeliveryAttempt): Promise<void> {
+      await deliveries.updateOne({ _id: deliveryId, 'attempts.attempt': { $ne: attempt.attempt } }, {
+        $push: { attempts: { ...attempt, at: new Date(attempt.at) } },
+        $set: { attempt_count: attempt.attempt, ...(attempt.ok ? { status: 'delivered' as const, delivered_at: new Date(attempt.at) } : {}) },
+      } as UpdateFilter<DeliveryDoc>);
     },
 
     async markDead(deliveryId: string): Promise<void> {
@@ -239,15 +249,14 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
 
     getDeliveryDoc,
 
-    getDelivery: async (tenantId: string, id: string) => (await withAttempts([await getDeliveryDoc(tenantId, id)]))[0]!,
+    getDelivery: async (tenantId: string, id: string) => presentDelivery(await getDeliveryDoc(tenantId, id)),
 
     async listDeliveries(tenantId: string, query: PageRequest & { event_id?: string; subscription_id?: string; status?: Delivery['status'] }) {
       const filter: Filter<DeliveryDoc> = { tenant_id: tenantId };
       if (query.event_id) filter.event_id = query.event_id;
       if (query.subscription_id) filter.subscription_id = query.subscription_id;
       if (query.status) filter.status = query.status;
-      const page = await findPage(deliveries, filter, query, (d) => d);
-      return { ...page, items: await withAttempts(page.items) };
+      return findPage(deliveries, filter, query, presentDelivery);
     },
   };
 }

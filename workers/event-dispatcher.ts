@@ -2,8 +2,8 @@ import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import type { Logger } from '../common/logger';
 import { startDelivery } from '../common/workflow-starts';
-import { createEventLog, type EventDoc, presentEvent } from '../stores/event-log';
-import type { WebhookStore } from '../stores/webhooks';
+import { createEventLog, presentEvent } from '../stores/event-log';
+import type { NewDelivery, WebhookStore } from '../stores/webhooks';
 
 export interface DispatcherOptions {
   db: Db;
@@ -25,17 +25,6 @@ export function createEventDispatcher({ db, webhooks, client, taskQueue, interva
   let stopped = false;
   let wake: (() => void) | undefined;
 
-  async function dispatchEvent(doc: EventDoc, subscriptionsOf: (doc: EventDoc) => string[]): Promise<void> {
-    const envelope = presentEvent(doc);
-    await Promise.all(
-      subscriptionsOf(doc).map(async (subscriptionId) => {
-        const { deliveryId, workflowId } = await webhooks.ensureDelivery({ tenantId: doc.tenant_id, subscriptionId, envelope });
-        await startDelivery(client, taskQueue, workflowId, { deliveryId, tenantId: doc.tenant_id, subscriptionId, envelope });
-      }),
-    );
-    await events.updateOne({ _id: doc._id }, { $set: { dispatched_at: new Date() } });
-  }
-
   /** One batch, oldest first; returns how many events it handled. */
   async function dispatchOnce(): Promise<number> {
     const pending = await events.find({ dispatched_at: null }).sort({ timestamp: 1, _id: 1 }).limit(batchSize).toArray();
@@ -47,11 +36,25 @@ export function createEventDispatcher({ db, webhooks, client, taskQueue, interva
         tenants.map(async (t) => [t, await webhooks.subscriptions.find({ tenant_id: t, enabled: true }).toArray()] as const),
       ),
     );
-    const subscriptionsOf = (doc: EventDoc) =>
-      (byTenant.get(doc.tenant_id) ?? [])
+    const wanted: NewDelivery[] = pending.flatMap((doc) => {
+      const envelope = presentEvent(doc);
+      return (byTenant.get(doc.tenant_id) ?? [])
         .filter((s) => s.events.includes(doc.event) && s.created_at <= doc.timestamp)
-        .map((s) => s._id);
-    await Promise.all(pending.map((doc) => dispatchEvent(doc, subscriptionsOf)));
+        .map((s) => ({ tenantId: doc.tenant_id, subscriptionId: s._id, envelope }));
+    });
+    const ids = await webhooks.ensureDeliveries(wanted);
+    await Promise.all(
+      wanted.map((d, i) =>
+        startDelivery(client, taskQueue, ids[i]!.workflowId, {
+          deliveryId: ids[i]!.deliveryId,
+          tenantId: d.tenantId,
+          subscriptionId: d.subscriptionId,
+          envelope: d.envelope,
+        }),
+      ),
+    );
+    // Marked only after every start went through: a crash before this line re-dispatches, harmlessly.
+    await events.updateMany({ _id: { $in: pending.map((e) => e._id) } }, { $set: { dispatched_at: new Date() } });
     return pending.length;
   }
 

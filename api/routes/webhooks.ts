@@ -3,12 +3,11 @@ import { z } from 'zod';
 import { conflict, invalid, notFound } from '../../common/errors';
 import { newId } from '../../common/ids';
 import { assertPublicHttpUrl, UnsafeUrlError } from '../../common/net/url-guard';
-import { deletedResult, pageQuery, resourceId } from '../../common/schemas/common';
+import { deletedResult, pageOf, pageQuery, resourceId } from '../../common/schemas/common';
 import {
   createSubscriptionBody, delivery, deliveryId, deliveryPage, deliveryQuery, replayBody, replayStarted, rotateSecretBody,
   subscription, subscriptionId, subscriptionWithSecret, updateSubscriptionBody,
 } from '../../common/schemas/webhooks';
-import { pageOf } from '../../common/schemas/common';
 import { TenantId, TraceId } from '../../common/search-attributes';
 import { startDelivery } from '../../common/workflow-starts';
 import { webhookReplayWorkflow } from '../../workflows/webhook-replay';
@@ -86,7 +85,7 @@ export const webhookRoutes = ({ webhooks, temporal, config }: Services) => {
     }),
     defineRoute({
       method: 'post', path: '/v1/webhook/subscriptions/{subscription_id}/rotate-secret', operationId: 'rotateWebhookSecret', tag, access: 'admin',
-      summary: 'Replace the signing secret', description: 'Generated when the body names none; shown in this reply only. Every attempt from now on signs with it.',
+      summary: 'Replace the signing secret', description: 'Generated when the body names none; shown in this reply only. Attempts starting 2 s from now on sign with it.',
       params: subscriptionParams, body: rotateSecretBody, response: subscriptionWithSecret,
       handler: ({ principal, params, body }) => webhooks.rotateSecret(principal.tenantId, params.subscription_id, body.secret),
     }),
