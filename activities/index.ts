@@ -9,6 +9,8 @@ export interface ActivityDeps {
   db: Db;
   secrets: SecretBox;
   allowPrivateUrls: boolean;
+  /** How long a subscription's URL and secret are reused (default 2 s). */
+  webhookTargetCacheMs?: number;
 }
 
 /** All activities, one factory per external system, merged for the worker. */
@@ -19,6 +21,7 @@ export function createActivities(deps: ActivityDeps) {
       webhooks: createWebhookStore(deps.db, deps.secrets),
       eventLog: createEventLog(deps.db),
       allowPrivateUrls: deps.allowPrivateUrls,
+      targetCacheMs: deps.webhookTargetCacheMs,
     }),
   };
 }

@@ -30,10 +30,17 @@ function describeFailure(err: unknown): string {
 }
 
 /** Activities that reach subscribers' HTTP endpoints (and record what happened in MongoDB). */
-/** How long a worker reuses a subscription's URL and secret: rotations and edits apply within this. */
+/** How long a worker reuses a subscription's URL and secret by default: rotations and edits apply within this. */
 export const TARGET_CACHE_MS = 2_000;
 
-export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls }: { webhooks: WebhookStore; eventLog: EventLog; allowPrivateUrls: boolean }) {
+export interface WebhookActivityDeps {
+  webhooks: WebhookStore;
+  eventLog: EventLog;
+  allowPrivateUrls: boolean;
+  targetCacheMs?: number;
+}
+
+export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls, targetCacheMs = TARGET_CACHE_MS }: WebhookActivityDeps) {
   const targets = new Map<string, { value: Awaited<ReturnType<WebhookStore['target']>>; until: number }>();
   async function target(tenantId: string, subscriptionId: string) {
     const key = `${tenantId}|${subscriptionId}`;
@@ -41,7 +48,7 @@ export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls }
     if (hit && hit.until > Date.now()) return hit.value;
     const value = await webhooks.target(tenantId, subscriptionId);
     if (targets.size > 10_000) targets.clear();
-    targets.set(key, { value, until: Date.now() + TARGET_CACHE_MS });
+    targets.set(key, { value, until: Date.now() + targetCacheMs });
     return value;
   }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { MongoClient } from 'mongodb';
 import { randomToken } from '../common/ids';
+import { createEventLog } from '../stores/event-log';
 import { bareOneActivityWorkflow } from './bare-workflow';
 import { freePort, median, percentile, ratio, residentMiB, startProcess, startServer, stopServer } from './load';
 
@@ -118,20 +119,19 @@ export async function benchWebhooks(): Promise<void> {
       for (let i = 0; i < 20; i++) await post(`/combo/agents/${agent.agent_id}/sessions`, {});
       await waitUntil(() => consumer.firstSeen.size >= 20, 60_000, 'warm-up deliveries');
 
-      // Throughput: EVENTS recorded in the log at once, as a burst of activity would.
+      // Throughput: EVENTS recorded in the log at once (the path the API records through), as a burst would.
       const warm = consumer.firstSeen.size;
-      const events = mongo.db(env.MONGODB_DB).collection('events');
+      const eventLog = createEventLog(mongo.db(env.MONGODB_DB));
       const started = Date.now();
       for (let i = 0; i < EVENTS; i += 1000) {
-        const now = new Date();
-        await events.insertMany(
+        const timestamp = new Date().toISOString();
+        await eventLog.appendMany(
           Array.from({ length: Math.min(1000, EVENTS - i) }, (_, j) => ({
-            _id: `evt_bench${suffix}${i + j}` as never,
-            event: 'session.created',
+            event_id: `evt_bench${suffix}${i + j}`,
+            event: 'session.created' as const,
             tenant_id: 'default',
-            timestamp: now,
+            timestamp,
             data: { session_id: `ses_bench${i + j}`, tenant_id: 'default', user_id: 'bench' },
-            dispatched_at: null,
           })),
         );
       }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from 'mongodb';
+import type { Collection, Db, OptionalUnlessRequiredId } from 'mongodb';
 import type { EventName, EventRecord } from '../common/events';
 import { isDuplicateKey } from './mongo';
 
@@ -13,8 +13,12 @@ import { isDuplicateKey } from './mongo';
 export interface EventDoc extends Omit<EventRecord, 'event_id' | 'timestamp'> {
   _id: string;
   timestamp: Date;
-  /** Set once the webhook dispatcher has started this event's deliveries. */
-  dispatched_at?: Date | null;
+}
+
+/** An event the webhook dispatcher has not handled yet; deleted once it has. Kept apart so the poll stays small. */
+export interface DispatchQueueDoc {
+  _id: string;
+  timestamp: Date;
 }
 
 export interface OutboxHolder {
@@ -50,25 +54,32 @@ export const presentEvent = (doc: EventDoc): EventRecord => ({
 
 export function createEventLog(db: Db) {
   const events = db.collection<EventDoc>('events');
+  const dispatchQueue = db.collection<DispatchQueueDoc>('event_dispatch_queue');
 
-  async function append(record: EventRecord): Promise<void> {
-    try {
-      await events.insertOne({
-        _id: record.event_id,
-        event: record.event,
-        tenant_id: record.tenant_id,
-        timestamp: new Date(record.timestamp),
-        data: record.data,
-        dispatched_at: null,
-      });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
+  /**
+   * Records events and queues them for dispatch; both writes ignore what already exists, so a
+   * repeated append (a sweep after a crash) changes nothing but a lost queue entry.
+   */
+  async function appendMany(records: EventRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const insertNew = async <T extends { _id: string }>(collection: Collection<T>, docs: T[]) => {
+      try {
+        await collection.insertMany(docs as OptionalUnlessRequiredId<T>[], { ordered: false });
+      } catch (err) {
+        const writeErrors = (err as { writeErrors?: Array<{ code: number }> }).writeErrors;
+        if (!(isDuplicateKey(err) && (!writeErrors || writeErrors.every((e) => e.code === 11000)))) throw err;
+      }
+    };
+    await insertNew(
+      events,
+      records.map((r) => ({ _id: r.event_id, event: r.event, tenant_id: r.tenant_id, timestamp: new Date(r.timestamp), data: r.data })),
+    );
+    await insertNew(dispatchQueue, records.map((r) => ({ _id: r.event_id, timestamp: new Date(r.timestamp) })));
   }
 
   /** Copies a document's outbox events into the log, then removes them from the outbox. */
   async function flush(collection: OutboxCollection, docId: string, records: EventRecord[]): Promise<void> {
-    for (const record of records) await append(record);
+    await appendMany(records);
     // Exact-value $pullAll: FerretDB v1 ignores $pull with a condition.
     if (records.length > 0) {
       await db.collection<OutboxHolder>(collection).updateOne({ _id: docId }, { $pullAll: { outbox: records } });
@@ -92,7 +103,7 @@ export function createEventLog(db: Db) {
     return flushed;
   }
 
-  return { events, append, flush, sweep };
+  return { events, dispatchQueue, appendMany, flush, sweep };
 }
 
 export type EventLog = ReturnType<typeof createEventLog>;

@@ -21,14 +21,15 @@ export interface DispatcherOptions {
  * ids are derived from (event, subscription), so a pair is delivered once whoever gets there first.
  */
 export function createEventDispatcher({ db, webhooks, client, taskQueue, intervalMs, log, batchSize = 200 }: DispatcherOptions) {
-  const { events } = createEventLog(db);
+  const { events, dispatchQueue } = createEventLog(db);
   let stopped = false;
   let wake: (() => void) | undefined;
 
   /** One batch, oldest first; returns how many events it handled. */
   async function dispatchOnce(): Promise<number> {
-    const pending = await events.find({ dispatched_at: null }).sort({ timestamp: 1, _id: 1 }).limit(batchSize).toArray();
-    if (pending.length === 0) return 0;
+    const queued = await dispatchQueue.find({}).sort({ timestamp: 1, _id: 1 }).limit(batchSize).toArray();
+    if (queued.length === 0) return 0;
+    const pending = await events.find({ _id: { $in: queued.map((q) => q._id) } }).toArray();
     // One read of each tenant's enabled subscriptions serves the whole batch.
     const tenants = [...new Set(pending.map((e) => e.tenant_id))];
     const byTenant = new Map(
@@ -53,9 +54,9 @@ export function createEventDispatcher({ db, webhooks, client, taskQueue, interva
         }),
       ),
     );
-    // Marked only after every start went through: a crash before this line re-dispatches, harmlessly.
-    await events.updateMany({ _id: { $in: pending.map((e) => e._id) } }, { $set: { dispatched_at: new Date() } });
-    return pending.length;
+    // Dequeued only after every start went through: a crash before this line re-dispatches, harmlessly.
+    await dispatchQueue.deleteMany({ _id: { $in: queued.map((q) => q._id) } });
+    return queued.length;
   }
 
   async function run(): Promise<void> {

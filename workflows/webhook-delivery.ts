@@ -1,4 +1,4 @@
-import { proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { DeliveryEnvelope } from '../stores/webhooks';
 
@@ -14,9 +14,15 @@ export interface DeliveryInput {
 }
 
 export interface DeliveryOutcome {
-  status: 'delivered' | 'dead';
+  /** `dropped`: the subscription was deleted before the delivery succeeded. */
+  status: 'delivered' | 'dead' | 'dropped';
   attempts: number;
 }
+
+// A failed local activity reaches the workflow as an ActivityFailure wrapping the activity's own
+// failure, or (depending on the SDK path) as that ApplicationFailure itself: accept both.
+const subscriptionGone = (err: unknown): boolean =>
+  (err instanceof ApplicationFailure && err.type === 'SubscriptionGone') || (err instanceof ActivityFailure && subscriptionGone(err.cause));
 
 // An attempt is short (a 2 s HTTP deadline and one write), so it runs as a local activity inside the
 // workflow task: no extra round trip through the server per attempt. Its result is recorded in the
@@ -31,7 +37,13 @@ const { attemptDelivery, deadLetter } = proxyLocalActivities<Activities>({
 /** One (event, subscription) delivery. Timers are durable: a restart neither loses nor adds an attempt. */
 export async function webhookDeliveryWorkflow(input: DeliveryInput): Promise<DeliveryOutcome> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const result = await attemptDelivery({ ...input, attempt });
+    let result;
+    try {
+      result = await attemptDelivery({ ...input, attempt });
+    } catch (err) {
+      if (subscriptionGone(err)) return { status: 'dropped', attempts: attempt - 1 };
+      throw err;
+    }
     if (result.ok) return { status: 'delivered', attempts: attempt };
     const delay = RETRY_DELAYS[attempt - 1];
     if (delay) await sleep(delay);

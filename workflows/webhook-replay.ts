@@ -1,18 +1,10 @@
 import { continueAsNew, ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import type { ReplayPageInput } from '../activities/webhooks';
 import { EventId, SubscriptionId, TenantId, TraceId } from '../common/search-attributes';
 import { webhookDeliveryWorkflow } from './webhook-delivery';
 
-export interface ReplayInput {
-  replayId: string;
-  tenantId: string;
-  since: string;
-  until: string;
-  events?: string[];
-  subscriptionId?: string;
-  after?: { timestamp: string; eventId: string };
-  deliveriesStarted?: number;
-}
+export type ReplayInput = Omit<ReplayPageInput, 'limit'> & { deliveriesStarted?: number };
 
 const { prepareReplayPage } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { eventName } from '../events';
-import { isoDate, pageOf } from './common';
+import { isoDate, pageOf, pageQuery } from './common';
 
 export const eventRecord = z
   .object({
@@ -12,10 +12,8 @@ export const eventRecord = z
   })
   .meta({ id: 'Event' });
 
-export const eventQuery = z
-  .object({
-    page: z.coerce.number().int().min(1).max(100_000).default(1),
-    page_size: z.coerce.number().int().min(1).max(100).default(20),
+export const eventQuery = pageQuery
+  .extend({
     event: eventName.optional(),
     since: z.iso.datetime().optional().meta({ description: 'inclusive lower bound on timestamp' }),
     until: z.iso.datetime().optional().meta({ description: 'exclusive upper bound on timestamp' }),

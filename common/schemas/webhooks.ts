@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { eventName } from '../events';
-import { isoDate, pageOf, resourceId } from './common';
+import { isoDate, pageOf, pageQuery, resourceId } from './common';
 
 export const subscriptionId = resourceId('whs', 'webhook subscription id');
 export const deliveryId = z
@@ -92,10 +92,8 @@ export const delivery = z
 
 export const deliveryPage = pageOf(delivery, 'WebhookDeliveryPage');
 
-export const deliveryQuery = z
-  .object({
-    page: z.coerce.number().int().min(1).max(100_000).default(1),
-    page_size: z.coerce.number().int().min(1).max(100).default(20),
+export const deliveryQuery = pageQuery
+  .extend({
     event_id: z.string().max(100).optional(),
     subscription_id: subscriptionId.optional(),
     status: deliveryStatus.optional(),

@@ -50,6 +50,10 @@ describe('health, readiness and documentation', () => {
         'GET /v1/combo/sessions/{session_id}', 'DELETE /v1/combo/sessions/{session_id}', 'POST /v1/combo/sessions/{session_id}/archive',
         'POST /v1/combo/sessions/{session_id}/messages', 'GET /v1/health', 'GET /v1/ready', 'GET /v1/openapi.json', 'GET /v1/docs',
         'POST /v1/api-keys', 'GET /v1/api-keys', 'DELETE /v1/api-keys/{key_id}', 'GET /v1/events',
+        'POST /v1/webhook/subscriptions', 'GET /v1/webhook/subscriptions', 'PUT /v1/webhook/subscriptions/{subscription_id}',
+        'POST /v1/webhook/subscriptions/{subscription_id}/rotate-secret', 'POST /v1/webhook/subscriptions/{subscription_id}/test',
+        'GET /v1/webhook/deliveries', 'GET /v1/webhook/dead-letters', 'POST /v1/webhook/dead-letters/{delivery_id}/replay',
+        'POST /v1/webhook/replays', 'GET /v1/webhook/replays/{replay_id}',
       ]),
     );
     const createAgent = doc.paths['/v1/combo/agents'].post;

@@ -40,7 +40,13 @@ describe('webhook delivery schedule', () => {
       taskQueue,
       maxCachedWorkflows: 0,
       workflowsPath: require.resolve('../../workflows'),
-      activities: createActivities({ db: api.services.mongo.db, secrets: createSecretBox(api.config.SECRETS_ENCRYPTION_KEY), allowPrivateUrls: true }),
+      // Real time barely moves while the server skips hours, so a time-based cache would outlive edits.
+      activities: createActivities({
+        db: api.services.mongo.db,
+        secrets: createSecretBox(api.config.SECRETS_ENCRYPTION_KEY),
+        allowPrivateUrls: true,
+        webhookTargetCacheMs: 0,
+      }),
     });
 
   /** A real recorded event (a new session's `session.created`) and its delivery record. */
@@ -136,5 +142,22 @@ describe('webhook delivery schedule', () => {
     const { attempts, status } = await attemptsOf(deliveryId);
     expect(status).toBe('delivered');
     expect(attempts.map((a: { attempt: number; ok: boolean }) => [a.attempt, a.ok])).toEqual([[1, false], [2, false], [3, true]]);
+  });
+
+  it('ends without another attempt once the subscription is deleted', async () => {
+    const before = consumer.received.length;
+    consumer.answerWith(() => ({ status: 500 }));
+    const sub = await api.call('POST', '/v1/webhook/subscriptions', { key: api.adminKey, body: { url: consumer.url, events: ['session.created'] } });
+    const { input, workflowId } = await newDelivery();
+    const own = { ...input, subscriptionId: sub.json.data.subscription_id };
+    const worker = await newWorker();
+    const run = worker.runUntil(async () => {
+      const handle = await env.client.workflow.start(webhookDeliveryWorkflow, { workflowId: `${workflowId}-gone`, taskQueue, args: [own] });
+      await eventually(async () => (consumer.received.length > before ? true : undefined));
+      await api.call('DELETE', `/v1/webhook/subscriptions/${sub.json.data.subscription_id}`, { key: api.adminKey });
+      return handle.result();
+    });
+    await expect(run).resolves.toEqual({ status: 'dropped', attempts: 1 });
+    expect(consumer.received.length - before).toBe(1);
   });
 });
