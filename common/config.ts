@@ -61,6 +61,11 @@ export const configSchema = z
     LIST_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
     /** Largest JSON request body accepted, in bytes. */
     MAX_JSON_BODY_BYTES: positiveInt(1024 * 1024),
+    /**
+     * Workflows a worker keeps in memory between tasks. Bounds the worker's memory under a burst of
+     * deliveries; a workflow pushed out is replayed from its (short) history on its next task.
+     */
+    WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).default(500),
     /** A workflow bundle built by `npm run build:bundle` (production images); unset: bundle at start. */
     WORKFLOW_BUNDLE_PATH: optionalText,
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

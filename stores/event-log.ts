@@ -15,11 +15,12 @@ export interface EventDoc extends Omit<EventRecord, 'event_id' | 'timestamp'> {
   timestamp: Date;
 }
 
-/** An event the webhook dispatcher has not handled yet; deleted once it has. Kept apart so the poll stays small. */
-export interface DispatchQueueDoc {
-  _id: string;
-  timestamp: Date;
-}
+/**
+ * An event the webhook dispatcher has not handled yet, as a whole copy, deleted once handled. Kept
+ * apart and complete so the poll touches only this small collection: FerretDB v1 answers `$in` and
+ * sorted reads by scanning, which over a growing event log would slow every dispatch.
+ */
+export type DispatchQueueDoc = EventDoc;
 
 export interface OutboxHolder {
   _id: string;
@@ -70,11 +71,9 @@ export function createEventLog(db: Db) {
         if (!(isDuplicateKey(err) && (!writeErrors || writeErrors.every((e) => e.code === 11000)))) throw err;
       }
     };
-    await insertNew(
-      events,
-      records.map((r) => ({ _id: r.event_id, event: r.event, tenant_id: r.tenant_id, timestamp: new Date(r.timestamp), data: r.data })),
-    );
-    await insertNew(dispatchQueue, records.map((r) => ({ _id: r.event_id, timestamp: new Date(r.timestamp) })));
+    const docs = records.map((r) => ({ _id: r.event_id, event: r.event, tenant_id: r.tenant_id, timestamp: new Date(r.timestamp), data: r.data }));
+    await insertNew(events, docs);
+    await insertNew(dispatchQueue, docs.map((d) => ({ ...d })));
   }
 
   /** Copies a document's outbox events into the log, then removes them from the outbox. */

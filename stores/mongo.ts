@@ -30,7 +30,6 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('messages').createIndex({ session_id: 1, created_at: 1 }),
     db.collection('events').createIndex({ tenant_id: 1, timestamp: -1 }),
     db.collection('events').createIndex({ timestamp: 1 }),
-    db.collection('event_dispatch_queue').createIndex({ timestamp: 1 }),
     db.collection('webhook_subscriptions').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('webhook_deliveries').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('webhook_deliveries').createIndex({ tenant_id: 1, event_id: 1 }),

@@ -21,15 +21,17 @@ export interface DispatcherOptions {
  * ids are derived from (event, subscription), so a pair is delivered once whoever gets there first.
  */
 export function createEventDispatcher({ db, webhooks, client, taskQueue, intervalMs, log, batchSize = 200 }: DispatcherOptions) {
-  const { events, dispatchQueue } = createEventLog(db);
+  const { dispatchQueue } = createEventLog(db);
   let stopped = false;
   let wake: (() => void) | undefined;
 
-  /** One batch, oldest first; returns how many events it handled. */
+  /**
+   * One batch in the store's natural order (roughly oldest first); returns how many events it
+   * handled. No sort: FerretDB v1 sorts by scanning, and every queued event is handled anyway.
+   */
   async function dispatchOnce(): Promise<number> {
-    const queued = await dispatchQueue.find({}).sort({ timestamp: 1, _id: 1 }).limit(batchSize).toArray();
-    if (queued.length === 0) return 0;
-    const pending = await events.find({ _id: { $in: queued.map((q) => q._id) } }).toArray();
+    const pending = await dispatchQueue.find({}).limit(batchSize).toArray();
+    if (pending.length === 0) return 0;
     // One read of each tenant's enabled subscriptions serves the whole batch.
     const tenants = [...new Set(pending.map((e) => e.tenant_id))];
     const byTenant = new Map(
@@ -55,8 +57,8 @@ export function createEventDispatcher({ db, webhooks, client, taskQueue, interva
       ),
     );
     // Dequeued only after every start went through: a crash before this line re-dispatches, harmlessly.
-    await dispatchQueue.deleteMany({ _id: { $in: queued.map((q) => q._id) } });
-    return queued.length;
+    await dispatchQueue.deleteMany({ _id: { $in: pending.map((q) => q._id) } });
+    return pending.length;
   }
 
   async function run(): Promise<void> {

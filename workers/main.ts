@@ -42,6 +42,7 @@ async function main() {
         allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
       },
       workflowBundlePath: config.WORKFLOW_BUNDLE_PATH,
+      maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
     });
     log.info('worker running', { task_queue: config.TEMPORAL_TASK_QUEUE });
     const dispatching = dispatcher.start();

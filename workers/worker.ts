@@ -8,14 +8,16 @@ export interface WorkerOptions {
   activities: ActivityDeps;
   /** A pre-built workflow bundle (production); otherwise the workflows folder is bundled at start. */
   workflowBundlePath?: string;
+  maxCachedWorkflows?: number;
 }
 
 /** Registers every workflow and activity on one task queue. */
-export function createWorker({ connection, namespace, taskQueue, activities, workflowBundlePath }: WorkerOptions): Promise<Worker> {
+export function createWorker({ connection, namespace, taskQueue, activities, workflowBundlePath, maxCachedWorkflows }: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection,
     namespace,
     taskQueue,
+    ...(maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows }),
     activities: createActivities(activities),
     ...(workflowBundlePath
       ? { workflowBundle: { codePath: workflowBundlePath } }
