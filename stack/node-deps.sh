@@ -12,6 +12,6 @@ ensure_node_deps() {
       (cd "$STACK_ROOT" && npm install --no-audit --no-fund >&2)
     }
   fi
-  (cd "$STACK_ROOT" && node -e "require('@temporalio/core-bridge'); require('@swc/core')") ||
-    die "native modules (@temporalio/core-bridge, @swc/core) do not load after npm ci"
+  (cd "$STACK_ROOT" && node -e "require('@temporalio/core-bridge'); require('@swc/core'); require('onnxruntime-node')") ||
+    die "native modules (@temporalio/core-bridge, @swc/core, onnxruntime-node) do not load after npm ci"
 }
