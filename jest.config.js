@@ -3,7 +3,8 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': 'ts-jest' },
-  testEnvironment: 'node',
+  // Node's environment, sharing the typed-array constructors that onnxruntime (local embeddings) checks.
+  testEnvironment: '<rootDir>/test/support/onnx-environment.js',
   testTimeout: 60_000,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

@@ -1,7 +1,14 @@
+import type { Client as EsClient } from '@elastic/elasticsearch';
 import type { Db } from 'mongodb';
+import type { KnowledgeCatalog } from '../knowledge/catalog';
+import { createChunkBatchStore } from '../stores/chunk-batches';
+import { createChunkIndex } from '../stores/chunk-index';
+import { createDocumentStore } from '../stores/documents';
+import { createKnowledgeBaseStore } from '../stores/knowledge-bases';
 import { createEventLog } from '../stores/event-log';
 import type { SecretBox } from '../stores/secret-box';
 import { createWebhookStore } from '../stores/webhooks';
+import { createKnowledgeActivities } from './knowledge';
 import { createMongoActivities } from './mongo';
 import { createWebhookActivities } from './webhooks';
 
@@ -11,6 +18,14 @@ export interface ActivityDeps {
   allowPrivateUrls: boolean;
   /** How long a subscription's URL and secret are reused (default 2 s). */
   webhookTargetCacheMs?: number;
+  es: EsClient;
+  knowledge: {
+    catalog: KnowledgeCatalog;
+    /** ELASTICSEARCH_INDEX_PREFIX */
+    indexPrefix: string;
+    /** Chunks embedded and indexed per activity (INGEST_BATCH_SIZE). */
+    batchSize: number;
+  };
 }
 
 /** All activities, one factory per external system, merged for the worker. */
@@ -22,6 +37,14 @@ export function createActivities(deps: ActivityDeps) {
       eventLog: createEventLog(deps.db),
       allowPrivateUrls: deps.allowPrivateUrls,
       targetCacheMs: deps.webhookTargetCacheMs,
+    }),
+    ...createKnowledgeActivities({
+      documents: createDocumentStore(deps.db),
+      knowledgeBases: createKnowledgeBaseStore(deps.db),
+      chunkBatches: createChunkBatchStore(deps.db),
+      chunkIndex: createChunkIndex(deps.es, deps.knowledge.indexPrefix),
+      catalog: deps.knowledge.catalog,
+      batchSize: deps.knowledge.batchSize,
     }),
   };
 }

@@ -5,12 +5,14 @@ import { AppError, ErrorCodes } from '../common/errors';
 import type { AppState } from './context';
 import { errorEnvelope } from './middleware/errors';
 import { rateLimit } from './middleware/rate-limit';
+import { uploadBody } from './middleware/upload-body';
 import { requestContext } from './middleware/request-context';
 import { buildOpenApiDocument } from './openapi';
 import { type AnyRoute, mountRoute } from './route';
 import { agentRoutes } from './routes/agents';
 import { apiKeyRoutes } from './routes/api-keys';
 import { eventRoutes } from './routes/events';
+import { knowledgeRoutes } from './routes/knowledge';
 import { metaRoutes } from './routes/meta';
 import { sessionRoutes } from './routes/sessions';
 import { webhookRoutes } from './routes/webhooks';
@@ -24,6 +26,7 @@ export function createApp(services: Services): Koa<AppState> {
     ...apiKeyRoutes(services),
     ...eventRoutes(services),
     ...webhookRoutes(services),
+    ...knowledgeRoutes(services),
     ...metaRoutes(services, () => (openApi ??= buildOpenApiDocument(routes))),
   ];
 
@@ -36,7 +39,8 @@ export function createApp(services: Services): Koa<AppState> {
     multipart: false,
   });
   const router = new Router<AppState>();
-  for (const route of routes) mountRoute(router, route, jsonBody);
+  const bodyParsers = { json: jsonBody, multipart: uploadBody(services.config.MAX_UPLOAD_BYTES) };
+  for (const route of routes) mountRoute(router, route, bodyParsers);
 
   const app = new Koa<AppState>({ proxy: false });
   app.use(requestContext(services.auth));

@@ -7,6 +7,8 @@ export interface AppState {
   principal?: Principal;
   /** Bad credentials are remembered, not thrown, so rate limiting and 404s still answer properly. */
   authError?: Error;
+  /** Set by a route before its body is read: the authorized caller and the parsed path and query. */
+  checked?: { principal: Principal | undefined; params: unknown; query: unknown };
 }
 
 export type AppContext = ParameterizedContext<AppState>;

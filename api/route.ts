@@ -38,6 +38,11 @@ export interface RouteDef<P extends AnyObject | undefined, Q extends AnyObject |
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * The body is multipart/form-data: `body` validates its text fields, files are on
+   * ctx.request.files, and `documented` (fields and files) describes it in the OpenAPI document.
+   */
+  multipart?: { documented: z.ZodType };
   response: R;
   /** Marks the interface deprecated: `X-Deprecated: true` and `X-Deprecated-Sunset: <date>`. */
   deprecated?: { sunset: string };
@@ -76,20 +81,38 @@ function hasBody(ctx: AppContext): boolean {
   return Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
 }
 
-/** `bodyParser` runs only on routes that declare a body, so reads pay nothing for it. */
-export function mountRoute(router: Router<AppState>, route: AnyRoute, bodyParser?: Middleware<AppState>): void {
+export interface BodyParsers {
+  json: Middleware<AppState>;
+  multipart: Middleware<AppState>;
+}
+
+/**
+ * Credentials, path and query are checked before the body is read, so a refused caller never
+ * makes the process buffer an upload. Body parsers run only on routes that declare a body.
+ */
+export function mountRoute(router: Router<AppState>, route: AnyRoute, bodyParsers?: BodyParsers): void {
   const access = route.access ?? 'member';
+  const bodyParser = route.multipart ? bodyParsers?.multipart : bodyParsers?.json;
   const parsers = route.body && bodyParser ? [bodyParser] : [];
-  router[route.method](koaPath(route.path), ...parsers, async (ctx: AppContext) => {
-    if (route.deprecated) deprecationHeaders(ctx, route.deprecated.sunset);
-    const principal = authorize(ctx.state, access);
-    const params = route.params ? parseOrThrow(route.params, ctx.params, 'path') : undefined;
-    const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
-    let body: unknown;
+  const checkRequest: Middleware<AppState> = async (ctx, next) => {
+    if (route.deprecated) deprecationHeaders(ctx as AppContext, route.deprecated.sunset);
+    ctx.state.checked = {
+      principal: authorize(ctx.state, access),
+      params: route.params ? parseOrThrow(route.params, ctx.params, 'path') : undefined,
+      query: route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined,
+    };
     if (route.body) {
-      if (hasBody(ctx) && !ctx.is('application/json')) throw invalid('Content-Type must be application/json');
-      body = parseOrThrow(route.body, ctx.request.body ?? {}, 'body');
+      if (route.multipart) {
+        if (!ctx.is('multipart/form-data')) throw invalid('Content-Type must be multipart/form-data');
+      } else if (hasBody(ctx as AppContext) && !ctx.is('application/json')) {
+        throw invalid('Content-Type must be application/json');
+      }
     }
+    await next();
+  };
+  router[route.method](koaPath(route.path), checkRequest, ...parsers, async (ctx: AppContext) => {
+    const { principal, params, query } = ctx.state.checked!;
+    const body = route.body ? parseOrThrow(route.body, ctx.request.body ?? {}, 'body') : undefined;
     const data = await route.handler({ ctx, principal: principal as Principal, params, query, body });
     if (route.response !== 'raw') ctx.body = { code: 0, data, message: 'ok' };
   });
@@ -125,7 +148,9 @@ export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void 
     request: {
       params: route.params,
       query: route.query,
-      body: route.body ? { content: json(route.body), required: true } : undefined,
+      body: route.body
+        ? { content: route.multipart ? { 'multipart/form-data': { schema: route.multipart.documented } } : json(route.body), required: true }
+        : undefined,
     },
     responses: {
       200: {

@@ -12,6 +12,11 @@ import { createRateLimiter } from '../stores/rate-limits';
 import { createSecretBox } from '../stores/secret-box';
 import { createSessionStore } from '../stores/sessions';
 import { createWebhookStore } from '../stores/webhooks';
+import { createKnowledgeCatalog } from '../knowledge/catalog';
+import { createChunkBatchStore } from '../stores/chunk-batches';
+import { createChunkIndex } from '../stores/chunk-index';
+import { createDocumentStore } from '../stores/documents';
+import { createKnowledgeBaseStore } from '../stores/knowledge-bases';
 import { createAuthenticator } from './auth';
 import type { Services } from './services';
 
@@ -54,6 +59,11 @@ export async function createServices(config: Config, log: Logger, options: Servi
     }),
     auth: createAuthenticator(config, apiKeys),
     webhooks: createWebhookStore(mongo.db, createSecretBox(config.SECRETS_ENCRYPTION_KEY)),
+    knowledgeBases: createKnowledgeBaseStore(mongo.db),
+    documents: createDocumentStore(mongo.db),
+    chunkBatches: createChunkBatchStore(mongo.db),
+    chunkIndex: createChunkIndex(es, config.ELASTICSEARCH_INDEX_PREFIX),
+    catalog: createKnowledgeCatalog(config),
   };
   return {
     ...services,

@@ -9,6 +9,11 @@ import type { EventLog } from '../stores/event-log';
 import type { RateLimiter } from '../stores/rate-limits';
 import type { SessionStore } from '../stores/sessions';
 import type { WebhookStore } from '../stores/webhooks';
+import type { KnowledgeCatalog } from '../knowledge/catalog';
+import type { ChunkBatchStore } from '../stores/chunk-batches';
+import type { ChunkIndex } from '../stores/chunk-index';
+import type { DocumentStore } from '../stores/documents';
+import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
 import type { Authenticator } from './auth';
 
 /** Everything a route handler may use, built once per process (api/main.ts or a test). */
@@ -24,5 +29,10 @@ export interface Services {
   eventLog: EventLog;
   rateLimiter: RateLimiter;
   webhooks: WebhookStore;
+  knowledgeBases: KnowledgeBaseStore;
+  documents: DocumentStore;
+  chunkBatches: ChunkBatchStore;
+  chunkIndex: ChunkIndex;
+  catalog: KnowledgeCatalog;
   auth: Authenticator;
 }

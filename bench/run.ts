@@ -1,8 +1,9 @@
 import { benchApi } from './api';
+import { benchKnowledge } from './knowledge';
 import { benchWebhooks } from './webhooks';
 
 /** `npm run bench -- <name>`: each benchmark measures its own baseline in the same run. */
-const benchmarks: Record<string, () => Promise<void>> = { api: benchApi, webhooks: benchWebhooks };
+const benchmarks: Record<string, () => Promise<void>> = { api: benchApi, webhooks: benchWebhooks, knowledge: benchKnowledge };
 
 async function main() {
   const names = process.argv.slice(2);

@@ -66,6 +66,28 @@ export const configSchema = z
      * deliveries; a workflow pushed out is replayed from its (short) history on its next task.
      */
     WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).default(500),
+    /** Largest uploaded document, in bytes (POST /v1/document); larger uploads answer 10001 and store nothing. */
+    MAX_UPLOAD_BYTES: positiveInt(50 * 1024 * 1024),
+    /**
+     * Embedding model of new knowledge bases: `local` (all-MiniLM-L6-v2, 384 dimensions, runs in
+     * process, installed by stack/install.sh) or `openai` (any OpenAI-compatible /embeddings server).
+     */
+    EMBEDDING_PROVIDER: z.enum(['local', 'openai']).default('local'),
+    /** Folder holding the local model's ONNX file and tokenizer; default `.stack/models/all-minilm-l6-v2`. */
+    EMBEDDING_MODEL_DIR: optionalText,
+    /** OpenAI-compatible base URL (e.g. https://api.openai.com/v1); enables the `openai:` models. */
+    EMBEDDING_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    EMBEDDING_API_KEY: optionalText,
+    EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
+    /** Expected vector size of EMBEDDING_MODEL; checked against every answer. Unset: learnt from the first answer. */
+    EMBEDDING_DIMENSION: z.coerce.number().int().min(1).max(4096).optional(),
+    /** Chunks embedded and indexed per activity while parsing a document. */
+    INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(512).default(64),
+    /** `local` (no network, see README), `http` (Cohere/Jina-style /rerank at RERANK_BASE_URL) or `none`. */
+    RERANK_PROVIDER: z.enum(['local', 'http', 'none']).default('local'),
+    RERANK_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    RERANK_API_KEY: optionalText,
+    RERANK_MODEL: z.string().min(1).default('rerank-v3.5'),
     /** A workflow bundle built by `npm run build:bundle` (production images); unset: bundle at start. */
     WORKFLOW_BUNDLE_PATH: optionalText,
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -73,6 +95,14 @@ export const configSchema = z
   .refine((c) => !(c.JWT_SECRET && c.JWT_PUBLIC_KEY), {
     path: ['JWT_PUBLIC_KEY'],
     message: 'set JWT_SECRET or JWT_PUBLIC_KEY, not both',
+  })
+  .refine((c) => c.EMBEDDING_PROVIDER !== 'openai' || c.EMBEDDING_BASE_URL, {
+    path: ['EMBEDDING_BASE_URL'],
+    message: 'is required when EMBEDDING_PROVIDER=openai',
+  })
+  .refine((c) => c.RERANK_PROVIDER !== 'http' || c.RERANK_BASE_URL, {
+    path: ['RERANK_BASE_URL'],
+    message: 'is required when RERANK_PROVIDER=http',
   });
 
 export type Config = z.infer<typeof configSchema>;

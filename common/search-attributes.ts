@@ -14,3 +14,5 @@ export const SubscriptionId = defineSearchAttributeKey('SubscriptionId', SearchA
 
 /** The tenant value of workflows that belong to the installation rather than to a customer. */
 export const SYSTEM_TENANT = '_system';
+export const KbId = defineSearchAttributeKey('KbId', SearchAttributeType.KEYWORD);
+export const DocId = defineSearchAttributeKey('DocId', SearchAttributeType.KEYWORD);

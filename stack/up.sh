@@ -2,7 +2,8 @@
 # Brings the embedded local stack up: PostgreSQL + FerretDB (MongoDB protocol), Elasticsearch 8 and
 # the Temporal dev server (with its Web UI). Idempotent: reuses what already runs, builds what is
 # missing. A service whose address is already set in the environment (MONGODB_URI,
-# ELASTICSEARCH_URL, TEMPORAL_ADDRESS) is external and is not started here.
+# ELASTICSEARCH_URL, TEMPORAL_ADDRESS) is external and is not started here; likewise the local
+# embedding model is fetched unless EMBEDDING_MODEL_DIR points at one already.
 # Prints the addresses as shell exports on stdout (logs go to stderr).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -82,6 +83,7 @@ parts=()
 [ -n "${MONGODB_URI:-}" ] || parts+=(postgres ferretdb)
 [ -n "${ELASTICSEARCH_URL:-}" ] || parts+=(elasticsearch)
 [ -n "${TEMPORAL_ADDRESS:-}" ] || parts+=(temporal)
+[ -n "${EMBEDDING_MODEL_DIR:-}" ] || parts+=(embedding-model)
 [ ${#parts[@]} -eq 0 ] || bash "$STACK_ROOT/stack/install.sh" "${parts[@]}" >&2
 
 # Start the slow ones first so they warm up in parallel.
@@ -99,3 +101,4 @@ echo "export MONGODB_URI='${MONGODB_URI:-mongodb://127.0.0.1:$FERRET_PORT/}'"
 echo "export ELASTICSEARCH_URL='${ELASTICSEARCH_URL:-http://127.0.0.1:$ES_PORT}'"
 echo "export TEMPORAL_ADDRESS='${TEMPORAL_ADDRESS:-127.0.0.1:$TEMPORAL_PORT}'"
 echo "export TEMPORAL_UI_URL='${TEMPORAL_UI_URL:-http://127.0.0.1:$TEMPORAL_UI_PORT}'"
+echo "export EMBEDDING_MODEL_DIR='${EMBEDDING_MODEL_DIR:-$MODELS_DIR/all-minilm-l6-v2}'"

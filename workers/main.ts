@@ -1,3 +1,4 @@
+import { Client as EsClient } from '@elastic/elasticsearch';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfigOrExit } from '../common/config';
@@ -5,6 +6,7 @@ import { createLogger } from '../common/logger';
 import { connectMongo, ensureIndexes } from '../stores/mongo';
 import { createSecretBox } from '../stores/secret-box';
 import { createWebhookStore } from '../stores/webhooks';
+import { activityDepsFromConfig } from './activity-deps';
 import { createEventDispatcher } from './event-dispatcher';
 import { ensureSystemSchedules } from './schedules';
 import { createWorker } from './worker';
@@ -19,6 +21,7 @@ async function main() {
   const mongo = await connectMongo(config.MONGODB_URI, config.MONGODB_DB);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const clientConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  const es = new EsClient({ node: config.ELASTICSEARCH_URL, requestTimeout: 60_000 });
   try {
     await ensureIndexes(mongo.db);
     const client = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
@@ -36,11 +39,7 @@ async function main() {
       connection,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
-      activities: {
-        db: mongo.db,
-        secrets,
-        allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
-      },
+      activities: activityDepsFromConfig(config, mongo.db, es),
       workflowBundlePath: config.WORKFLOW_BUNDLE_PATH,
       maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
     });
@@ -53,6 +52,7 @@ async function main() {
   } finally {
     await connection.close();
     await clientConnection.close();
+    await es.close();
     await mongo.close();
   }
 }

@@ -31,6 +31,8 @@ export interface TestApi {
   /** An admin key of the `default` tenant (the bootstrap key). */
   adminKey: string;
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  /** multipart/form-data POST: text fields plus an optional file part named `file`. */
+  upload(path: string, key: string, fields: Record<string, string>, file?: { name: string; bytes: Buffer; type?: string }): Promise<CallResult>;
   close(opts?: { keepDatabase?: boolean }): Promise<void>;
 }
 
@@ -72,10 +74,24 @@ export async function startTestApi(
       }
       return { status: res.status, headers: res.headers, json, text };
     },
+    async upload(path, key, fields, file) {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      if (file) form.append('file', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
+      const res = await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined, text };
+    },
     async close({ keepDatabase = false } = {}) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      if (!keepDatabase) await services.mongo.db.dropDatabase();
+      if (!keepDatabase) {
+        await services.mongo.db.dropDatabase();
+        // Deleting by wildcard is refused (destructive_requires_name): name each of the test's indices.
+        // (A test may point the API at an Elasticsearch that is down on purpose: nothing to clean then.)
+        const indices = await services.es.indices.get({ index: `${config.ELASTICSEARCH_INDEX_PREFIX}-*`, allow_no_indices: true }).catch(() => ({}));
+        if (Object.keys(indices).length > 0) await services.es.indices.delete({ index: Object.keys(indices) });
+      }
       await services.close();
     },
   };

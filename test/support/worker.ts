@@ -4,12 +4,13 @@ import { createLogger } from '../../common/logger';
 import { createSecretBox } from '../../stores/secret-box';
 import { createWebhookStore } from '../../stores/webhooks';
 import { createEventDispatcher } from '../../workers/event-dispatcher';
+import { activityDepsFromConfig } from '../../workers/activity-deps';
 import { createWorker } from '../../workers/worker';
 import type { TestApi } from './api';
 import { quietTemporalRuntime } from './temporal';
 
 /** The real worker (and, unless told otherwise, the event dispatcher) on the dev server, for one test API. */
-export async function startTestWorker(api: TestApi, { dispatcher = true } = {}) {
+export async function startTestWorker(api: TestApi, { dispatcher = true, ingestBatchSize }: { dispatcher?: boolean; ingestBatchSize?: number } = {}) {
   quietTemporalRuntime();
   const nativeConnection = await NativeConnection.connect({ address: api.config.TEMPORAL_ADDRESS });
   const connection = await Connection.connect({ address: api.config.TEMPORAL_ADDRESS });
@@ -19,7 +20,11 @@ export async function startTestWorker(api: TestApi, { dispatcher = true } = {}) 
     connection: nativeConnection,
     namespace: api.config.TEMPORAL_NAMESPACE,
     taskQueue: api.config.TEMPORAL_TASK_QUEUE,
-    activities: { db: api.services.mongo.db, secrets, allowPrivateUrls: true },
+    activities: activityDepsFromConfig(
+      { ...api.config, ALLOW_PRIVATE_URLS: true, INGEST_BATCH_SIZE: ingestBatchSize ?? api.config.INGEST_BATCH_SIZE },
+      api.services.mongo.db,
+      api.services.es,
+    ),
   });
   const running = worker.run();
   const dispatch = createEventDispatcher({

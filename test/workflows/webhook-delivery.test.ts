@@ -1,7 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import { createSecretBox } from '../../stores/secret-box';
+import { activityDepsFromConfig } from '../../workers/activity-deps';
 import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
 import { startTestApi, type TestApi } from '../support/api';
 import { type Consumer, eventually, startConsumer } from '../support/consumer';
@@ -41,12 +41,7 @@ describe('webhook delivery schedule', () => {
       maxCachedWorkflows: 0,
       workflowsPath: require.resolve('../../workflows'),
       // Real time barely moves while the server skips hours, so a time-based cache would outlive edits.
-      activities: createActivities({
-        db: api.services.mongo.db,
-        secrets: createSecretBox(api.config.SECRETS_ENCRYPTION_KEY),
-        allowPrivateUrls: true,
-        webhookTargetCacheMs: 0,
-      }),
+      activities: createActivities(activityDepsFromConfig(api.config, api.services.mongo.db, api.services.es, { allowPrivateUrls: true, webhookTargetCacheMs: 0 })),
     });
 
   /** A real recorded event (a new session's `session.created`) and its delivery record. */

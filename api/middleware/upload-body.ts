@@ -1,0 +1,64 @@
+import { Writable } from 'node:stream';
+import type { Middleware } from 'koa';
+import { koaBody } from 'koa-body';
+import { invalid } from '../../common/errors';
+import type { AppState } from '../context';
+
+/** An uploaded file held in memory: it goes to GridFS next, never to the API process's disk. */
+export interface UploadedFile {
+  originalFilename: string | null;
+  mimetype: string | null;
+  size: number;
+  contents?: Buffer;
+}
+
+/**
+ * multipart/form-data with at most one file of at most `maxFileBytes`, buffered in memory.
+ * formidable's limit errors become 10001 naming the limit.
+ */
+export function uploadBody(maxFileBytes: number): Middleware<AppState> {
+  const parse = koaBody({
+    multipart: true,
+    json: false,
+    text: false,
+    urlencoded: false,
+    formidable: {
+      maxFiles: 1,
+      maxFileSize: maxFileBytes,
+      maxTotalFileSize: maxFileBytes,
+      maxFields: 10,
+      maxFieldsSize: 64 * 1024,
+      allowEmptyFiles: true,
+      minFileSize: 0,
+      fileWriteStreamHandler: (file?: unknown) => {
+        const target = file as UploadedFile;
+        const parts: Buffer[] = [];
+        return new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            parts.push(chunk);
+            done();
+          },
+          final(done) {
+            target.contents = Buffer.concat(parts);
+            done();
+          },
+        });
+      },
+    },
+  }) as unknown as Middleware<AppState>;
+
+  return async (ctx, next) => {
+    try {
+      await parse(ctx, async () => undefined);
+    } catch (err) {
+      const message = String((err as Error).message ?? err);
+      if (/maxFileSize|maxTotalFileSize|exceeded/i.test(message)) throw invalid(`file exceeds the upload limit of ${maxFileBytes} bytes`, { field: 'body.file', max_bytes: maxFileBytes });
+      if (/maxFiles/i.test(message)) throw invalid('body: send exactly one file part', { field: 'body.file' });
+      throw invalid('body: malformed multipart/form-data');
+    }
+    // formidable gives every field as an array; the schema expects one value per field.
+    const fields = (ctx.request.body ?? {}) as Record<string, unknown>;
+    ctx.request.body = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Array.isArray(v) && v.length === 1 ? v[0] : v]));
+    await next();
+  };
+}

@@ -1,0 +1,229 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Client as EsClient } from '@elastic/elasticsearch';
+import { MongoClient } from 'mongodb';
+import { randomToken } from '../common/ids';
+import { createLocalMiniLm, defaultLocalModelDir } from '../knowledge/embeddings/local-minilm';
+import { hybridQuery } from '../knowledge/search';
+import { createChunkIndex, type IndexedChunk } from '../stores/chunk-index';
+import { freePort, percentile, ratio, startProcess, startServer, stopServer } from './load';
+
+const LICENSES = '/usr/share/common-licenses';
+const COPIES = Number(process.env.BENCH_KB_COPIES ?? 3);
+const SEARCHES = Number(process.env.BENCH_KB_SEARCHES ?? 200);
+const questions = JSON.parse(readFileSync(join(__dirname, '..', '..', 'bench', 'knowledge-questions.json'), 'utf8')) as Array<{ question: string; expect: string }>;
+
+/** The licence texts of this Debian machine, once each (GPL is a link to GPL-3, and so on). */
+function corpus(): Array<{ name: string; bytes: Buffer }> {
+  const seen = new Set<string>();
+  return readdirSync(LICENSES)
+    .map((name) => ({ name, path: realpathSync(join(LICENSES, name)) }))
+    .filter(({ path }) => statSync(path).isFile() && !seen.has(path) && seen.add(path))
+    .map(({ name, path }) => ({ name: `${name}.txt`, bytes: readFileSync(path) }));
+}
+
+/** An OpenAI-compatible /embeddings that answers at once: ingest cost without a model's cost. */
+async function startInstantEmbeddings() {
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      const { input } = JSON.parse(Buffer.concat(parts).toString('utf8')) as { input: string[] };
+      const data = input.map((text, index) => {
+        const seed = createHash('sha256').update(text).digest();
+        return { index, embedding: Array.from({ length: 384 }, (_, i) => (seed[i % 32]! - 128) / 128 + (i % 7) / 100) };
+      });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => server.close() };
+}
+
+interface Deployment {
+  base: string;
+  key: string;
+  env: NodeJS.ProcessEnv;
+  call(path: string, body?: unknown, method?: string): Promise<Record<string, unknown>>;
+  stop(): Promise<void>;
+}
+
+async function deploy(extraEnv: Record<string, string>): Promise<Deployment> {
+  const suffix = randomToken(6).toLowerCase();
+  const port = await freePort();
+  const key = `combo_${randomToken(8)}_${randomToken(32)}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    MONGODB_DB: `bench_kb_${suffix}`,
+    ELASTICSEARCH_INDEX_PREFIX: `bench_kb_${suffix}`,
+    TEMPORAL_TASK_QUEUE: `bench-kb-${suffix}`,
+    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    BOOTSTRAP_API_KEY: key,
+    RATE_LIMIT_DEFAULT_PER_MIN: '100000000',
+    RATE_LIMIT_UPLOADS_PER_MIN: '100000000',
+    API_HOST: '127.0.0.1',
+    API_PORT: String(port),
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
+  const base = `http://127.0.0.1:${port}/v1`;
+  const api = await startServer(join(__dirname, '..', 'api', 'main.js'), env, `${base}/health`);
+  const worker = await startProcess(join(__dirname, '..', 'workers', 'main.js'), { ...env, LOG_LEVEL: 'info' }, 'worker running');
+  const call = async (path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body instanceof FormData || body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json()) as { code: number; data: Record<string, unknown> };
+    if (json.code !== 0) throw new Error(`${path} answered ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  return {
+    base,
+    key,
+    env,
+    call,
+    async stop() {
+      await stopServer(worker);
+      await stopServer(api);
+      const mongo = await MongoClient.connect(env.MONGODB_URI!);
+      await mongo.db(env.MONGODB_DB).dropDatabase();
+      await mongo.close();
+      const es = new EsClient({ node: env.ELASTICSEARCH_URL! });
+      const indices = Object.keys(await es.indices.get({ index: `${env.ELASTICSEARCH_INDEX_PREFIX}-*`, allow_no_indices: true }));
+      if (indices.length > 0) await es.indices.delete({ index: indices });
+      await es.close();
+    },
+  };
+}
+
+/** Uploads the corpus COPIES times and waits until every document is ready: chunks per second, upload to searchable. */
+async function ingest(d: Deployment) {
+  const kb = (await d.call('/kb', { name: 'licences', chunk_tokens: 128, overlap_tokens: 16 })) as { kb_id: string };
+  const files = corpus();
+  const started = Date.now();
+  const docIds: string[] = [];
+  for (let copy = 0; copy < COPIES; copy++) {
+    for (const f of files) {
+      const form = new FormData();
+      form.append('kb_id', kb.kb_id);
+      form.append('file', new Blob([f.bytes], { type: 'text/plain' }), copy === 0 ? f.name : `copy${copy}-${f.name}`);
+      docIds.push(((await d.call('/document', form)) as { doc_id: string }).doc_id);
+    }
+  }
+  let chunks = 0;
+  for (const id of docIds) {
+    for (;;) {
+      const doc = (await d.call(`/document/${id}`)) as { status: string; chunk_count: number; error: unknown };
+      if (doc.status === 'failed') throw new Error(`document ${id} failed: ${JSON.stringify(doc.error)}`);
+      if (doc.status === 'ready') {
+        chunks += doc.chunk_count;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const seconds = (Date.now() - started) / 1000;
+  return { kbId: kb.kb_id, documents: docIds.length, chunks, seconds, rate: chunks / seconds };
+}
+
+/** The same chunks with their vectors, bulk-indexed straight into a fresh index: the baseline. */
+async function rawBulk(d: Deployment, es: EsClient) {
+  const source = createChunkIndex(es, d.env.ELASTICSEARCH_INDEX_PREFIX!);
+  const all = await es.search<IndexedChunk>({ index: source.indexFor(384), size: 10_000, query: { match_all: {} } });
+  const chunks = all.hits.hits.map((h) => h._source!);
+  const target = createChunkIndex(es, `${d.env.ELASTICSEARCH_INDEX_PREFIX}_raw`);
+  await target.bulkIndex(384, chunks.slice(0, 1)); // index creation is not part of the timing
+  const started = Date.now();
+  for (let i = 0; i < chunks.length; i += 500) await target.bulkIndex(384, chunks.slice(i, i + 500));
+  await target.refresh(384);
+  const seconds = (Date.now() - started) / 1000;
+  await es.indices.delete({ index: target.indexFor(384) });
+  return { chunks: chunks.length, seconds, rate: chunks.length / seconds };
+}
+
+async function timed(n: number, run: (i: number) => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint();
+    await run(i);
+    out.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+const hit = (chunks: Array<{ content: string }>, expect: string) =>
+  chunks.slice(0, 5).some((c) => c.content.replace(/\s+/g, ' ').toLowerCase().includes(expect.toLowerCase()));
+
+/**
+ * Knowledge bases: ingest throughput against raw bulk indexing of the same pre-embedded chunks,
+ * search latency against the raw Elasticsearch query the service issues, and recall@5 on a
+ * labelled question set over the licence texts in /usr/share/common-licenses.
+ */
+export async function benchKnowledge(): Promise<void> {
+  const es = new EsClient({ node: process.env.ELASTICSEARCH_URL! });
+  const instant = await startInstantEmbeddings();
+  const rows: string[] = [];
+  try {
+    // 1. Ingest with an embedding upstream that costs nothing: what the service itself adds.
+    const fast = await deploy({ EMBEDDING_PROVIDER: 'openai', EMBEDDING_BASE_URL: instant.url, EMBEDDING_MODEL: 'instant', EMBEDDING_DIMENSION: '384', RERANK_PROVIDER: 'none' });
+    try {
+      const service = await ingest(fast);
+      const raw = await rawBulk(fast, es);
+      rows.push(`| ingest, instant embedding upstream: ${service.documents} documents, ${service.chunks} chunks, upload to searchable (chunks/s) | ${service.rate.toFixed(1)} |`);
+      rows.push(`| baseline: the same pre-embedded chunks, bulk API in 500s + refresh (chunks/s) | ${raw.rate.toFixed(1)} |`);
+      rows.push(`| ratio ingest / raw bulk (target >= 0.5) | ${ratio(service.rate, raw.rate)} |`);
+    } finally {
+      await fast.stop();
+    }
+
+    // 2. The default deployment: the local MiniLM model embeds and reranks.
+    const local = await deploy({ EMBEDDING_PROVIDER: 'local', RERANK_PROVIDER: 'local' });
+    try {
+      const service = await ingest(local);
+      rows.push(`| ingest with the local MiniLM model (chunks/s, embedding included) | ${service.rate.toFixed(1)} |`);
+
+      const embedder = createLocalMiniLm({ modelDir: process.env.EMBEDDING_MODEL_DIR ?? defaultLocalModelDir() });
+      const vectors = await embedder.embed(questions.map((q) => q.question));
+      const index = createChunkIndex(es, local.env.ELASTICSEARCH_INDEX_PREFIX!).indexFor(384);
+      const q = (i: number) => questions[i % questions.length]!;
+      const body = (i: number, rerank: number) => ({ question: q(i).question, kb_ids: [service.kbId], top_k: 5, rerank_top_n: rerank });
+      for (let i = 0; i < 20; i++) {
+        await local.call('/chunk/search', body(i, 0));
+        await es.search(hybridQuery(index, 'default', [service.kbId], undefined, q(i).question, vectors[i % vectors.length]!, 32, true));
+      }
+      const serviceTimes = await timed(SEARCHES, (i) => local.call('/chunk/search', body(i, 0)));
+      const rawTimes = await timed(SEARCHES, (i) =>
+        es.search(hybridQuery(index, 'default', [service.kbId], undefined, q(i).question, vectors[i % vectors.length]!, 32, true)),
+      );
+      const rerankTimes = await timed(Math.min(SEARCHES, 60), (i) => local.call('/chunk/search', body(i, 32)));
+      rows.push(`| search via the API, no reranking: p50 / p99 ms (${SEARCHES} requests) | ${percentile(serviceTimes, 50).toFixed(1)} / ${percentile(serviceTimes, 99).toFixed(1)} |`);
+      rows.push(`| baseline: the raw Elasticsearch query the service issues (vector precomputed): p50 / p99 ms | ${percentile(rawTimes, 50).toFixed(1)} / ${percentile(rawTimes, 99).toFixed(1)} |`);
+      rows.push(`| ratio search p50 / raw p50 (target <= 1.2) | ${(percentile(serviceTimes, 50) / percentile(rawTimes, 50)).toFixed(2)} |`);
+      rows.push(`| search with the local reranker on the best 32: p50 / p99 ms | ${percentile(rerankTimes, 50).toFixed(1)} / ${percentile(rerankTimes, 99).toFixed(1)} |`);
+
+      let plain = 0;
+      let reranked = 0;
+      for (const [i, item] of questions.entries()) {
+        const a = (await local.call('/chunk/search', body(i, 0))) as { chunks: Array<{ content: string }> };
+        const b = (await local.call('/chunk/search', body(i, 32))) as { chunks: Array<{ content: string }> };
+        if (hit(a.chunks, item.expect)) plain++;
+        if (hit(b.chunks, item.expect)) reranked++;
+      }
+      rows.push(`| recall@5 on ${questions.length} labelled questions: hybrid / hybrid + local reranker | ${(plain / questions.length).toFixed(2)} / ${(reranked / questions.length).toFixed(2)} |`);
+    } finally {
+      await local.stop();
+    }
+  } finally {
+    instant.close();
+    await es.close();
+  }
+  console.log(`\nknowledge benchmark: the licence texts of ${LICENSES} x ${COPIES}, chunk_tokens 128`);
+  console.log('| measure | value |');
+  console.log('|---|---|');
+  for (const row of rows) console.log(row);
+}

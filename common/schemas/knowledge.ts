@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import { isoDate, metadataMap, pageOf, pageQuery, resourceId } from './common';
+
+export const kbId = resourceId('kb', 'knowledge base id');
+export const docId = resourceId('doc', 'document id');
+export const parserId = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be a parser id such as naive, laws, paper or patent')
+  .meta({ description: 'chunking parser; GET /v1/kb/parsers lists them', example: 'naive' });
+
+const chunking = {
+  chunk_tokens: z.number().int().min(64).max(4096).meta({ description: 'largest chunk, in cl100k tokens (64-4096)' }),
+  overlap_tokens: z.number().int().min(0).max(1024).meta({ description: 'tokens repeated between neighbouring chunks by splitting parsers (0-1024, below chunk_tokens)' }),
+};
+const overlapBelowChunk = (b: { chunk_tokens?: number; overlap_tokens?: number }) =>
+  b.chunk_tokens === undefined || b.overlap_tokens === undefined || b.overlap_tokens < b.chunk_tokens;
+
+export const createKnowledgeBaseBody = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    description: z.string().max(2000).default(''),
+    embedding_model: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: 'one of GET /v1/kb/embedding-models; the installation default when absent. Fixed once created.' }),
+    parser_id: parserId.default('naive').meta({ description: 'parser of uploads that name none' }),
+    chunk_tokens: chunking.chunk_tokens.default(512),
+    overlap_tokens: chunking.overlap_tokens.default(64),
+    metadata: metadataMap.default({}),
+  })
+  .strict()
+  .refine(overlapBelowChunk, { path: ['overlap_tokens'], message: 'must be below chunk_tokens' })
+  .meta({ id: 'CreateKnowledgeBaseRequest' });
+
+export const updateKnowledgeBaseBody = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    description: z.string().max(2000),
+    parser_id: parserId,
+    chunk_tokens: chunking.chunk_tokens,
+    overlap_tokens: chunking.overlap_tokens,
+    metadata: metadataMap,
+  })
+  .partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'at least one field to update')
+  .refine(overlapBelowChunk, { path: ['overlap_tokens'], message: 'must be below chunk_tokens' })
+  .meta({ id: 'UpdateKnowledgeBaseRequest', description: 'Chunking changes apply to documents uploaded afterwards.' });
+
+export const knowledgeBase = z
+  .object({
+    kb_id: kbId,
+    name: z.string(),
+    description: z.string(),
+    embedding_model: z.string(),
+    dimension: z.number().int().meta({ description: 'vector size of embedding_model, recorded at creation' }),
+    parser_id: z.string(),
+    chunk_tokens: z.number().int(),
+    overlap_tokens: z.number().int(),
+    metadata: z.record(z.string(), z.string()),
+    document_count: z.number().int(),
+    created_at: isoDate,
+    updated_at: isoDate,
+  })
+  .meta({ id: 'KnowledgeBase' });
+
+export const documentStatus = z.enum(['parsing', 'ready', 'failed']).meta({
+  id: 'DocumentStatus',
+  description: '`parsing` from upload until the chunks are searchable; then `ready`, or `failed` with `error`.',
+});
+
+export const documentFailure = z
+  .object({
+    reason: z.enum(['unsupported', 'encrypted', 'corrupt', 'empty', 'embedding_failed', 'indexing_failed']),
+    message: z.string(),
+  })
+  .meta({ id: 'DocumentFailure' });
+
+export const ingestStage = z.enum(['queued', 'extracting', 'embedding', 'done', 'failed']);
+
+export const document = z
+  .object({
+    doc_id: docId,
+    kb_id: kbId,
+    name: z.string().meta({ description: 'the uploaded file name' }),
+    content_type: z.string(),
+    format: z.string().nullable().meta({ description: 'detected format (text, markdown, html, pdf, docx, csv, xlsx, json)' }),
+    size_bytes: z.number().int(),
+    parser_id: z.string(),
+    status: documentStatus,
+    chunk_count: z.number().int().meta({ description: 'chunks searchable so far' }),
+    error: documentFailure.nullable(),
+    progress: z
+      .object({
+        stage: ingestStage,
+        fraction: z.number().min(0).max(1).meta({ description: 'share of the work done, 0 to 1' }),
+        chunks_total: z.number().int().nullable().meta({ description: 'chunks the parser produced; null until split' }),
+        chunks_indexed: z.number().int(),
+        token_count: z.number().int().meta({ description: 'tokens over all chunks (cl100k)' }),
+        started_at: isoDate.nullable(),
+        finished_at: isoDate.nullable(),
+      })
+      .meta({ id: 'DocumentProgress' }),
+    created_at: isoDate,
+    updated_at: isoDate,
+  })
+  .meta({ id: 'Document' });
+
+export const uploadFields = z
+  .object({
+    kb_id: kbId,
+    parser_id: parserId.optional().meta({ description: "parser for this document; the knowledge base's parser_id when absent" }),
+  })
+  .strict();
+
+/** The multipart body as documented; the file part is checked by the upload handler. */
+export const uploadBody = uploadFields
+  .extend({ file: z.string().meta({ format: 'binary', description: 'the document (text, Markdown, HTML, PDF, DOCX, CSV, XLSX or JSON)' }) })
+  .meta({ id: 'UploadDocumentRequest' });
+
+export const documentQuery = pageQuery.extend({ status: documentStatus.optional() });
+
+export const searchBody = z
+  .object({
+    question: z.string().trim().min(1).max(2000),
+    kb_ids: z.array(kbId).min(1).max(32),
+    doc_ids: z.array(docId).max(256).optional().meta({ description: 'restrict the search to these documents of the knowledge bases' }),
+    top_k: z.number().int().min(1).max(100).default(8).meta({ description: 'chunks returned (1-100, default 8)' }),
+    similarity_threshold: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.2)
+      .meta({ description: 'chunks whose combined similarity is below this are dropped (0-1, default 0.2)' }),
+    vector_similarity_weight: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .meta({ description: 'weight of the vector (cosine) part, 0-1; default 0.7, or 1 - keyword_weight when only that is given' }),
+    keyword_weight: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .meta({ description: 'weight of the term (BM25) part, 0-1; default 0.3, or 1 - vector_similarity_weight when only that is given' }),
+    rerank_top_n: z
+      .number()
+      .int()
+      .min(0)
+      .max(200)
+      .default(10)
+      .meta({ description: 'best candidates (by combined similarity) re-scored by the reranker before top_k are taken; 0 turns reranking off (0-200, default 10)' }),
+    highlight: z.boolean().default(true).meta({ description: 'return matched terms wrapped in <em>' }),
+  })
+  .strict()
+  .refine((b) => (b.vector_similarity_weight ?? 0.7) + (b.keyword_weight ?? 0.3) > 0, {
+    path: ['vector_similarity_weight'],
+    message: 'vector_similarity_weight and keyword_weight cannot both be 0',
+  })
+  .meta({ id: 'ChunkSearchRequest' });
+
+export const searchedChunk = z
+  .object({
+    chunk_id: z.string(),
+    content: z.string(),
+    doc_id: docId,
+    doc_name: z.string(),
+    kb_id: kbId,
+    position: z.number().int().meta({ description: '0-based order of the chunk in its document' }),
+    section_path: z.array(z.string()),
+    role: z.string().nullable(),
+    page: z.number().int().nullable(),
+    similarity: z.number().meta({ description: 'combined: (wv·vector + wk·term) / (wv + wk)' }),
+    vector_similarity: z.number().meta({ description: 'cosine similarity of question and chunk, clamped to 0-1' }),
+    term_similarity: z.number().meta({ description: 'BM25 score relative to the best BM25 score among the candidates, 0-1' }),
+    rerank_score: z.number().nullable().meta({ description: 'reranker score, 0-1; null when the chunk was not re-scored' }),
+    highlight: z.string().nullable().meta({ description: 'the content (or, when only its headings matched, the section path) with matched terms in <em>' }),
+  })
+  .meta({ id: 'SearchedChunk' });
+
+export const searchResult = z
+  .object({
+    chunks: z.array(searchedChunk),
+    total: z.number().int().meta({ description: 'candidates at or above similarity_threshold (before top_k)' }),
+    doc_aggs: z
+      .array(z.object({ doc_id: docId, doc_name: z.string(), count: z.number().int() }))
+      .meta({ description: 'candidates per document, most first' }),
+    embedding_model: z.string(),
+    reranker: z.string().nullable(),
+  })
+  .meta({ id: 'ChunkSearchResult' });
+
+export const knowledgeBasePage = pageOf(knowledgeBase, 'KnowledgeBasePage');
+export const documentPage = pageOf(document, 'DocumentPage');
+
+export type CreateKnowledgeBaseBody = z.infer<typeof createKnowledgeBaseBody>;
+export type UpdateKnowledgeBaseBody = z.infer<typeof updateKnowledgeBaseBody>;
+export type KnowledgeBase = z.infer<typeof knowledgeBase>;
+export type KnowledgeDocument = z.infer<typeof document>;
+export type DocumentFailure = z.infer<typeof documentFailure>;
+export type SearchBody = z.infer<typeof searchBody>;
+export type SearchResult = z.infer<typeof searchResult>;
+export type SearchedChunk = z.infer<typeof searchedChunk>;

@@ -1,0 +1,116 @@
+import type { Client as EsClient } from '@elastic/elasticsearch';
+/** One chunk as indexed in Elasticsearch; `_id` is the chunk id. */
+export interface IndexedChunk {
+  chunk_id: string;
+  tenant_id: string;
+  kb_id: string;
+  doc_id: string;
+  doc_name: string;
+  position: number;
+  section_path: string[];
+  /** The section path as searchable text: headings match even though the content is below them. */
+  section_text: string;
+  role: string | null;
+  page: number | null;
+  tokens: number;
+  content: string;
+  embedding: number[];
+}
+
+/**
+ * Chunks live in one index per vector size (`<prefix>-chunks-384d`), shared by tenants and
+ * knowledge bases and always filtered by `tenant_id` and `kb_id`: a query never reaches another
+ * tenant's chunks. The analyzer is the standard one with English stop words, the best the minimal
+ * Elasticsearch distribution of the local stack ships (it has no analysis-common module).
+ */
+export function createChunkIndex(es: EsClient, prefix: string) {
+  const indexFor = (dimension: number) => `${prefix}-chunks-${dimension}d`;
+  const allIndices = `${prefix}-chunks-*`;
+  const ensured = new Set<number>();
+
+  async function ensureIndex(dimension: number): Promise<string> {
+    const index = indexFor(dimension);
+    if (ensured.has(dimension)) return index;
+    try {
+      await es.indices.create({
+        index,
+        settings: {
+          number_of_shards: 1,
+          number_of_replicas: 0,
+          refresh_interval: '1s',
+          analysis: { analyzer: { chunk_text: { type: 'standard', stopwords: '_english_' } } },
+        },
+        mappings: {
+          dynamic: 'strict',
+          properties: {
+            chunk_id: { type: 'keyword' },
+            tenant_id: { type: 'keyword' },
+            kb_id: { type: 'keyword' },
+            doc_id: { type: 'keyword' },
+            doc_name: { type: 'keyword' },
+            position: { type: 'integer' },
+            section_path: { type: 'keyword' },
+            section_text: { type: 'text', analyzer: 'chunk_text' },
+            role: { type: 'keyword' },
+            page: { type: 'integer' },
+            tokens: { type: 'integer' },
+            content: { type: 'text', analyzer: 'chunk_text' },
+            embedding: { type: 'dense_vector', dims: dimension, index: true, similarity: 'cosine' },
+          },
+        },
+      });
+    } catch (err) {
+      if ((err as { body?: { error?: { type?: string } } }).body?.error?.type !== 'resource_already_exists_exception') throw err;
+    }
+    ensured.add(dimension);
+    return index;
+  }
+
+  return {
+    indexFor,
+
+    /** Upserts by chunk id: indexing the same batch twice leaves one copy of each chunk. */
+    async bulkIndex(dimension: number, chunks: IndexedChunk[]): Promise<void> {
+      if (chunks.length === 0) return;
+      const index = await ensureIndex(dimension);
+      const result = await es.bulk({
+        operations: chunks.flatMap((c) => [{ index: { _index: index, _id: c.chunk_id } }, c]),
+      });
+      if (result.errors) {
+        const first = result.items.find((i) => i.index?.error)?.index?.error;
+        throw new Error(`Elasticsearch refused chunks: ${first?.type ?? 'unknown'}: ${first?.reason ?? ''}`.slice(0, 300));
+      }
+    },
+
+    /** Makes everything indexed so far searchable now (end of a document's ingestion, tests). */
+    async refresh(dimension: number): Promise<void> {
+      await es.indices.refresh({ index: await ensureIndex(dimension) });
+    },
+
+    /**
+     * Removes the matching chunks and makes the removal visible at once. The minimal Elasticsearch
+     * of the local stack has no delete-by-query (reindex module), so ids are found and bulk-deleted.
+     */
+    async deleteWhere(filter: { tenant_id: string; kb_id?: string; doc_id?: string }): Promise<number> {
+      const query = { bool: { filter: Object.entries(filter).map(([field, value]) => ({ term: { [field]: value } })) } };
+      let deleted = 0;
+      for (;;) {
+        const found = await es.search({ index: allIndices, allow_no_indices: true, ignore_unavailable: true, size: 1000, _source: false, query });
+        const hits = found.hits.hits;
+        if (hits.length === 0) return deleted;
+        const result = await es.bulk({ refresh: true, operations: hits.map((h) => ({ delete: { _index: h._index, _id: h._id! } })) });
+        deleted += result.items.filter((i) => i.delete?.result === 'deleted').length;
+      }
+    },
+
+    async count(filter: { tenant_id: string; doc_id: string }, dimension: number): Promise<number> {
+      const result = await es.count({
+        index: await ensureIndex(dimension),
+        query: { bool: { filter: Object.entries(filter).map(([field, value]) => ({ term: { [field]: value } })) } },
+      });
+      return result.count;
+    },
+  };
+}
+
+export type ChunkIndex = ReturnType<typeof createChunkIndex>;

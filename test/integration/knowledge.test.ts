@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { consoleToken, startTestApi, type TestApi } from '../support/api';
+import { eventually } from '../support/consumer';
+import { startTestWorker } from '../support/worker';
+
+const fixture = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'documents', name));
+
+/**
+ * Knowledge bases end to end on the real stack: multipart upload into GridFS, the parsing workflow
+ * on the real worker (real extraction, parsers and the local MiniLM model), Elasticsearch search.
+ */
+describe('knowledge bases, documents and hybrid search', () => {
+  let api: TestApi;
+  let worker: Awaited<ReturnType<typeof startTestWorker>>;
+  let kbId: string;
+
+  beforeAll(async () => {
+    // Uploads have their own rate family; a ceiling above the default shows it is the one applied.
+    api = await startTestApi({ MAX_UPLOAD_BYTES: String(2 * 1024 * 1024), RATE_LIMIT_UPLOADS_PER_MIN: '1000', RATE_LIMIT_DEFAULT_PER_MIN: '100000' });
+    worker = await startTestWorker(api, { dispatcher: false, ingestBatchSize: 8 });
+    const kb = await api.call('POST', '/v1/kb', { key: api.adminKey, body: { name: 'Operations handbook' } });
+    expect(kb.json.code).toBe(0);
+    kbId = kb.json.data.kb_id;
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await api?.close();
+  });
+
+  async function upload(name: string, fields: Record<string, string> = {}, type?: string) {
+    return api.upload('/v1/document', api.adminKey, { kb_id: kbId, ...fields }, { name, bytes: fixture(name), type });
+  }
+  async function settled(docId: string) {
+    return eventually(
+      async () => {
+        const doc = (await api.call('GET', `/v1/document/${docId}`, { key: api.adminKey })).json.data;
+        return doc.status === 'parsing' ? undefined : doc;
+      },
+      60_000,
+    );
+  }
+
+  it('creates, reads, lists and updates a knowledge base with its recorded embedding model', async () => {
+    const got = await api.call('GET', `/v1/kb/${kbId}`, { key: api.adminKey });
+    expect(got.json.data).toMatchObject({ name: 'Operations handbook', embedding_model: 'local:all-minilm-l6-v2', dimension: 384, parser_id: 'naive', chunk_tokens: 512, overlap_tokens: 64 });
+    const list = await api.call('GET', '/v1/kb?page_size=10', { key: api.adminKey });
+    expect(list.json.data.items.map((k: { kb_id: string }) => k.kb_id)).toContain(kbId);
+    const updated = await api.call('PUT', `/v1/kb/${kbId}`, { key: api.adminKey, body: { description: 'runbooks' } });
+    expect(updated.json.data.description).toBe('runbooks');
+
+    const badOverlap = await api.call('PUT', `/v1/kb/${kbId}`, { key: api.adminKey, body: { chunk_tokens: 64 } });
+    expect(badOverlap.json).toMatchObject({ code: 10001, data: { field: 'body.overlap_tokens' } });
+    const badParser = await api.call('POST', '/v1/kb', { key: api.adminKey, body: { name: 'x', parser_id: 'nope' } });
+    expect(badParser.json).toMatchObject({ code: 10001, data: { field: 'body.parser_id' } });
+    const badModel = await api.call('POST', '/v1/kb', { key: api.adminKey, body: { name: 'x', embedding_model: 'openai:missing' } });
+    expect(badModel.json.code).toBe(10001);
+    const parsers = await api.call('GET', '/v1/kb/parsers', { key: api.adminKey });
+    expect(parsers.json.data.items.map((p: { parser_id: string }) => p.parser_id)).toEqual(expect.arrayContaining(['naive', 'laws', 'paper', 'patent']));
+  });
+
+  it('uploads into GridFS, parses on Temporal and makes the chunks searchable', async () => {
+    const up = await upload('guide.md', {}, 'text/markdown');
+    expect(up.status).toBe(200);
+    expect(up.headers.get('x-ratelimit-limit')).toBe('1000');
+    expect(up.json.data).toMatchObject({ status: 'parsing', chunk_count: 0, kb_id: kbId, name: 'guide.md', format: 'markdown' });
+    const doc = await settled(up.json.data.doc_id);
+    expect(doc).toMatchObject({ status: 'ready', error: null, progress: { stage: 'done', fraction: 1 } });
+    expect(doc.chunk_count).toBeGreaterThan(0);
+    expect(doc.progress.token_count).toBeGreaterThan(0);
+    expect(doc.progress.chunks_indexed).toBe(doc.chunk_count);
+
+    const file = await api.services.documents.readFile(doc.doc_id);
+    expect(file.equals(fixture('guide.md'))).toBe(true);
+
+    const search = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: { question: 'rolling back a deployment', kb_ids: [kbId], top_k: 3 } });
+    expect(search.json.code).toBe(0);
+    const top = search.json.data.chunks[0];
+    expect(top).toMatchObject({ doc_id: doc.doc_id, doc_name: 'guide.md', kb_id: kbId });
+    expect(top.content.toLowerCase()).toContain('roll');
+    expect(top.vector_similarity).toBeGreaterThan(0);
+    expect(top.similarity).toBeGreaterThanOrEqual(0.2);
+    expect(top.highlight).toContain('<em>');
+    expect(search.json.data.doc_aggs[0]).toMatchObject({ doc_id: doc.doc_id });
+    expect(search.json.data.reranker).toBe('local:hybrid(local:all-minilm-l6-v2)');
+    expect(top.rerank_score).toBeGreaterThan(0);
+
+    const docs = await api.call('GET', `/v1/kb/${kbId}/documents?status=ready`, { key: api.adminKey });
+    expect(docs.json.data.items.map((d: { doc_id: string }) => d.doc_id)).toContain(doc.doc_id);
+  });
+
+  it('parses every supported format', async () => {
+    const files = ['faq.html', 'handbook.docx', 'inventory.csv', 'orders.xlsx', 'report.pdf', 'service.json', 'regulation.txt'];
+    const uploads = await Promise.all(files.map((f) => upload(f)));
+    const done = await Promise.all(uploads.map((u) => settled(u.json.data.doc_id)));
+    for (const [i, doc] of done.entries()) {
+      expect({ file: files[i], status: doc.status, error: doc.error }).toEqual({ file: files[i], status: 'ready', error: null });
+      expect(doc.chunk_count).toBeGreaterThan(0);
+    }
+    expect(done.map((d) => d.format)).toEqual(['html', 'docx', 'csv', 'xlsx', 'pdf', 'json', 'text']);
+  });
+
+  it('ends unreadable files in the failed state with the reason', async () => {
+    const cases: Array<[string, string]> = [['corrupt.pdf', 'corrupt'], ['encrypted.pdf', 'encrypted'], ['encrypted.docx', 'encrypted'], ['random.bin', 'unsupported'], ['scanned.pdf', 'empty']];
+    const uploads = await Promise.all(cases.map(([f]) => upload(f)));
+    for (const [i, u] of uploads.entries()) {
+      const doc = await settled(u.json.data.doc_id);
+      expect({ status: doc.status, reason: doc.error?.reason }).toEqual({ status: 'failed', reason: cases[i]![1] });
+      expect(doc.error.message.length).toBeGreaterThan(0);
+      expect(doc.chunk_count).toBe(0);
+    }
+  });
+
+  it('refuses bad uploads before storing anything', async () => {
+    const before = (await api.call('GET', `/v1/kb/${kbId}/documents`, { key: api.adminKey })).json.data.total;
+    const noFile = await api.upload('/v1/document', api.adminKey, { kb_id: kbId });
+    expect(noFile.json).toMatchObject({ code: 10001, data: { field: 'body.file' } });
+    const unknownKb = await api.upload('/v1/document', api.adminKey, { kb_id: 'kb_doesnotexist' }, { name: 'a.txt', bytes: Buffer.from('hello') });
+    expect(unknownKb.json.code).toBe(10004);
+    const badParser = await upload('guide.md', { parser_id: 'nope' });
+    expect(badParser.json).toMatchObject({ code: 10001, data: { field: 'body.parser_id' } });
+    const tooBig = await api.upload('/v1/document', api.adminKey, { kb_id: kbId }, { name: 'big.txt', bytes: Buffer.alloc(3 * 1024 * 1024, 'a') });
+    expect(tooBig.json).toMatchObject({ code: 10001, data: { field: 'body.file' } });
+    const json = await api.call('POST', '/v1/document', { key: api.adminKey, body: { kb_id: kbId } });
+    expect(json.json.code).toBe(10001);
+    const noKey = await api.upload('/v1/document', 'combo_bad', { kb_id: kbId }, { name: 'a.txt', bytes: Buffer.from('hello') });
+    expect(noKey.json.code).toBe(10002);
+    const after = (await api.call('GET', `/v1/kb/${kbId}/documents`, { key: api.adminKey })).json.data.total;
+    expect(after).toBe(before);
+    expect(await api.services.mongo.db.collection('document_files.files').countDocuments({ filename: { $in: ['a.txt', 'big.txt'] } })).toBe(0);
+  });
+
+  it('validates search parameters and keeps tenants apart', async () => {
+    const bad = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: { question: 'x', kb_ids: [kbId], top_k: 0 } });
+    expect(bad.json).toMatchObject({ code: 10001, data: { field: 'body.top_k' } });
+    const weights = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: { question: 'x', kb_ids: [kbId], vector_similarity_weight: 0, keyword_weight: 0 } });
+    expect(weights.json.code).toBe(10001);
+    const threshold = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: { question: 'x', kb_ids: [kbId], similarity_threshold: 1.5 } });
+    expect(threshold.json).toMatchObject({ code: 10001, data: { field: 'body.similarity_threshold' } });
+
+    const other = await consoleToken({ tenant_id: 'other-tenant', sub: 'u1', roles: ['admin'] });
+    const foreign = await api.call('POST', '/v1/chunk/search', { key: other, body: { question: 'roll back', kb_ids: [kbId] } });
+    expect(foreign.json.code).toBe(10004);
+    const ownKb = (await api.call('POST', '/v1/kb', { key: other, body: { name: 'theirs' } })).json.data.kb_id;
+    const theirs = await api.call('POST', '/v1/chunk/search', { key: other, body: { question: 'roll back a deployment', kb_ids: [ownKb], similarity_threshold: 0 } });
+    expect(theirs.json.data).toMatchObject({ chunks: [], total: 0 });
+    const get = await api.call('GET', `/v1/kb/${kbId}`, { key: other });
+    expect(get.json.code).toBe(10004);
+  });
+
+  it('deletes a document and its chunks leave the index', async () => {
+    const up = await upload('regulation.txt', { parser_id: 'laws' });
+    const doc = await settled(up.json.data.doc_id);
+    expect(doc.status).toBe('ready');
+    const question = { question: 'obligations of the operator', kb_ids: [kbId], doc_ids: [doc.doc_id], similarity_threshold: 0 };
+    const before = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: question });
+    expect(before.json.data.total).toBeGreaterThan(0);
+    const del = await api.call('DELETE', `/v1/document/${doc.doc_id}`, { key: api.adminKey });
+    expect({ ...del.json, trace_id: undefined }).toMatchObject({ code: 0, data: { deleted: true } });
+    const after = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: question });
+    expect(after.json.data.total).toBe(0);
+    expect((await api.call('GET', `/v1/document/${doc.doc_id}`, { key: api.adminKey })).json.code).toBe(10004);
+  });
+});

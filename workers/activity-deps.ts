@@ -1,0 +1,22 @@
+import type { Client as EsClient } from '@elastic/elasticsearch';
+import type { Db } from 'mongodb';
+import type { ActivityDeps } from '../activities';
+import type { Config } from '../common/config';
+import { createKnowledgeCatalog } from '../knowledge/catalog';
+import { createSecretBox } from '../stores/secret-box';
+
+/** What the activities need, from the configuration and the process's clients. */
+export function activityDepsFromConfig(config: Config, db: Db, es: EsClient, overrides: Partial<ActivityDeps> = {}): ActivityDeps {
+  return {
+    db,
+    es,
+    secrets: createSecretBox(config.SECRETS_ENCRYPTION_KEY),
+    allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
+    knowledge: {
+      catalog: createKnowledgeCatalog(config),
+      indexPrefix: config.ELASTICSEARCH_INDEX_PREFIX,
+      batchSize: config.INGEST_BATCH_SIZE,
+    },
+    ...overrides,
+  };
+}
