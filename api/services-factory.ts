@@ -59,7 +59,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     }),
     auth: createAuthenticator(config, apiKeys),
     webhooks: createWebhookStore(mongo.db, createSecretBox(config.SECRETS_ENCRYPTION_KEY)),
-    knowledgeBases: createKnowledgeBaseStore(mongo.db),
+    knowledgeBases: createKnowledgeBaseStore(mongo.db, { readCacheTtlMs: config.LIST_CACHE_TTL_MS }),
     documents: createDocumentStore(mongo.db),
     chunkBatches: createChunkBatchStore(mongo.db),
     chunkIndex: createChunkIndex(es, config.ELASTICSEARCH_INDEX_PREFIX),

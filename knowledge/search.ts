@@ -129,7 +129,10 @@ export async function searchChunks({ es, chunkIndex, catalog }: SearchDeps, tena
       throw new AppError(ErrorCodes.LLM_FAILED, `the reranker failed: ${(err as Error).message}`.slice(0, 300));
     }
     head.forEach((c, i) => (c.rerank_score = round(scores[i] ?? 0)));
-    ordered = [...head.sort((a, b) => b.rerank_score! - a.rerank_score!), ...candidates.slice(body.rerank_top_n)];
+    // The reranker refines the hybrid order rather than replacing it: a reranker's single view
+    // (sentence cosine, or a cross-encoder's) misses what the two retrieval signals agree on.
+    const rank = (c: SearchedChunk) => (c.similarity + c.rerank_score!) / 2;
+    ordered = [...head.sort((a, b) => rank(b) - rank(a)), ...candidates.slice(body.rerank_top_n)];
   }
 
   const perDoc = new Map<string, { doc_id: string; doc_name: string; count: number }>();

@@ -3,6 +3,7 @@ import { notFound } from '../common/errors';
 import { newId } from '../common/ids';
 import type { CreateKnowledgeBaseBody, KnowledgeBase, UpdateKnowledgeBaseBody } from '../common/schemas/knowledge';
 import { findPage, type PageRequest } from './pagination';
+import { createReadCache } from './read-cache';
 
 export interface KnowledgeBaseDoc extends Omit<KnowledgeBase, 'kb_id' | 'document_count' | 'created_at' | 'updated_at'> {
   _id: string;
@@ -11,8 +12,10 @@ export interface KnowledgeBaseDoc extends Omit<KnowledgeBase, 'kb_id' | 'documen
   updated_at: Date;
 }
 
-export function createKnowledgeBaseStore(db: Db) {
+/** `readCacheTtlMs`: how long a search may reuse a knowledge base's settings read by this process. */
+export function createKnowledgeBaseStore(db: Db, { readCacheTtlMs = 0 }: { readCacheTtlMs?: number } = {}) {
   const bases = db.collection<KnowledgeBaseDoc>('knowledge_bases');
+  const readCache = createReadCache<KnowledgeBaseDoc>(readCacheTtlMs);
   const documents = db.collection<{ kb_id: string; tenant_id: string }>('documents');
 
   const present = async ({ _id, tenant_id, created_at, updated_at, ...rest }: KnowledgeBaseDoc): Promise<KnowledgeBase> => ({
@@ -55,9 +58,12 @@ export function createKnowledgeBaseStore(db: Db) {
 
     get: async (tenantId: string, kbId: string) => present(await getDoc(tenantId, kbId)),
 
-    /** Every id must be one of the tenant's knowledge bases; another tenant's is reported as missing. */
+    /**
+     * Every id must be one of the tenant's knowledge bases; another tenant's is reported as missing.
+     * Served from the read cache: searches repeat these reads on every request.
+     */
     async getMany(tenantId: string, kbIds: string[]): Promise<KnowledgeBaseDoc[]> {
-      return Promise.all([...new Set(kbIds)].map((id) => getDoc(tenantId, id)));
+      return Promise.all([...new Set(kbIds)].map((id) => readCache.get(`${tenantId}|${id}`, () => getDoc(tenantId, id))));
     },
 
     async update(tenantId: string, kbId: string, changes: UpdateKnowledgeBaseBody): Promise<KnowledgeBase> {
@@ -67,11 +73,13 @@ export function createKnowledgeBaseStore(db: Db) {
         { returnDocument: 'after' },
       );
       if (!doc) throw notFound('knowledge base', kbId);
+      readCache.invalidateTenant(tenantId);
       return present(doc);
     },
 
     async delete(tenantId: string, kbId: string): Promise<void> {
       const { deletedCount } = await bases.deleteOne({ _id: kbId, tenant_id: tenantId });
+      readCache.invalidateTenant(tenantId);
       if (deletedCount === 0) throw notFound('knowledge base', kbId);
     },
   };

@@ -152,7 +152,7 @@ export const searchBody = z
       .min(0)
       .max(200)
       .default(10)
-      .meta({ description: 'best candidates (by combined similarity) re-scored by the reranker before top_k are taken; 0 turns reranking off (0-200, default 10)' }),
+      .meta({ description: 'best candidates (by combined similarity) re-scored by the reranker; they lead the order by the mean of similarity and rerank_score, then top_k are taken; 0 turns reranking off (0-200, default 10)' }),
     highlight: z.boolean().default(true).meta({ description: 'return matched terms wrapped in <em>' }),
   })
   .strict()

@@ -100,6 +100,37 @@ describe('knowledge bases, documents and hybrid search', () => {
     expect(done.map((d) => d.format)).toEqual(['html', 'docx', 'csv', 'xlsx', 'pdf', 'json', 'text']);
   });
 
+  it('splits with every parser through HTTP and keeps each parser\'s structure', async () => {
+    const text = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'texts', name));
+    const cases: Array<{ parser: string; file: string; bytes: Buffer; question: string; check(chunk: Record<string, unknown>): void }> = [
+      { parser: 'naive', file: 'book.txt', bytes: text('book-keepers-island.txt'), question: 'the lighthouse keeper', check: (c) => expect(c.role).toBeNull() },
+      { parser: 'laws', file: 'tenancy.txt', bytes: text('tenancy-regulation.txt'), question: 'deposit returned to the tenant', check: (c) => expect((c.section_path as string[]).some((p) => /Article|Section|Chapter/.test(p))).toBe(true) },
+      { parser: 'paper', file: 'paper.txt', bytes: text('paper-hybrid-retrieval.txt'), question: 'abstract of the paper', check: (c) => expect(typeof c.content).toBe('string') },
+      { parser: 'patent', file: 'patent.txt', bytes: text('patent-filter-monitor.txt'), question: 'controller compares the power drawn by the fan with the recorded value', check: (c) => expect(['claim', 'abstract', null]).toContain(c.role) },
+      { parser: 'qa', file: 'faq.txt', bytes: text('faq-home-router.txt'), question: 'How do I reset the router to factory settings?', check: (c) => expect(c.role).toBe('qa') },
+      { parser: 'table', file: 'catalogue.csv', bytes: text('product-catalogue.csv'), question: 'replacement filter for the dehumidifier', check: (c) => expect(c.role).toBe('row') },
+      { parser: 'book', file: 'island.txt', bytes: text('book-keepers-island.txt'), question: 'the lighthouse keeper', check: (c) => expect((c.section_path as string[]).length).toBeGreaterThan(0) },
+      { parser: 'manual', file: 'manual.txt', bytes: text('manual-dehumidifier.txt'), question: 'how to connect the drain hose', check: (c) => expect(typeof c.content).toBe('string') },
+      { parser: 'one', file: 'guide.md', bytes: fixture('guide.md'), question: 'deployment guide', check: (c) => expect(c.position).toBe(0) },
+    ];
+    const uploads = await Promise.all(
+      cases.map((c) => api.upload('/v1/document', api.adminKey, { kb_id: kbId, parser_id: c.parser }, { name: c.file, bytes: c.bytes })),
+    );
+    for (const [i, u] of uploads.entries()) {
+      const c = cases[i]!;
+      const doc = await settled(u.json.data.doc_id);
+      expect({ parser: c.parser, status: doc.status, error: doc.error }).toEqual({ parser: c.parser, status: 'ready', error: null });
+      expect(doc.parser_id).toBe(c.parser);
+      const found = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: { question: c.question, kb_ids: [kbId], doc_ids: [doc.doc_id], similarity_threshold: 0, top_k: 3 } });
+      expect(found.json.data.chunks.length).toBeGreaterThan(0);
+      c.check(found.json.data.chunks[0]);
+      if (c.parser === 'one') expect(doc.chunk_count).toBe(1);
+    }
+    const patentDoc = uploads[3]!.json.data.doc_id;
+    const claims = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: { question: 'method according to claim 1', kb_ids: [kbId], doc_ids: [patentDoc], similarity_threshold: 0, top_k: 20, rerank_top_n: 0 } });
+    expect(claims.json.data.chunks.some((c: { role: string; section_path: string[] }) => c.role === 'claim' && /Claim \d+/.test(c.section_path.join(' ')))).toBe(true);
+  });
+
   it('ends unreadable files in the failed state with the reason', async () => {
     const cases: Array<[string, string]> = [['corrupt.pdf', 'corrupt'], ['encrypted.pdf', 'encrypted'], ['encrypted.docx', 'encrypted'], ['random.bin', 'unsupported'], ['scanned.pdf', 'empty']];
     const uploads = await Promise.all(cases.map(([f]) => upload(f)));
