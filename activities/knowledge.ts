@@ -78,7 +78,7 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkBatc
     },
 
     /** Embeds one stored batch and indexes it by chunk id (a repeat overwrites the same ids). */
-    async embedAndIndexBatch(ref: DocumentRef & { batch: number }): Promise<number> {
+    async embedAndIndexBatch(ref: DocumentRef & { batch: number; last?: boolean }): Promise<number> {
       heartbeat();
       const doc = await documentOrGone(ref);
       const { embedder, dimension } = await embedderOf(ref);
@@ -111,6 +111,8 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkBatc
           content: c.content,
           embedding: vectors[i]!,
         })),
+        // The last batch returns once everything is searchable, so `ready` means searchable.
+        { waitForSearchable: ref.last === true },
       );
       const indexed = Math.min(doc.chunks_total ?? 0, (ref.batch + 1) * batchSize);
       await documents.setProgress(doc._id, { chunks_indexed: Math.max(indexed, chunks.length) });
@@ -122,12 +124,9 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkBatc
       return chunks.length;
     },
 
-    /** Makes the chunks searchable at once and records the outcome. */
+    /** Records the outcome (the last batch has already waited until its chunks are searchable). */
     async finishDocument(ref: DocumentRef & { error: DocumentFailure | null }): Promise<void> {
-      if (ref.error) return documents.finish(ref.docId, { ok: false, error: ref.error });
-      const { dimension } = await embedderOf(ref);
-      await chunkIndex.refresh(dimension);
-      await documents.finish(ref.docId, { ok: true });
+      await documents.finish(ref.docId, ref.error ? { ok: false, error: ref.error } : { ok: true });
     },
   };
 }

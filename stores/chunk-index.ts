@@ -69,11 +69,16 @@ export function createChunkIndex(es: EsClient, prefix: string) {
   return {
     indexFor,
 
-    /** Upserts by chunk id: indexing the same batch twice leaves one copy of each chunk. */
-    async bulkIndex(dimension: number, chunks: IndexedChunk[]): Promise<void> {
+    /**
+     * Upserts by chunk id: indexing the same batch twice leaves one copy of each chunk.
+     * `waitForSearchable` returns only once the periodic refresh has made the chunks visible,
+     * without forcing a refresh of its own (cheaper when many documents finish at once).
+     */
+    async bulkIndex(dimension: number, chunks: IndexedChunk[], { waitForSearchable = false } = {}): Promise<void> {
       if (chunks.length === 0) return;
       const index = await ensureIndex(dimension);
       const result = await es.bulk({
+        ...(waitForSearchable ? { refresh: 'wait_for' as const } : {}),
         operations: chunks.flatMap((c) => [{ index: { _index: index, _id: c.chunk_id } }, c]),
       });
       if (result.errors) {

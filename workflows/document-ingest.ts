@@ -56,7 +56,7 @@ export async function documentIngestWorkflow(input: IngestInput): Promise<Ingest
   try {
     split = await extractAndSplit(input);
     for (let batch = 0; batch < split.batches; batch++) {
-      await embedAndIndexBatch({ ...input, batch });
+      await embedAndIndexBatch({ ...input, batch, last: batch === split.batches - 1 });
     }
   } catch (err) {
     const failure = failureOf(err, split ? 'index' : 'extract');
