@@ -3,7 +3,7 @@ import type { DocumentFailure } from '../common/schemas/knowledge';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
 import { ExtractionError } from '../knowledge/document-model';
 import { EmbeddingError } from '../knowledge/embeddings';
-import { detectFormat, extractDocument } from '../knowledge/extract';
+import { extractDocument } from '../knowledge/extract';
 import { getParser } from '../knowledge/parsers';
 import type { ChunkBatchStore, StoredChunk } from '../stores/chunk-batches';
 import type { ChunkIndex } from '../stores/chunk-index';
@@ -70,7 +70,6 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkBatc
       const batches = await chunkBatches.store(doc.tenant_id, doc._id, drafts, batchSize);
       await documents.setProgress(doc._id, {
         stage: 'embedding',
-        format: detectFormat(bytes, doc.name, doc.content_type) ?? null,
         chunks_total: drafts.length,
         token_count: drafts.reduce((sum, d) => sum + d.tokens, 0),
       });
@@ -114,8 +113,8 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkBatc
         // The last batch returns once everything is searchable, so `ready` means searchable.
         { waitForSearchable: ref.last === true },
       );
-      const indexed = Math.min(doc.chunks_total ?? 0, (ref.batch + 1) * batchSize);
-      await documents.setProgress(doc._id, { chunks_indexed: Math.max(indexed, chunks.length) });
+      // Batches are indexed in order, so everything up to this batch's last chunk is in.
+      await documents.setProgress(doc._id, { chunks_indexed: (chunks.at(-1)?.position ?? -1) + 1 });
       // Deleted while this batch was being indexed: take its chunks out again.
       if (!(await documents.collection.findOne({ _id: doc._id }, { projection: { _id: 1 } }))) {
         await chunkIndex.deleteWhere({ tenant_id: doc.tenant_id, doc_id: doc._id });

@@ -87,7 +87,7 @@ export function createChunkIndex(es: EsClient, prefix: string) {
       }
     },
 
-    /** Makes everything indexed so far searchable now (end of a document's ingestion, tests). */
+    /** Makes everything indexed so far searchable now (benchmarks; ingestion waits for the periodic refresh). */
     async refresh(dimension: number): Promise<void> {
       await es.indices.refresh({ index: await ensureIndex(dimension) });
     },
@@ -106,14 +106,6 @@ export function createChunkIndex(es: EsClient, prefix: string) {
         const result = await es.bulk({ refresh: true, operations: hits.map((h) => ({ delete: { _index: h._index, _id: h._id! } })) });
         deleted += result.items.filter((i) => i.delete?.result === 'deleted').length;
       }
-    },
-
-    async count(filter: { tenant_id: string; doc_id: string }, dimension: number): Promise<number> {
-      const result = await es.count({
-        index: await ensureIndex(dimension),
-        query: { bool: { filter: Object.entries(filter).map(([field, value]) => ({ term: { [field]: value } })) } },
-      });
-      return result.count;
     },
   };
 }

@@ -154,7 +154,7 @@ export function createDocumentStore(db: Db) {
     },
 
     /** Progress writes carry the whole new state, so a retried activity writes the same values again. */
-    async setProgress(docId: string, fields: Partial<Pick<DocumentDoc, 'stage' | 'format' | 'chunks_total' | 'chunks_indexed' | 'token_count' | 'started_at'>>) {
+    async setProgress(docId: string, fields: Partial<Pick<DocumentDoc, 'stage' | 'chunks_total' | 'chunks_indexed' | 'token_count' | 'started_at'>>) {
       await documents.updateOne({ _id: docId, status: 'parsing' }, { $set: { ...fields, updated_at: new Date() } });
     },
 
@@ -176,8 +176,6 @@ export function createDocumentStore(db: Db) {
       if (deletedCount === 0) throw notFound('document', docId);
       await removeFile(docId);
     },
-
-    removeFile,
   };
 }
 
