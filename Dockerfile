@@ -10,6 +10,10 @@ COPY workflows ./workflows
 COPY workers ./workers
 COPY common ./common
 COPY stores ./stores
+COPY knowledge ./knowledge
+COPY completion ./completion
+COPY llm ./llm
+COPY tools ./tools
 COPY bench ./bench
 COPY test ./test
 RUN npm run build && npm run build:bundle && npm prune --omit=dev

@@ -8,7 +8,17 @@ import { createKnowledgeBaseStore } from '../stores/knowledge-bases';
 import { createEventLog } from '../stores/event-log';
 import type { SecretBox } from '../stores/secret-box';
 import { createWebhookStore } from '../stores/webhooks';
+import type { ChatModelClient } from '../llm/chat-model';
+import { createCompletionRunStore } from '../stores/completion-runs';
+import { createCostStore } from '../stores/costs';
+import { createFileStore } from '../stores/files';
+import { createRunEventStore } from '../stores/run-events';
+import { createSessionStore } from '../stores/sessions';
 import { createKnowledgeActivities } from './knowledge';
+import { createLlmActivities } from './llm';
+import { createRetrievalActivities } from './retrieval';
+import { createRunActivities } from './runs';
+import { createToolActivities } from './tools';
 import { createMongoActivities } from './mongo';
 import { createWebhookActivities } from './webhooks';
 
@@ -26,12 +36,43 @@ export interface ActivityDeps {
     /** Chunks embedded and indexed per activity (INGEST_BATCH_SIZE). */
     batchSize: number;
   };
+  completions: {
+    /** null: no model configured (LLM_BASE_URL unset). */
+    chat: ChatModelClient | null;
+    /** PUBLIC_BASE_URL, for links in events (report_url). */
+    publicBaseUrl: string;
+    /** COST_THRESHOLD_TOKENS */
+    defaultCostThresholdTokens?: number;
+    /** STREAM_RETENTION_HOURS */
+    streamRetentionHours: number;
+  };
 }
 
 /** All activities, one factory per external system, merged for the worker. */
 export function createActivities(deps: ActivityDeps) {
+  const eventLog = createEventLog(deps.db);
+  const runEvents = createRunEventStore(deps.db);
+  const files = createFileStore(deps.db);
+  const retrieval = {
+    es: deps.es,
+    chunkIndex: createChunkIndex(deps.es, deps.knowledge.indexPrefix),
+    catalog: deps.knowledge.catalog,
+    knowledgeBases: createKnowledgeBaseStore(deps.db),
+  };
   return {
-    ...createMongoActivities({ db: deps.db }),
+    ...createLlmActivities({ chat: deps.completions.chat, runEvents, eventLog }),
+    ...createToolActivities({ retrieval, files, runEvents, eventLog, allowPrivateUrls: deps.allowPrivateUrls }),
+    ...createRetrievalActivities({ ...retrieval, runEvents }),
+    ...createRunActivities({
+      sessions: createSessionStore(deps.db, eventLog),
+      runs: createCompletionRunStore(deps.db),
+      runEvents,
+      eventLog,
+      costs: createCostStore(deps.db, eventLog, { defaultThresholdTokens: deps.completions.defaultCostThresholdTokens }),
+      files,
+      publicBaseUrl: deps.completions.publicBaseUrl,
+    }),
+    ...createMongoActivities({ db: deps.db, streamRetentionHours: deps.completions.streamRetentionHours }),
     ...createWebhookActivities({
       webhooks: createWebhookStore(deps.db, deps.secrets),
       eventLog: createEventLog(deps.db),

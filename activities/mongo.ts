@@ -1,10 +1,12 @@
 import type { Db } from 'mongodb';
 import { createEventLog } from '../stores/event-log';
 import { purgeExpiredRateCounters } from '../stores/rate-limit-purge';
+import { createRunEventStore } from '../stores/run-events';
 
 /** Activities that reach MongoDB (or FerretDB) only. */
-export function createMongoActivities({ db }: { db: Db }) {
+export function createMongoActivities({ db, streamRetentionHours }: { db: Db; streamRetentionHours: number }) {
   const eventLog = createEventLog(db);
+  const runEvents = createRunEventStore(db);
   return {
     /** Records events whose action was written but whose copy into the log was interrupted. */
     async sweepOutboxes(): Promise<number> {
@@ -12,6 +14,10 @@ export function createMongoActivities({ db }: { db: Db }) {
     },
     async purgeExpiredRateCounters(): Promise<number> {
       return purgeExpiredRateCounters(db);
+    },
+    /** Completion stream events past STREAM_RETENTION_HOURS: no client can resume from them any more. */
+    async purgeExpiredStreamEvents(): Promise<number> {
+      return runEvents.purgeBefore(new Date(Date.now() - streamRetentionHours * 3_600_000));
     },
   };
 }

@@ -10,11 +10,16 @@ import { requestContext } from './middleware/request-context';
 import { buildOpenApiDocument } from './openapi';
 import { type AnyRoute, mountRoute } from './route';
 import { agentRoutes } from './routes/agents';
+import { completionRoutes } from './routes/completions';
+import { costRoutes } from './routes/costs';
+import { fileRoutes } from './routes/files';
 import { apiKeyRoutes } from './routes/api-keys';
+import { catalogRoutes } from './routes/catalog';
 import { eventRoutes } from './routes/events';
 import { knowledgeRoutes } from './routes/knowledge';
 import { metaRoutes } from './routes/meta';
 import { sessionRoutes } from './routes/sessions';
+import { skillRoutes } from './routes/skills';
 import { webhookRoutes } from './routes/webhooks';
 import type { Services } from './services';
 
@@ -23,10 +28,15 @@ export function createApp(services: Services): Koa<AppState> {
   const routes: AnyRoute[] = [
     ...agentRoutes(services),
     ...sessionRoutes(services),
+    ...completionRoutes(services),
+    ...catalogRoutes(services),
     ...apiKeyRoutes(services),
     ...eventRoutes(services),
     ...webhookRoutes(services),
     ...knowledgeRoutes(services),
+    ...skillRoutes(services),
+    ...fileRoutes(services),
+    ...costRoutes(services),
     ...metaRoutes(services, () => (openApi ??= buildOpenApiDocument(routes))),
   ];
 
@@ -43,6 +53,11 @@ export function createApp(services: Services): Koa<AppState> {
   for (const route of routes) mountRoute(router, route, bodyParsers);
 
   const app = new Koa<AppState>({ proxy: false });
+  // A client that leaves a stream early is routine, not an error worth a stack trace.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET') return;
+    services.log.error('response failed', { error: String(err.stack ?? err) });
+  });
   app.use(requestContext(services.auth));
   app.use(errorEnvelope(services.log, services.config.MAX_JSON_BODY_BYTES));
   app.use(rateLimit(services.rateLimiter));

@@ -44,10 +44,17 @@ export interface RouteDef<P extends AnyObject | undefined, Q extends AnyObject |
    */
   multipart?: { documented: z.ZodType };
   response: R;
+  /** The endpoint may answer text/event-stream (documented by this schema); its handler then returns STREAMED. */
+  eventStream?: z.ZodType;
+  /** The endpoint can fail upstream: 502 (30001, the model) and 504 (30002, a tool timed out). */
+  upstreamErrors?: boolean;
   /** Marks the interface deprecated: `X-Deprecated: true` and `X-Deprecated-Sunset: <date>`. */
   deprecated?: { sunset: string };
-  handler(input: RouteInput<P, Q, B>): Promise<R extends z.ZodType ? z.infer<R> : void>;
+  handler(input: RouteInput<P, Q, B>): Promise<(R extends z.ZodType ? z.infer<R> : void) | typeof STREAMED>;
 }
+
+/** Returned by a handler that has answered with a stream of its own (ctx.body set): no envelope. */
+export const STREAMED = Symbol('streamed');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRoute = RouteDef<any, any, any, any>;
@@ -114,7 +121,7 @@ export function mountRoute(router: Router<AppState>, route: AnyRoute, bodyParser
     const { principal, params, query } = ctx.state.checked!;
     const body = route.body ? parseOrThrow(route.body, ctx.request.body ?? {}, 'body') : undefined;
     const data = await route.handler({ ctx, principal: principal as Principal, params, query, body });
-    if (route.response !== 'raw') ctx.body = { code: 0, data, message: 'ok' };
+    if (route.response !== 'raw' && data !== STREAMED) ctx.body = { code: 0, data, message: 'ok' };
   });
 }
 
@@ -126,6 +133,11 @@ const errorResponses = {
   409: 'resource conflict (10005)',
   429: 'rate limit exceeded (10006); see Retry-After',
   500: 'internal error (20001)',
+} as const;
+
+const upstreamErrorResponses = {
+  502: 'the language model failed after its retries (30001)',
+  504: 'a tool timed out (30002)',
 } as const;
 
 const rateLimitHeaders = z.object({
@@ -156,10 +168,15 @@ export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void 
       200: {
         description: 'success (code 0)',
         headers: rateLimitHeaders,
-        content: route.response === 'raw' ? undefined : json(envelopeOf(route.response)),
+        content: route.response === 'raw' && !route.eventStream
+          ? undefined
+          : {
+              ...(route.response === 'raw' ? {} : json(envelopeOf(route.response))),
+              ...(route.eventStream ? { 'text/event-stream': { schema: route.eventStream } } : {}),
+            },
       },
       ...Object.fromEntries(
-        Object.entries(errorResponses).map(([status, description]) => [status, { description, content: json(errorEnvelope) }]),
+        Object.entries({ ...errorResponses, ...(route.upstreamErrors ? upstreamErrorResponses : {}) }).map(([status, description]) => [status, { description, content: json(errorEnvelope) }]),
       ),
     },
   };

@@ -11,12 +11,17 @@ import { connectMongo, ensureIndexes } from '../stores/mongo';
 import { createRateLimiter } from '../stores/rate-limits';
 import { createSecretBox } from '../stores/secret-box';
 import { createSessionStore } from '../stores/sessions';
+import { createSkillStore } from '../stores/skills';
 import { createWebhookStore } from '../stores/webhooks';
 import { createKnowledgeCatalog } from '../knowledge/catalog';
 import { createChunkBatchStore } from '../stores/chunk-batches';
 import { createChunkIndex } from '../stores/chunk-index';
 import { createDocumentStore } from '../stores/documents';
 import { createKnowledgeBaseStore } from '../stores/knowledge-bases';
+import { createCompletionRunStore } from '../stores/completion-runs';
+import { createRunEventStore } from '../stores/run-events';
+import { createCostStore } from '../stores/costs';
+import { createFileStore } from '../stores/files';
 import { createAuthenticator } from './auth';
 import type { Services } from './services';
 
@@ -47,6 +52,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     apiKeys,
     agents: createAgentStore(mongo.db, { listCacheTtlMs: config.LIST_CACHE_TTL_MS }),
     sessions: createSessionStore(mongo.db, eventLog),
+    skills: createSkillStore(mongo.db),
     rateLimiter: createRateLimiter(mongo.db, {
       limits: {
         completions: config.RATE_LIMIT_COMPLETIONS_PER_MIN,
@@ -64,6 +70,10 @@ export async function createServices(config: Config, log: Logger, options: Servi
     chunkBatches: createChunkBatchStore(mongo.db),
     chunkIndex: createChunkIndex(es, config.ELASTICSEARCH_INDEX_PREFIX),
     catalog: createKnowledgeCatalog(config),
+    completionRuns: createCompletionRunStore(mongo.db),
+    runEvents: createRunEventStore(mongo.db),
+    costs: createCostStore(mongo.db, eventLog, { defaultThresholdTokens: config.COST_THRESHOLD_TOKENS }),
+    files: createFileStore(mongo.db),
   };
   return {
     ...services,

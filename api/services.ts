@@ -8,12 +8,17 @@ import type { ApiKeyStore } from '../stores/api-keys';
 import type { EventLog } from '../stores/event-log';
 import type { RateLimiter } from '../stores/rate-limits';
 import type { SessionStore } from '../stores/sessions';
+import type { SkillStore } from '../stores/skills';
 import type { WebhookStore } from '../stores/webhooks';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
 import type { ChunkBatchStore } from '../stores/chunk-batches';
 import type { ChunkIndex } from '../stores/chunk-index';
 import type { DocumentStore } from '../stores/documents';
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
+import type { CompletionRunStore } from '../stores/completion-runs';
+import type { RunEventStore } from '../stores/run-events';
+import type { CostStore } from '../stores/costs';
+import type { FileStore } from '../stores/files';
 import type { Authenticator } from './auth';
 
 /** Everything a route handler may use, built once per process (api/main.ts or a test). */
@@ -25,6 +30,7 @@ export interface Services {
   temporal: Client;
   agents: AgentStore;
   sessions: SessionStore;
+  skills: SkillStore;
   apiKeys: ApiKeyStore;
   eventLog: EventLog;
   rateLimiter: RateLimiter;
@@ -35,4 +41,8 @@ export interface Services {
   chunkIndex: ChunkIndex;
   catalog: KnowledgeCatalog;
   auth: Authenticator;
+  completionRuns: CompletionRunStore;
+  runEvents: RunEventStore;
+  costs: CostStore;
+  files: FileStore;
 }

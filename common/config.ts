@@ -88,6 +88,42 @@ export const configSchema = z
     RERANK_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
     RERANK_API_KEY: optionalText,
     RERANK_MODEL: z.string().min(1).default('rerank-v3.5'),
+    /**
+     * OpenAI-compatible chat completions server (OpenAI, Ollama, vLLM, LM Studio, ...), e.g.
+     * https://api.openai.com/v1. Unset: no model is configured and completions answer in the
+     * offline mode (quoted knowledge-base passages, saying that no model was used).
+     */
+    LLM_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    LLM_API_KEY: optionalText,
+    /** Default model of agents that name none. */
+    LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
+    LLM_TEMPERATURE: z.coerce.number().min(0).max(2).optional(),
+    /** Default ceiling on tokens generated per model call (agents may set their own). */
+    LLM_MAX_TOKENS: z.coerce.number().int().min(1).max(128_000).optional(),
+    /** One model call, connection to last byte. */
+    LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+    /** Attempts per model call on 5xx, 429, network errors and timeouts (4xx is never retried). */
+    LLM_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+    /** Model calls per completion (each answer or round of tool calls is one step). */
+    COMPLETION_MAX_STEPS: z.coerce.number().int().min(1).max(50).default(8),
+    /** Tokens (prompt + generated, all steps) one completion may spend before it stops. */
+    COMPLETION_MAX_TOKENS: z.coerce.number().int().min(100).max(2_000_000).default(60_000),
+    /** Earlier session messages given to the model: at most this many, newest first ... */
+    HISTORY_MAX_MESSAGES: z.coerce.number().int().min(0).max(200).default(20),
+    /** ... and at most this many characters of them. */
+    HISTORY_MAX_CHARS: z.coerce.number().int().min(0).max(1_000_000).default(24_000),
+    /** Characters of attachment text put before the model per completion. */
+    ATTACHMENT_MAX_CHARS: z.coerce.number().int().min(0).max(1_000_000).default(48_000),
+    /** Default per-tenant cost threshold in tokens per period (cost.threshold_exceeded); unset: none. */
+    COST_THRESHOLD_TOKENS: z.coerce.number().int().min(1).optional(),
+    /** How often an API process looks for a stream's next event. */
+    STREAM_POLL_MS: z.coerce.number().int().min(1).max(1_000).default(15),
+    /** Keep-alive comment interval on an idle stream. */
+    STREAM_KEEPALIVE_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    /** Hours a stream's events are kept for reconnecting clients. */
+    STREAM_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24),
+    /** The address clients reach the API at; used in links the service sends out (report_url). */
+    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:9380'),
     /** A workflow bundle built by `npm run build:bundle` (production images); unset: bundle at start. */
     WORKFLOW_BUNDLE_PATH: optionalText,
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

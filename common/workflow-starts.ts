@@ -2,7 +2,9 @@ import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolic
 import type { DeliveryInput } from '../workflows/webhook-delivery';
 import { webhookDeliveryWorkflow } from '../workflows/webhook-delivery';
 import { documentIngestWorkflow, type IngestInput } from '../workflows/document-ingest';
-import { DocId, EventId, KbId, SessionId, SubscriptionId, TenantId, TraceId } from './search-attributes';
+import { completionWorkflow } from '../workflows/completion';
+import type { CompletionInput } from '../completion/run-input';
+import { AgentId, DocId, EventId, KbId, SessionId, SubscriptionId, TenantId, TraceId } from './search-attributes';
 
 /**
  * Starts the delivery workflow of one (event, subscription) pair. Its id comes from the delivery id
@@ -45,4 +47,34 @@ export async function startDocumentIngest(client: Client, taskQueue: string, inp
       { key: TraceId, value: traceId },
     ],
   });
+}
+
+/** One running completion per session: the workflow id is the session's, so the server refuses a second (10005). */
+export const completionWorkflowId = (sessionId: string) => `completion-${sessionId}`;
+
+/**
+ * Starts a completion; findable by tenant, agent, session and trace. Returns null when the
+ * session already has a running completion.
+ */
+export async function startCompletion(client: Client, taskQueue: string, input: CompletionInput): Promise<{ workflowId: string; runId: string } | null> {
+  const workflowId = completionWorkflowId(input.sessionId);
+  try {
+    const handle = await client.workflow.start(completionWorkflow, {
+      workflowId,
+      taskQueue,
+      args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      typedSearchAttributes: [
+        { key: TenantId, value: input.tenantId },
+        { key: AgentId, value: input.agentId },
+        { key: SessionId, value: input.sessionId },
+        { key: TraceId, value: input.traceId },
+      ],
+      memo: { route: input.route.text, question: input.question.slice(0, 200) },
+    });
+    return { workflowId, runId: handle.firstExecutionRunId };
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return null;
+    throw err;
+  }
 }

@@ -3,6 +3,7 @@ import { conflict, notFound } from '../common/errors';
 import { newId } from '../common/ids';
 import type { CreateMessageBody, CreateSessionBody, Message, Session } from '../common/schemas/sessions';
 import { type EventLog, newEvent, type OutboxHolder } from './event-log';
+import { isDuplicateKey } from './mongo';
 import { findPage, type PageRequest } from './pagination';
 
 interface SessionDoc extends OutboxHolder {
@@ -51,9 +52,44 @@ const presentMessage = (d: MessageDoc): Message => ({
 
 const NO_OUTBOX = { projection: { outbox: 0 } } as const;
 
+/** A turn as the model is given it. */
+export interface MemoryTurn {
+  role: 'user' | 'assistant' | 'system';
+  content: string;
+}
+
+/**
+ * The tail of a session's conversation, one document per session (`_id` = session id), so a
+ * completion reads its context with one lookup instead of a scan of the message log.
+ */
+interface MemoryDoc {
+  _id: string;
+  tenant_id: string;
+  turns: MemoryTurn[];
+  updated_at: Date;
+}
+
+/** Turns kept in a session's memory document; what a completion reads of them is bounded again by configuration. */
+const MEMORY_TURNS = 100;
+
+export interface TurnMessage {
+  role: 'user' | 'assistant';
+  content: string;
+  metadata: Record<string, string>;
+}
+
 export function createSessionStore(db: Db, eventLog: EventLog) {
   const sessions = db.collection<SessionDoc>('sessions');
   const messages = db.collection<MessageDoc>('messages');
+  const memory = db.collection<MemoryDoc>('session_memory');
+
+  // Completions on one session are serialized (one running workflow per session), so a
+  // read-modify-write of the memory document does not race with another completion.
+  async function remember(tenantId: string, sessionId: string, turns: MemoryTurn[]): Promise<void> {
+    const current = await memory.findOne({ _id: sessionId, tenant_id: tenantId });
+    const kept = [...(current?.turns ?? []), ...turns].slice(-MEMORY_TURNS);
+    await memory.updateOne({ _id: sessionId }, { $set: { tenant_id: tenantId, turns: kept, updated_at: new Date() } }, { upsert: true });
+  }
 
   async function getDoc(tenantId: string, sessionId: string): Promise<SessionDoc> {
     const doc = await sessions.findOne({ _id: sessionId, tenant_id: tenantId }, NO_OUTBOX);
@@ -125,6 +161,7 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
       await eventLog.flush('sessions', sessionId, doc.outbox);
       await sessions.deleteOne({ _id: sessionId, tenant_id: tenantId });
       await messages.deleteMany({ session_id: sessionId, tenant_id: tenantId });
+      await memory.deleteOne({ _id: sessionId, tenant_id: tenantId });
     },
 
     /** Used when an agent is deleted: its sessions and their messages go too. */
@@ -135,6 +172,7 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
       }
       const ids = docs.map((d) => d._id);
       await messages.deleteMany({ tenant_id: tenantId, session_id: { $in: ids } });
+      await memory.deleteMany({ tenant_id: tenantId, _id: { $in: ids } });
       await sessions.deleteMany({ tenant_id: tenantId, agent_id: agentId });
     },
 
@@ -152,6 +190,47 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
         created_at: new Date(),
       };
       await messages.insertOne(doc);
+      if (doc.role !== 'tool') await remember(tenantId, sessionId, [{ role: doc.role, content: doc.content }]);
+      return presentMessage(doc);
+    },
+
+    /** The newest turns, oldest first: at most `maxMessages` of them and `maxChars` characters. */
+    async recentTurns(tenantId: string, sessionId: string, { maxMessages, maxChars }: { maxMessages: number; maxChars: number }): Promise<MemoryTurn[]> {
+      const doc = await memory.findOne({ _id: sessionId, tenant_id: tenantId });
+      const picked: MemoryTurn[] = [];
+      let chars = 0;
+      for (const turn of [...(doc?.turns ?? [])].reverse()) {
+        if (picked.length >= maxMessages || chars + turn.content.length > maxChars) break;
+        picked.push(turn);
+        chars += turn.content.length;
+      }
+      return picked.reverse();
+    },
+
+    /** A completion's question and answer: into the message log (ids derived from the run, so a retry adds nothing) and the memory. */
+    async recordTurn(tenantId: string, sessionId: string, traceId: string, turn: TurnMessage[], at: Date): Promise<string[]> {
+      const docs: MessageDoc[] = turn.map((m, i) => ({
+        _id: `msg_${traceId.slice(4)}${i}`,
+        tenant_id: tenantId,
+        session_id: sessionId,
+        role: m.role,
+        content: m.content,
+        metadata: { ...m.metadata, trace_id: traceId },
+        created_at: new Date(at.getTime() + i),
+      }));
+      try {
+        await messages.insertMany(docs, { ordered: false });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        return docs.map((d) => d._id);
+      }
+      await remember(tenantId, sessionId, turn.map(({ role, content }) => ({ role, content })));
+      return docs.map((d) => d._id);
+    },
+
+    async getMessage(tenantId: string, sessionId: string, messageId: string): Promise<Message> {
+      const doc = await messages.findOne({ _id: messageId, tenant_id: tenantId, session_id: sessionId });
+      if (!doc) throw notFound('message', messageId);
       return presentMessage(doc);
     },
 

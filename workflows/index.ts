@@ -4,3 +4,4 @@ export { maintenanceWorkflow } from './maintenance';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
 export { webhookReplayWorkflow } from './webhook-replay';
 export { documentIngestWorkflow } from './document-ingest';
+export { completionWorkflow } from './completion';

@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
-const { sweepOutboxes, purgeExpiredRateCounters } = proxyActivities<Activities>({
+const { sweepOutboxes, purgeExpiredRateCounters, purgeExpiredStreamEvents } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumAttempts: 5 },
 });
@@ -9,11 +9,13 @@ const { sweepOutboxes, purgeExpiredRateCounters } = proxyActivities<Activities>(
 export interface MaintenanceResult {
   eventsRecovered: number;
   rateCountersPurged: number;
+  streamEventsPurged: number;
 }
 
 /** Run every minute by the `combo-maintenance` Schedule: housekeeping the database cannot do itself. */
 export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
   const eventsRecovered = await sweepOutboxes();
   const rateCountersPurged = await purgeExpiredRateCounters();
-  return { eventsRecovered, rateCountersPurged };
+  const streamEventsPurged = await purgeExpiredStreamEvents();
+  return { eventsRecovered, rateCountersPurged, streamEventsPurged };
 }

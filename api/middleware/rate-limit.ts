@@ -6,7 +6,7 @@ import type { AppState } from '../context';
 /** The spec's endpoint families: completions 60/min, file uploads 10/min, everything else 300/min. */
 export function rateFamilyOf(method: string, path: string): RateFamily {
   if (method === 'POST' && /^\/v1\/combo\/agents\/[^/]+\/completions\/?$/.test(path)) return 'completions';
-  if (method === 'POST' && /^\/v1\/document\/?$/.test(path)) return 'uploads';
+  if (method === 'POST' && /^\/v1\/(?:document|files)\/?$/.test(path)) return 'uploads';
   return 'default';
 }
 

@@ -1,7 +1,7 @@
 import { agentParams } from '../../common/schemas/agents';
 import { deletedResult, pageQuery } from '../../common/schemas/common';
 import {
-  createMessageBody, createSessionBody, message, messagePage, session, sessionPage, sessionParams,
+  createMessageBody, createSessionBody, message, messagePage, messageParams, session, sessionPage, sessionParams,
 } from '../../common/schemas/sessions';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
@@ -53,6 +53,12 @@ export const sessionRoutes = ({ agents, sessions }: Services) => [
     summary: 'Add a message to the session', description: 'Recorded only: the agent is not advanced. 10005 when the session is archived.',
     params: sessionParams, body: createMessageBody, response: message,
     handler: ({ principal, params, body }) => sessions.addMessage(principal.tenantId, params.session_id, body),
+  }),
+  defineRoute({
+    method: 'get', path: '/v1/combo/sessions/{session_id}/messages/{message_id}', operationId: 'getMessage', tag,
+    summary: 'Get one message (review reports link here)',
+    params: messageParams, response: message,
+    handler: ({ principal, params }) => sessions.getMessage(principal.tenantId, params.session_id, params.message_id),
   }),
   defineRoute({
     method: 'get', path: '/v1/combo/sessions/{session_id}/messages', operationId: 'listMessages', tag,

@@ -39,6 +39,9 @@ export const session = z
 export const sessionPage = pageOf(session, 'SessionPage');
 export const sessionParams = z.object({ session_id: sessionId }).strict();
 
+export const messageId = resourceId('msg', 'message id');
+export const messageParams = z.object({ session_id: sessionId, message_id: messageId }).strict();
+
 export const messageRole = z.enum(['user', 'assistant', 'system', 'tool']);
 
 export const createMessageBody = z
@@ -52,7 +55,7 @@ export const createMessageBody = z
 
 export const message = z
   .object({
-    message_id: resourceId('msg', 'message id'),
+    message_id: messageId,
     session_id: sessionId,
     role: messageRole,
     content: z.string(),

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -8,7 +8,8 @@ export interface RecordedRequest {
   body: unknown;
 }
 
-export interface ScriptedReply {
+/** A whole answer at once: objects as JSON, strings as text/plain. */
+export interface ScriptedBodyReply {
   status?: number;
   body: unknown;
   /** Answer only after this long (timeout tests). */
@@ -16,8 +17,31 @@ export interface ScriptedReply {
 }
 
 /**
- * A loopback HTTP server standing in for a model upstream (embeddings, rerank). Each test sets
- * `reply` to script the answer and reads `requests` to check what the client sent.
+ * A server-sent-events answer (`content-type: text/event-stream`): each element is written as one
+ * `data:` frame, objects JSON-encoded and strings as they are (e.g. `'[DONE]'`).
+ */
+export interface ScriptedStreamReply {
+  status?: number;
+  stream: Array<string | object>;
+  /** Wait before the headers (timeout tests). */
+  delayMs?: number;
+  /** Wait between two writes (stalled-stream tests; also keeps writes from arriving merged). */
+  chunkDelayMs?: number;
+  /** Cut the connection after this many frames, without ending the response (network-failure tests). */
+  dropAfter?: number;
+  /**
+   * Write the event stream in pieces of this many bytes instead of one write per frame, so frames
+   * and multi-byte characters arrive split at arbitrary points.
+   */
+  splitEveryBytes?: number;
+}
+
+export type ScriptedReply = ScriptedBodyReply | ScriptedStreamReply;
+
+/**
+ * A loopback HTTP server standing in for a model upstream (embeddings, rerank, chat completions).
+ * Each test sets `reply` to script the answer and reads `requests` to check what the client sent.
+ * test/support/scripted-chat.ts builds chat-completion replies.
  */
 export class ScriptedUpstream {
   readonly requests: RecordedRequest[] = [];
@@ -32,7 +56,12 @@ export class ScriptedUpstream {
         const text = Buffer.concat(chunks).toString('utf8');
         const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
         this.requests.push(recorded);
-        const { status = 200, body, delayMs = 0 } = this.reply(recorded);
+        const reply = this.reply(recorded);
+        if ('stream' in reply) {
+          writeEventStream(res, reply);
+          return;
+        }
+        const { status = 200, body, delayMs = 0 } = reply;
         setTimeout(() => {
           if (res.destroyed) return;
           res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' });
@@ -49,4 +78,38 @@ export class ScriptedUpstream {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server!.close(() => resolve()));
   }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** Waits until `data` is handed to the socket, so a later destroy cannot swallow it. */
+const write = (res: ServerResponse, data: Buffer) => new Promise<void>((resolve) => res.write(data, () => resolve()));
+
+function writeEventStream(res: ServerResponse, reply: ScriptedStreamReply): void {
+  const { status = 200, stream, delayMs = 0, chunkDelayMs = 0, dropAfter, splitEveryBytes } = reply;
+  const frames = stream.map((item) => Buffer.from(`data: ${typeof item === 'string' ? item : JSON.stringify(item)}\n\n`, 'utf8'));
+  const sent = dropAfter === undefined ? frames : frames.slice(0, dropAfter);
+  const whole = Buffer.concat(sent);
+  const writes = splitEveryBytes && splitEveryBytes > 0
+    ? Array.from({ length: Math.ceil(whole.length / splitEveryBytes) }, (_, i) => whole.subarray(i * splitEveryBytes, (i + 1) * splitEveryBytes))
+    : sent;
+  void (async () => {
+    await sleep(delayMs);
+    if (res.destroyed) return;
+    res.writeHead(status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    for (const [i, piece] of writes.entries()) {
+      if (i > 0 && chunkDelayMs > 0) await sleep(chunkDelayMs);
+      if (res.destroyed) return;
+      await write(res, piece);
+    }
+    if (dropAfter === undefined) {
+      res.end();
+      return;
+    }
+    // Destroying the socket before the final empty chunk is what a network failure looks like to the
+    // client. The pause first lets it read what was sent: an errored stream discards unread chunks.
+    await sleep(chunkDelayMs);
+    res.destroy();
+  })();
 }

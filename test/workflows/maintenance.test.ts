@@ -15,7 +15,7 @@ describe('maintenanceWorkflow retry policy', () => {
 
   async function runWithSweepFailing(failures: number) {
     let calls = 0;
-    const activities: Pick<Activities, 'sweepOutboxes' | 'purgeExpiredRateCounters'> = {
+    const activities: Pick<Activities, 'sweepOutboxes' | 'purgeExpiredRateCounters' | 'purgeExpiredStreamEvents'> = {
       async sweepOutboxes() {
         calls += 1;
         if (calls <= failures) throw new Error(`database unavailable (attempt ${calls})`);
@@ -23,6 +23,9 @@ describe('maintenanceWorkflow retry policy', () => {
       },
       async purgeExpiredRateCounters() {
         return 7;
+      },
+      async purgeExpiredStreamEvents() {
+        return 2;
       },
     };
     const taskQueue = `maintenance-${failures}`;
@@ -40,7 +43,7 @@ describe('maintenanceWorkflow retry policy', () => {
 
   it('rides out four transient failures', async () => {
     const run = await runWithSweepFailing(4);
-    await expect(run.result).resolves.toEqual({ eventsRecovered: 3, rateCountersPurged: 7 });
+    await expect(run.result).resolves.toEqual({ eventsRecovered: 3, rateCountersPurged: 7, streamEventsPurged: 2 });
     expect(run.calls()).toBe(5);
   });
 

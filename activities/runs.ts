@@ -1,0 +1,149 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { StopReason } from '../common/schemas/completions';
+import { composeOfflineAnswer } from '../completion/offline-answer';
+import { describeImport, importArtifact, importEventData, reviewArtifact, reviewEventData } from '../completion/run-artifacts';
+import { NotADiffError, reviewDiff } from '../completion/review-rules';
+import { countSeverities } from '../completion/review-report';
+import { parseImport, parseModelImport } from '../completion/import-items';
+import type { AttachmentText, Passage, RunContext, RunRoute } from '../completion/run-input';
+import type { CompletionRunStore } from '../stores/completion-runs';
+import type { CostStore } from '../stores/costs';
+import { type EventLog, newEvent } from '../stores/event-log';
+import type { FileStore } from '../stores/files';
+import type { RunEventStore } from '../stores/run-events';
+import type { SessionStore } from '../stores/sessions';
+
+export interface RunActivityDeps {
+  sessions: SessionStore;
+  runs: CompletionRunStore;
+  runEvents: RunEventStore;
+  eventLog: EventLog;
+  costs: CostStore;
+  files: FileStore;
+  publicBaseUrl: string;
+}
+
+export interface FinishRunInput {
+  ctx: RunContext;
+  seq: number;
+  question: string;
+  answer: string;
+  reference: Passage[];
+  artifacts: Array<Record<string, unknown>>;
+  model: string | null;
+  offline: boolean;
+  route: RunRoute;
+  stopReason: StopReason;
+  tokens: number;
+  requestedAt: number;
+  userId: string;
+  /** Where the run's input came from (attachment names, or `question`). */
+  sources: string[];
+}
+
+const invalidInput = (message: string) => ApplicationFailure.nonRetryable(message, 'InvalidInput');
+
+/** The text a processor works on: the question, then each attachment. */
+const inputText = (question: string, attachments: AttachmentText[]) => [question, ...attachments.map((a) => a.text)].join('\n\n');
+
+/** Passages quoted by the extractive processor, per mode. */
+const EXTRACTIVE_PASSAGES: Record<string, number> = { default: 3, detailed: 6, concise: 1 };
+
+/** Activities that record a completion's result in MongoDB, and the processors that need no model. */
+export function createRunActivities(deps: RunActivityDeps) {
+  return {
+    async readAttachments({ tenantId, fileIds, maxChars }: { tenantId: string; fileIds: string[]; maxChars: number }): Promise<AttachmentText[]> {
+      const files = await deps.files.getTexts(tenantId, fileIds);
+      const share = Math.floor(maxChars / Math.max(1, files.length));
+      return files.map((f) => ({ file_id: f.file_id, name: f.name, text: f.text.slice(0, share), truncated: f.text.length > share }));
+    },
+
+    /** The processors that answer without a language model: extractive quoting, rule-based review, structured import. */
+    async processWithoutModel(input: { ctx: RunContext; route: RunRoute; question: string; passages: Passage[]; attachments: AttachmentText[]; offline: boolean }) {
+      const { route, question, passages, attachments } = input;
+      const text = inputText(question, attachments);
+      if (route.scenario === 'review') {
+        try {
+          const review = reviewDiff(text, { mode: route.mode === 'security' ? 'security' : 'default' });
+          return { answer: review.report, reference: [] as Passage[], artifacts: [reviewArtifact(review.issues_found, review.findings)] };
+        } catch (err) {
+          if (err instanceof NotADiffError) throw invalidInput(`review: ${err.message}`);
+          throw err;
+        }
+      }
+      if (route.scenario === 'import') {
+        const parsed = parseImport(text, { mode: route.mode === 'bugs' ? 'bugs' : 'requirements' });
+        return { answer: describeImport(parsed), reference: [] as Passage[], artifacts: [importArtifact(parsed, sourcesOf(attachments))] };
+      }
+      const composed = composeOfflineAnswer(question, passages, { maxPassages: EXTRACTIVE_PASSAGES[route.mode] ?? 3 });
+      return { answer: composed.answer, reference: composed.reference as Passage[], artifacts: [] as Array<Record<string, unknown>> };
+    },
+
+    /**
+     * Records a finished run: the question and answer as session messages, the run's events
+     * (`session.finished`, and `review.completed` / `import.completed` for those scenarios), its
+     * cost, then the stream's last `message` and `done`. Every write is keyed by the trace id, so
+     * a retry records nothing twice.
+     */
+    async finishRun(input: FinishRunInput): Promise<{ artifacts: Array<Record<string, unknown>>; cost: { tokens: number; duration_ms: number } }> {
+      const { ctx } = input;
+      const at = new Date();
+      const cost = { tokens: input.tokens, duration_ms: Math.max(0, at.getTime() - input.requestedAt) };
+      let artifacts = input.artifacts;
+      if (input.route.usesModel && input.model !== null) {
+        if (input.route.scenario === 'review') artifacts = [reviewArtifact(countSeverities(input.answer), [])];
+        if (input.route.scenario === 'import') artifacts = [importArtifact(parseModelImport(input.answer), input.sources)];
+      }
+
+      const [, answerId] = await deps.sessions.recordTurn(ctx.tenantId, ctx.sessionId, ctx.traceId, [
+        { role: 'user', content: input.question, metadata: {} },
+        { role: 'assistant', content: input.answer, metadata: { route: input.route.text } },
+      ], at);
+      const reportUrl = `${deps.publicBaseUrl}/v1/combo/sessions/${ctx.sessionId}/messages/${answerId}`;
+      artifacts = artifacts.map((a) => (a.type === 'review_report' ? { ...a, report_url: reportUrl } : a));
+
+      const events = [
+        newEvent('session.finished', ctx.tenantId, ctx.traceId, {
+          session_id: ctx.sessionId, cost, artifacts, trace_id: ctx.traceId, agent_id: ctx.agentId, route: input.route.text, stop_reason: input.stopReason,
+        }, at),
+      ];
+      for (const artifact of artifacts) {
+        const runIds = { session_id: ctx.sessionId, trace_id: ctx.traceId };
+        if (artifact.type === 'review_report') events.push(newEvent('review.completed', ctx.tenantId, ctx.traceId, { ...reviewEventData(artifact, input.question, reportUrl, cost), ...runIds }, at));
+        if (artifact.type === 'import') events.push(newEvent('import.completed', ctx.tenantId, ctx.traceId, { ...importEventData(artifact), ...runIds }, at));
+      }
+      await Promise.all([
+        deps.eventLog.appendMany(events),
+        deps.costs.recordRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at }),
+        deps.runs.complete(ctx.traceId, { answer: input.answer, reference: input.reference, cost, model: input.model, stopReason: input.stopReason, artifacts }, at),
+      ]);
+      if (ctx.stream) {
+        await deps.runEvents.append(ctx.traceId, input.seq, [
+          { event: 'message', data: { answer: input.answer, reference: input.reference } },
+          { event: 'done', data: { session_id: ctx.sessionId, trace_id: ctx.traceId, cost } },
+        ]);
+      }
+      return { artifacts, cost };
+    },
+
+    /** Records a failed run: its error, the tokens it spent, and on the stream `error` then `done`. */
+    async failRun(input: { ctx: RunContext; seq: number; question: string; code: number; message: string; tokens: number; requestedAt: number }): Promise<void> {
+      const { ctx } = input;
+      const at = new Date();
+      const cost = { tokens: input.tokens, duration_ms: Math.max(0, at.getTime() - input.requestedAt) };
+      const error = { code: input.code, message: input.message };
+      await Promise.all([
+        deps.runs.fail(ctx.traceId, error, cost, at),
+        input.tokens > 0 ? deps.costs.recordRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at }) : undefined,
+      ]);
+      if (ctx.stream) {
+        await deps.runEvents.append(ctx.traceId, input.seq, [
+          { event: 'error', data: error },
+          { event: 'done', data: { session_id: ctx.sessionId, trace_id: ctx.traceId, cost } },
+        ]);
+      }
+    },
+  };
+}
+
+const sourcesOf = (attachments: AttachmentText[]) => (attachments.length > 0 ? attachments.map((a) => a.name) : ['question']);

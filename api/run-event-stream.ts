@@ -1,0 +1,79 @@
+import { PassThrough } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Client } from '@temporalio/client';
+import type { Logger } from '../common/logger';
+import { type RunEventStore, type RunOwner, streamEventId } from '../stores/run-events';
+import type { AppContext } from './context';
+
+export interface EventStreamDeps {
+  runEvents: RunEventStore;
+  temporal: Client;
+  log: Logger;
+  pollMs: number;
+  keepAliveMs: number;
+}
+
+/** How long after its workflow ended a stream waits for the run's own `done` before writing one itself. */
+const END_GRACE_MS = 3_000;
+const MAX_POLL_MS = 200;
+
+const frame = (traceId: string, seq: number, event: string, data: unknown) =>
+  `id: ${streamEventId(traceId, seq)}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * Serves a run's stream events from `fromSeq` on as text/event-stream, following the persisted
+ * events by number; any API process can serve any stream, and a client reconnecting with
+ * Last-Event-ID gets exactly the events after the one it names. Ends after `done`. If the workflow
+ * ends without one (terminated by an operator, say), `error` and `done` are written for it.
+ */
+export function streamRunEvents(ctx: AppContext, deps: EventStreamDeps, traceId: string, owner: RunOwner, fromSeq: number): void {
+  ctx.status = 200;
+  ctx.type = 'text/event-stream';
+  ctx.set('Cache-Control', 'no-cache, no-transform');
+  ctx.set('X-Accel-Buffering', 'no');
+  const out = new PassThrough();
+  ctx.body = out;
+  let closed = false;
+  ctx.req.on('close', () => (closed = true));
+
+  let endedAt: number | null = null;
+  deps.temporal.workflow
+    .getHandle(owner.workflow_id, owner.run_id)
+    .result()
+    .catch(() => undefined)
+    .finally(() => (endedAt = Date.now()));
+
+  const pump = async () => {
+    let seq = fromSeq;
+    let lastWrite = Date.now();
+    let wait = deps.pollMs;
+    out.write('retry: 1000\n\n');
+    while (!closed) {
+      const event = await deps.runEvents.read(traceId, seq);
+      if (event) {
+        out.write(frame(traceId, seq, event.event, event.data));
+        lastWrite = Date.now();
+        seq++;
+        wait = deps.pollMs;
+        if (event.event === 'done') break;
+        continue;
+      }
+      if (endedAt !== null && Date.now() - endedAt > END_GRACE_MS) {
+        await deps.runEvents.append(traceId, seq, [
+          { event: 'error', data: { code: 20001, message: 'the run ended without finishing its stream' } },
+          { event: 'done', data: { session_id: owner.session_id, trace_id: traceId } },
+        ]);
+        continue;
+      }
+      if (Date.now() - lastWrite >= deps.keepAliveMs) {
+        out.write(': keep-alive\n\n');
+        lastWrite = Date.now();
+      }
+      await sleep(wait);
+      wait = Math.min(MAX_POLL_MS, Math.ceil(wait * 1.5));
+    }
+  };
+  pump()
+    .catch((err: unknown) => deps.log.error('completion stream failed', { trace_id: traceId, error: String(err) }))
+    .finally(() => out.end());
+}

@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { randomToken } from '../common/ids';
+import { bareOneActivityWorkflow } from './bare-workflow';
+import { freePort, percentile, ratio, startProcess, startServer, stopServer } from './load';
+
+const ROUNDS = Number(process.env.BENCH_COMPLETION_ROUNDS ?? 3);
+const PER_ROUND = Number(process.env.BENCH_COMPLETIONS_PER_ROUND ?? 40);
+const SESSIONS = 8;
+
+/** An OpenAI-compatible model that answers at once: a fixed answer, as JSON or as a short stream. */
+async function startInstantModel() {
+  const answer = 'The answer is forty-two.';
+  const usage = { prompt_tokens: 20, completion_tokens: 6, total_tokens: 26 };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { stream?: boolean; model: string };
+      if (!body.stream) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({ id: 'cmpl', model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }], usage }),
+        );
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const piece of answer.split(' ')) {
+        res.write(`data: ${JSON.stringify({ id: 'cmpl', model: body.model, choices: [{ index: 0, delta: { content: `${piece} ` }, finish_reason: null }] })}\n\n`);
+      }
+      res.write(`data: ${JSON.stringify({ id: 'cmpl', model: body.model, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
+      res.write(`data: ${JSON.stringify({ id: 'cmpl', model: body.model, choices: [], usage })}\n\n`);
+      res.end('data: [DONE]\n\n');
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => server.close() };
+}
+
+const summary = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+};
+const ms = (x: number) => x.toFixed(1);
+
+/**
+ * Completion latency with a zero-latency scripted model, against a bare Temporal round trip (start
+ * a workflow that runs one no-op activity, await its result) measured in the same run, on the same
+ * server. Rounds interleave the three measurements so noise on this shared machine hits them alike.
+ */
+export async function benchCompletions(): Promise<void> {
+  const suffix = randomToken(6).toLowerCase();
+  const apiPort = await freePort();
+  const key = `combo_${randomToken(8)}_${randomToken(32)}`;
+  const model = await startInstantModel();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    MONGODB_DB: `bench_cmp_${suffix}`,
+    TEMPORAL_TASK_QUEUE: `bench-cmp-${suffix}`,
+    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    BOOTSTRAP_API_KEY: key,
+    LLM_BASE_URL: model.url,
+    RATE_LIMIT_COMPLETIONS_PER_MIN: '100000000',
+    RATE_LIMIT_DEFAULT_PER_MIN: '100000000',
+    API_HOST: '127.0.0.1',
+    API_PORT: String(apiPort),
+    LOG_LEVEL: 'warn',
+  };
+  const bareQueue = `${env.TEMPORAL_TASK_QUEUE}-bare`;
+  const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
+  const client = new Client({ connection });
+  const base = `http://127.0.0.1:${apiPort}/v1`;
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const json = (await res.json()) as { code: number; data: Record<string, string> };
+    if (json.code !== 0) throw new Error(`${path} answered ${JSON.stringify(json)}`);
+    return json.data;
+  };
+
+  const bareWorker = await startProcess(join(__dirname, 'bare-worker.js'), { ...env, TEMPORAL_TASK_QUEUE: bareQueue }, 'ready');
+  const api = await startServer(join(__dirname, '..', 'api', 'main.js'), env, `${base}/health`);
+  const worker = await startProcess(join(__dirname, '..', 'workers', 'main.js'), { ...env, LOG_LEVEL: 'info' }, 'worker running');
+  try {
+    const agent = await post('/combo/agents', { name: 'bench', instructions: 'Answer briefly.' });
+    const sessions: string[] = [];
+    for (let i = 0; i < SESSIONS; i++) sessions.push((await post(`/combo/agents/${agent.agent_id}/sessions`, {})).session_id!);
+    let turn = 0;
+
+    const bareRoundTrip = async () => {
+      const started = performance.now();
+      await client.workflow.execute(bareOneActivityWorkflow, { taskQueue: bareQueue, workflowId: `bench-bare-${suffix}-${turn++}` });
+      return performance.now() - started;
+    };
+    const completion = async () => {
+      const started = performance.now();
+      await post(`/combo/agents/${agent.agent_id}/completions`, { session_id: sessions[turn++ % SESSIONS], question: 'What is the answer?' });
+      return performance.now() - started;
+    };
+    const streamed = async () => {
+      const started = performance.now();
+      const res = await fetch(`${base}/combo/agents/${agent.agent_id}/completions`, {
+        method: 'POST', headers, body: JSON.stringify({ session_id: sessions[turn++ % SESSIONS], question: 'What is the answer?', stream: true }),
+      });
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      let firstEvent = NaN;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+        if (Number.isNaN(firstEvent) && text.includes('\nevent: ')) firstEvent = performance.now() - started;
+      }
+      if (!text.includes('event: done')) throw new Error(`stream ended without done: ${text.slice(-300)}`);
+      return { firstEvent, total: performance.now() - started };
+    };
+
+    // Warm-up: bundles, connections and caches on every path.
+    for (let i = 0; i < 10; i++) {
+      await bareRoundTrip();
+      await completion();
+      await streamed();
+    }
+    const bare: number[] = [];
+    const json: number[] = [];
+    const firstEvent: number[] = [];
+    const streamTotal: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < PER_ROUND; i++) bare.push(await bareRoundTrip());
+      for (let i = 0; i < PER_ROUND; i++) json.push(await completion());
+      for (let i = 0; i < PER_ROUND; i++) {
+        const s = await streamed();
+        firstEvent.push(s.firstEvent);
+        streamTotal.push(s.total);
+      }
+    }
+    const b = summary(bare);
+    const j = summary(json);
+    const f = summary(firstEvent);
+    const t = summary(streamTotal);
+    console.log(`\n## completions (${ROUNDS} interleaved rounds × ${PER_ROUND}, zero-latency scripted model, sequential requests)\n`);
+    console.log('| measurement | p50 ms | p99 ms |');
+    console.log('|---|---|---|');
+    console.log(`| baseline: bare Temporal round trip (start, one no-op activity, result) | ${ms(b.p50)} | ${ms(b.p99)} |`);
+    console.log(`| non-streaming completion (HTTP request to reply) | ${ms(j.p50)} | ${ms(j.p99)} |`);
+    console.log(`| streaming: time to first SSE event | ${ms(f.p50)} | ${ms(f.p99)} |`);
+    console.log(`| streaming: time to \`done\` | ${ms(t.p50)} | ${ms(t.p99)} |`);
+    console.log(`\nratio non-streaming p50 / bare p50: **${ratio(j.p50, b.p50)}** (target ≤ 1.3)`);
+    console.log(`ratio first SSE event p50 / bare p50: ${ratio(f.p50, b.p50)}`);
+  } finally {
+    await stopServer(worker);
+    await stopServer(api);
+    await stopServer(bareWorker);
+    model.close();
+    await connection.close();
+  }
+}

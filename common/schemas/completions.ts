@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { isoDate, resourceId } from './common';
+import { docId } from './knowledge';
+import { routeString } from './routes';
+import { sessionId } from './sessions';
+
+export const traceId = resourceId('trc', 'trace id of one completion run');
+export const fileId = resourceId('fil', 'attachment file id (POST /v1/files)');
+
+export const completionBody = z
+  .object({
+    session_id: sessionId.meta({ description: 'an active session of this agent (create it first)' }),
+    question: z.string().trim().min(1).max(32_000).meta({ description: 'the user message' }),
+    stream: z.boolean().default(false).meta({ description: '`true`: a text/event-stream reply (see the description)' }),
+    route: routeString
+      .optional()
+      .meta({ description: "`@scenario@processor@mode@` (GET /v1/combo/scenarios); default: the agent's default_route, else `@chat@llm@default@`" }),
+    attachments: z
+      .array(fileId)
+      .max(10)
+      .default([])
+      .meta({ description: 'files uploaded with POST /v1/files whose text the run reads (at most 10)' }),
+    context_ids: z
+      .array(docId)
+      .max(64)
+      .default([])
+      .meta({ description: "knowledge-base documents retrieval is restricted to (documents of the agent's knowledge bases)" }),
+  })
+  .strict()
+  .meta({ id: 'CompletionRequest' });
+
+export const cost = z
+  .object({
+    tokens: z.number().int().meta({ description: 'prompt + generated tokens of every model call of the run' }),
+    duration_ms: z.number().int().meta({ description: 'from the request to the recorded answer' }),
+  })
+  .meta({ id: 'Cost' });
+
+export const reference = z
+  .object({
+    index: z.number().int().meta({ description: 'the [n] the answer cites' }),
+    chunk_id: z.string(),
+    doc_id: docId,
+    doc_name: z.string(),
+    kb_id: z.string(),
+    content: z.string(),
+    similarity: z.number(),
+  })
+  .meta({ id: 'Reference' });
+
+export const stopReason = z
+  .enum(['answered', 'step_limit', 'token_limit'])
+  .meta({ id: 'StopReason', description: '`step_limit` / `token_limit`: the run hit COMPLETION_MAX_STEPS / COMPLETION_MAX_TOKENS and answers with what it has' });
+
+export const completionReply = z
+  .object({
+    session_id: sessionId,
+    answer: z.string().meta({ description: 'Markdown' }),
+    reference: z.array(reference),
+    trace_id: traceId,
+    cost,
+    route: z.string().meta({ description: 'the route the run took' }),
+    model: z.string().nullable().meta({ description: 'the model that answered; null when no language model was used' }),
+    offline: z
+      .boolean()
+      .meta({ description: 'true: no language model is configured; the answer quotes knowledge-base passages and says so' }),
+    stop_reason: stopReason,
+    artifacts: z.array(z.record(z.string(), z.unknown())).meta({ description: 'what the run produced besides the answer (review report, imported items)' }),
+  })
+  .meta({ id: 'CompletionReply' });
+
+export const completionRun = completionReply
+  .omit({ answer: true, reference: true, cost: true, model: true, offline: true, stop_reason: true, artifacts: true })
+  .extend({
+    agent_id: z.string(),
+    status: z.enum(['running', 'completed', 'failed']),
+    answer: z.string().nullable(),
+    reference: z.array(reference),
+    cost: cost.nullable(),
+    model: z.string().nullable(),
+    offline: z.boolean(),
+    stop_reason: stopReason.nullable(),
+    artifacts: z.array(z.record(z.string(), z.unknown())),
+    error: z.object({ code: z.number().int(), message: z.string() }).nullable(),
+    created_at: isoDate,
+    finished_at: isoDate.nullable(),
+  })
+  .meta({ id: 'CompletionRun' });
+
+export const completionParams = z.object({ agent_id: resourceId('agt', 'agent id') }).strict();
+export const traceParams = z.object({ trace_id: traceId }).strict();
+
+export type CompletionBody = z.infer<typeof completionBody>;
+export type CompletionReply = z.infer<typeof completionReply>;
+export type Reference = z.infer<typeof reference>;
+export type Cost = z.infer<typeof cost>;
+export type StopReason = z.infer<typeof stopReason>;
+export type CompletionRun = z.infer<typeof completionRun>;
+
+/** Documentation of the text/event-stream reply (validated by nothing: the server writes it). */
+export const streamEventDocs = z
+  .string()
+  .meta({
+    id: 'CompletionEventStream',
+    description: 'Server-sent events `thinking`, `tool_call`, `tool_result`, `message`, `error`, `done`; see the operation description.',
+    example:
+      'retry: 1000\n\nid: trc_abc:0\nevent: thinking\ndata: {"phase":"accepted","trace_id":"trc_abc","route":"@chat@llm@default@"}\n\n' +
+      'id: trc_abc:1\nevent: message\ndata: {"answer":"Hello"}\n\nid: trc_abc:2\nevent: done\ndata: {"session_id":"ses_x","trace_id":"trc_abc","cost":{"tokens":42,"duration_ms":380}}\n\n',
+  });

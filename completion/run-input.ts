@@ -1,0 +1,108 @@
+import type { ChatMessage, ToolSpec } from '../llm/chat-model';
+
+/**
+ * What a completion workflow is started with. The API builds it from the agent, the session and
+ * its active skills (all read once, at the request); everything the run needs later is in here or
+ * read by its activities. Pure types: imported by the workflow bundle.
+ */
+export interface CompletionInput {
+  traceId: string;
+  tenantId: string;
+  agentId: string;
+  sessionId: string;
+  userId: string;
+  question: string;
+  stream: boolean;
+  /** The route the run takes (after defaults and the offline fallback). */
+  route: RunRoute;
+  /** No language model is configured: the run answers from the knowledge bases and says so. */
+  offline: boolean;
+  model: { name: string; temperature?: number; maxTokens?: number } | null;
+  /** Agent instructions, active skills' instructions and the scenario's guidance. */
+  systemPrompt: string;
+  /** Earlier turns of the session, oldest first, already bounded. */
+  history: ChatMessage[];
+  tools: BoundTool[];
+  kbIds: string[];
+  contextIds: string[];
+  attachmentIds: string[];
+  limits: {
+    maxSteps: number;
+    maxTokens: number;
+    attachmentMaxChars: number;
+    /** One model call's deadline and attempts (LLM_TIMEOUT_MS, LLM_MAX_ATTEMPTS). */
+    modelCallTimeoutMs: number;
+    modelAttempts: number;
+  };
+  /** Epoch ms of the request (cost.duration_ms runs from here). */
+  requestedAt: number;
+  /** The first stream event number the workflow writes (the API wrote the ones before). */
+  firstSeq: number;
+}
+
+export interface RunRoute {
+  scenario: string;
+  processor: string;
+  mode: string;
+  /** `@scenario@processor@mode@` */
+  text: string;
+  /** The processor calls a language model. */
+  usesModel: boolean;
+}
+
+export type BuiltinToolName = 'search_knowledge' | 'read_attachment' | 'current_time';
+
+/** A skill tool as its manifest declares it (the HTTP call the tool makes). */
+export interface HttpToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  http: { method: string; url: string; headers?: Record<string, string>; timeout_ms?: number };
+}
+
+export type ToolBinding =
+  | { kind: 'builtin'; name: BuiltinToolName }
+  | { kind: 'http'; skillId: string; skillName: string; tool: HttpToolDefinition };
+
+/** A tool as the model sees it, and what runs when the model calls it. */
+export interface BoundTool {
+  spec: ToolSpec;
+  binding: ToolBinding;
+}
+
+/** A knowledge-base passage the run retrieved; `index` is the [n] answers cite. */
+export interface Passage {
+  index: number;
+  chunk_id: string;
+  doc_id: string;
+  doc_name: string;
+  kb_id: string;
+  content: string;
+  similarity: number;
+}
+
+export interface AttachmentText {
+  file_id: string;
+  name: string;
+  text: string;
+  truncated: boolean;
+}
+
+export interface RunContext {
+  traceId: string;
+  tenantId: string;
+  agentId: string;
+  sessionId: string;
+  stream: boolean;
+}
+
+export const runContextOf = (input: CompletionInput): RunContext => ({
+  traceId: input.traceId,
+  tenantId: input.tenantId,
+  agentId: input.agentId,
+  sessionId: input.sessionId,
+  stream: input.stream,
+});
+
+/** The error codes a failed run ends with (the spec's table). */
+export const RUN_FAILURE_TYPE = 'CompletionFailed';

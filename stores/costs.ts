@@ -1,0 +1,246 @@
+import type { Db } from 'mongodb';
+import { invalid } from '../common/errors';
+import type { CostSummary } from '../common/schemas/costs';
+import { type EventLog, eventIdFor, newEvent } from './event-log';
+import { isDuplicateKey } from './mongo';
+
+/** How long a cost period is: a UTC calendar month (`YYYY-MM`, the default) or a UTC day (`YYYY-MM-DD`). */
+export type CostPeriodUnit = 'month' | 'day';
+
+export interface CostStoreOptions {
+  /** Threshold of tenants that set none (COST_THRESHOLD_TOKENS); absent: no threshold. */
+  defaultThresholdTokens?: number;
+  periodUnit?: CostPeriodUnit;
+}
+
+export interface RunCost {
+  tenantId: string;
+  traceId: string;
+  tokens: number;
+  durationMs: number;
+  /** When the run ended; picks the period. */
+  at: Date;
+}
+
+export interface CostTotals {
+  tokens: number;
+  duration_ms: number;
+  runs: number;
+}
+
+/** One recorded run; its `_id` (the trace id) is what makes recording a run twice impossible. */
+interface RunCostDoc {
+  _id: string;
+  tenant_id: string;
+  period: string;
+  tokens: number;
+  duration_ms: number;
+  at: Date;
+}
+
+/**
+ * Entry `seq` of a tenant's period ledger, holding the period's running totals after its run.
+ * FerretDB v1 does not apply concurrent `$inc`s atomically (they lose counts), but an insert on a
+ * taken `_id` always fails: so a run claims the next sequence number by inserting it, and a loser
+ * moves on to the number after the winner's.
+ */
+interface LedgerDoc extends CostTotals {
+  _id: string;
+  tenant_id: string;
+  period: string;
+  seq: number;
+  trace_id: string;
+  at: Date;
+}
+
+/** The ledger's newest entry as last seen: where reads start probing, so it may lag but never lead. */
+interface TotalsDoc extends CostTotals {
+  _id: string;
+  tenant_id: string;
+  period: string;
+  seq: number;
+  updated_at: Date;
+}
+
+interface SettingsDoc {
+  _id: string;
+  /** null: the tenant turned the threshold off (the installation default does not apply). */
+  threshold_tokens: number | null;
+  updated_at: Date;
+}
+
+interface Threshold {
+  tokens: number | null;
+  source: CostSummary['threshold_source'];
+}
+
+type Position = CostTotals & { seq: number };
+
+/** Contention is between one tenant's concurrent runs; each lost race means another run got in. */
+const MAX_CLAIMS = 1_000;
+
+export function periodOf(at: Date, unit: CostPeriodUnit = 'month'): string {
+  return at.toISOString().slice(0, unit === 'day' ? 10 : 7);
+}
+
+const totalsKey = (tenantId: string, period: string) => `${tenantId}:${period}`;
+const positionOf = (d: Position): Position => ({ seq: d.seq, tokens: d.tokens, duration_ms: d.duration_ms, runs: d.runs });
+const totalsOf = ({ tokens, duration_ms, runs }: CostTotals): CostTotals => ({ tokens, duration_ms, runs });
+
+/**
+ * Per-tenant cost of completion runs per period, and the `cost.threshold_exceeded` event, recorded
+ * once per tenant and period (its id is derived from them). Every read is by `_id`.
+ */
+export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOptions = {}) {
+  const runs = db.collection<RunCostDoc>('cost_runs');
+  const ledger = db.collection<LedgerDoc>('cost_ledger');
+  const totals = db.collection<TotalsDoc>('cost_totals');
+  const settings = db.collection<SettingsDoc>('cost_settings');
+  const unit = options.periodUnit ?? 'month';
+
+  /** The newest ledger entry at or after `from`. */
+  async function newestFrom(key: string, from: Position): Promise<Position> {
+    let current = from;
+    for (;;) {
+      const next = await ledger.findOne({ _id: `${key}:${current.seq + 1}` });
+      if (!next) return current;
+      current = positionOf(next);
+    }
+  }
+
+  async function newest(tenantId: string, period: string): Promise<Position> {
+    const key = totalsKey(tenantId, period);
+    const head = await totals.findOne({ _id: key });
+    return newestFrom(key, head ? positionOf(head) : { seq: 0, tokens: 0, duration_ms: 0, runs: 0 });
+  }
+
+  async function append(run: RunCost, period: string): Promise<{ before: Position; after: Position }> {
+    const key = totalsKey(run.tenantId, period);
+    let before = await newest(run.tenantId, period);
+    for (let claims = 1; ; claims++) {
+      const entry: LedgerDoc = {
+        _id: `${key}:${before.seq + 1}`,
+        tenant_id: run.tenantId,
+        period,
+        seq: before.seq + 1,
+        trace_id: run.traceId,
+        tokens: before.tokens + run.tokens,
+        duration_ms: before.duration_ms + run.durationMs,
+        runs: before.runs + 1,
+        at: run.at,
+      };
+      try {
+        await ledger.insertOne(entry);
+        await advanceHead(entry);
+        return { before, after: positionOf(entry) };
+      } catch (err) {
+        if (!isDuplicateKey(err) || claims >= MAX_CLAIMS) throw err;
+        before = await newestFrom(key, before);
+      }
+    }
+  }
+
+  /** Moves the head forward; a head already past this entry makes the upsert's insert fail, which is fine. */
+  async function advanceHead(entry: LedgerDoc): Promise<void> {
+    const key = totalsKey(entry.tenant_id, entry.period);
+    try {
+      await totals.updateOne(
+        { _id: key, seq: { $lt: entry.seq } },
+        { $set: { tenant_id: entry.tenant_id, period: entry.period, ...positionOf(entry), updated_at: new Date() } },
+        { upsert: true },
+      );
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+  }
+
+  async function thresholdOf(tenantId: string): Promise<Threshold> {
+    const doc = await settings.findOne({ _id: tenantId });
+    if (doc) return doc.threshold_tokens === null ? { tokens: null, source: 'none' } : { tokens: doc.threshold_tokens, source: 'tenant' };
+    return options.defaultThresholdTokens ? { tokens: options.defaultThresholdTokens, source: 'default' } : { tokens: null, source: 'none' };
+  }
+
+  /**
+   * Records the event when the period is at or over the threshold. The run that crosses it always
+   * appends; any other caller appends only if the event is missing (a lowered threshold, or a retry
+   * after a crash between recording and appending). The derived id makes concurrent appends one event.
+   */
+  async function noteThreshold(tenantId: string, period: string, total: number, threshold: number | null, at: Date, crossed: boolean): Promise<boolean> {
+    if (threshold === null || total < threshold) return false;
+    const factKey = totalsKey(tenantId, period);
+    if (!crossed && (await eventLog.events.findOne({ _id: eventIdFor('cost.threshold_exceeded', factKey) }, { projection: { _id: 1 } }))) return true;
+    await eventLog.appendMany([
+      newEvent('cost.threshold_exceeded', tenantId, factKey, { tenant_id: tenantId, period, amount: total, threshold, unit: 'tokens' }, at),
+    ]);
+    return true;
+  }
+
+  async function summary(tenantId: string, period: string): Promise<CostSummary> {
+    const [position, threshold] = await Promise.all([newest(tenantId, period), thresholdOf(tenantId)]);
+    return {
+      period,
+      ...totalsOf(position),
+      threshold_tokens: threshold.tokens,
+      threshold_source: threshold.source,
+      threshold_exceeded: threshold.tokens !== null && position.tokens >= threshold.tokens,
+    };
+  }
+
+  return {
+    runs,
+    ledger,
+    totals,
+    settings,
+    periodUnit: unit,
+    periodOf: (at: Date) => periodOf(at, unit),
+
+    /**
+     * Adds one completion run to its tenant's period. A trace id already recorded (an activity retry)
+     * adds nothing. A process dying between the run's record and its ledger entry loses that run's
+     * cost: the ledger under-counts then, it never counts a run twice.
+     */
+    async recordRunCost(run: RunCost): Promise<{ period: string; totals: CostTotals; thresholdExceeded: boolean }> {
+      const period = periodOf(run.at, unit);
+      const tokens = Math.max(0, Math.round(run.tokens));
+      const durationMs = Math.max(0, Math.round(run.durationMs));
+      try {
+        await runs.insertOne({ _id: run.traceId, tenant_id: run.tenantId, period, tokens, duration_ms: durationMs, at: run.at });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        const recorded = await runs.findOne({ _id: run.traceId });
+        const recordedPeriod = recorded?.period ?? period;
+        const [position, threshold] = await Promise.all([newest(run.tenantId, recordedPeriod), thresholdOf(run.tenantId)]);
+        const exceeded = await noteThreshold(run.tenantId, recordedPeriod, position.tokens, threshold.tokens, run.at, false);
+        return { period: recordedPeriod, totals: totalsOf(position), thresholdExceeded: exceeded };
+      }
+      const { before, after } = await append({ ...run, tokens, durationMs }, period);
+      const threshold = await thresholdOf(run.tenantId);
+      const crossed = threshold.tokens !== null && before.tokens < threshold.tokens;
+      const exceeded = await noteThreshold(run.tenantId, period, after.tokens, threshold.tokens, run.at, crossed);
+      return { period, totals: totalsOf(after), thresholdExceeded: exceeded };
+    },
+
+    /** The period's totals and the threshold; the current period when none is given. */
+    async summary(tenantId: string, period?: string): Promise<CostSummary> {
+      if (period !== undefined && period.length !== periodOf(new Date(0), unit).length) {
+        throw invalid(`query.period: periods here are ${unit === 'day' ? 'days, YYYY-MM-DD' : 'months, YYYY-MM'}`, { field: 'query.period' });
+      }
+      return summary(tenantId, period ?? periodOf(new Date(), unit));
+    },
+
+    /**
+     * Sets (or with null turns off) the tenant's threshold. A period already over the new threshold
+     * records its event now, once, as a run crossing it would.
+     */
+    async setThreshold(tenantId: string, thresholdTokens: number | null): Promise<CostSummary> {
+      const write = () => settings.updateOne({ _id: tenantId }, { $set: { threshold_tokens: thresholdTokens, updated_at: new Date() } }, { upsert: true });
+      // Two first-time upserts of one tenant race to insert; the loser's update then finds the document.
+      await write().catch((err: unknown) => (isDuplicateKey(err) ? write() : Promise.reject(err)));
+      const current = await summary(tenantId, periodOf(new Date(), unit));
+      await noteThreshold(tenantId, current.period, current.tokens, current.threshold_tokens, new Date(), false);
+      return current;
+    },
+  };
+}
+
+export type CostStore = ReturnType<typeof createCostStore>;

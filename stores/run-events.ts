@@ -1,0 +1,101 @@
+import type { Db } from 'mongodb';
+import { isDuplicateKey } from './mongo';
+
+/** The SSE event names of a completion stream. */
+export type StreamEventName = 'thinking' | 'tool_call' | 'tool_result' | 'message' | 'error' | 'done';
+
+export interface StreamEvent {
+  event: StreamEventName;
+  data: Record<string, unknown>;
+}
+
+/** Who may read a run's stream, and which workflow produces it; carried by event 0. */
+export interface RunOwner {
+  tenant_id: string;
+  session_id: string;
+  agent_id: string;
+  workflow_id: string;
+  run_id: string;
+}
+
+interface RunEventDoc extends StreamEvent {
+  _id: string;
+  trace_id: string;
+  seq: number;
+  created_at: Date;
+  owner?: RunOwner;
+}
+
+/** Stream event ids as the client sees them (`id:` lines and Last-Event-ID): `<trace_id>:<seq>`. */
+export const streamEventId = (traceId: string, seq: number) => `${traceId}:${seq}`;
+
+export function parseStreamEventId(text: string): { traceId: string; seq: number } | null {
+  const match = /^(trc_[A-Za-z0-9]{1,64}):(\d{1,6})$/.exec(text.trim());
+  return match ? { traceId: match[1]!, seq: Number(match[2]) } : null;
+}
+
+const docId = (traceId: string, seq: number) => `${traceId}:${String(seq).padStart(6, '0')}`;
+
+/**
+ * A completion's stream events, one document each under `<trace_id>:<seq>`, numbered without gaps
+ * from 0. Readers follow the numbers with lookups by `_id` (cheap on every MongoDB-protocol store,
+ * unlike range scans on FerretDB), so any API process can serve or resume any stream.
+ *
+ * Writers never overwrite: an insert that finds its number taken (a retried activity whose earlier
+ * attempt already wrote, or an attempt still running after its timeout) moves to the next free
+ * number. Every event is therefore read at most once and none is lost; events of a retried attempt
+ * follow those of the earlier one.
+ */
+export function createRunEventStore(db: Db) {
+  const events = db.collection<RunEventDoc>('completion_events');
+
+  /** Writes events from `seq` on; returns the number after the last one written. */
+  async function append(traceId: string, seq: number, batch: StreamEvent[], owner?: RunOwner): Promise<number> {
+    let next = seq;
+    for (const [i, item] of batch.entries()) {
+      for (;;) {
+        try {
+          await events.insertOne({
+            _id: docId(traceId, next),
+            trace_id: traceId,
+            seq: next,
+            event: item.event,
+            data: item.data,
+            created_at: new Date(),
+            ...(owner && i === 0 ? { owner } : {}),
+          });
+          next++;
+          break;
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+          next++;
+        }
+      }
+    }
+    return next;
+  }
+
+  return {
+    append,
+
+    async read(traceId: string, seq: number): Promise<(StreamEvent & { seq: number; owner?: RunOwner }) | null> {
+      const doc = await events.findOne({ _id: docId(traceId, seq) });
+      return doc ? { event: doc.event, data: doc.data, seq: doc.seq, ...(doc.owner ? { owner: doc.owner } : {}) } : null;
+    },
+
+    /** The first free number at or after `seq` (a stream's end, when it has ended). */
+    async nextFree(traceId: string, seq: number): Promise<number> {
+      let next = seq;
+      while (await events.findOne({ _id: docId(traceId, next) }, { projection: { _id: 1 } })) next++;
+      return next;
+    },
+
+    /** Removes streams older than `before` (maintenance). */
+    async purgeBefore(before: Date): Promise<number> {
+      const { deletedCount } = await events.deleteMany({ created_at: { $lt: before } });
+      return deletedCount;
+    },
+  };
+}
+
+export type RunEventStore = ReturnType<typeof createRunEventStore>;

@@ -1,0 +1,150 @@
+import { randomToken } from '../../common/ids';
+import { createCostStore, type CostStore, periodOf } from '../../stores/costs';
+import { createEventLog } from '../../stores/event-log';
+import { consoleToken, startTestApi, type TestApi } from '../support/api';
+
+/**
+ * Cost accounting as the completion worker records it (recordRunCost on the store) and as clients
+ * read it (GET /v1/costs, PUT /v1/costs/threshold, the events log), on the real stack.
+ */
+describe('per-tenant costs', () => {
+  let api: TestApi;
+  let costs: CostStore;
+  const DEFAULT_THRESHOLD = 5_000;
+
+  beforeAll(async () => {
+    api = await startTestApi({ COST_THRESHOLD_TOKENS: String(DEFAULT_THRESHOLD), RATE_LIMIT_DEFAULT_PER_MIN: '100000' });
+    const db = api.services.mongo.db;
+    // Built the way the worker builds it: its own event log on the same database.
+    costs = createCostStore(db, createEventLog(db), { defaultThresholdTokens: api.config.COST_THRESHOLD_TOKENS });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  const newTenant = async () => {
+    const tenant = `t-${randomToken(8)}`;
+    return {
+      tenant,
+      admin: await consoleToken({ tenant_id: tenant, sub: 'boss', roles: ['admin'] }),
+      member: await consoleToken({ tenant_id: tenant, sub: 'user', roles: ['member'] }),
+    };
+  };
+  const run = (tenantId: string, tokens: number, at = new Date(), traceId = `trc_${randomToken(20)}`) =>
+    costs.recordRunCost({ tenantId, traceId, tokens, durationMs: tokens / 10, at });
+  const thresholdEvents = async (admin: string) => {
+    const res = await api.call('GET', '/v1/events?event=cost.threshold_exceeded&page_size=100', { key: admin });
+    expect(res.json.code).toBe(0);
+    return res.json.data.items as Array<{ event_id: string; tenant_id: string; timestamp: string; data: Record<string, unknown> }>;
+  };
+
+  it('accumulates runs into the current period and counts a repeated trace id once', async () => {
+    const { tenant, member } = await newTenant();
+    const first = await run(tenant, 100, new Date(), 'trc_repeated0000000001');
+    expect(first).toEqual({ period: periodOf(new Date()), totals: { tokens: 100, duration_ms: 10, runs: 1 }, thresholdExceeded: false });
+    await run(tenant, 250);
+    // An activity retry of the first run: same trace id, nothing added.
+    const retried = await run(tenant, 100, new Date(), 'trc_repeated0000000001');
+    expect(retried.totals).toEqual({ tokens: 350, duration_ms: 35, runs: 2 });
+
+    const res = await api.call('GET', '/v1/costs', { key: member });
+    expect(res.json).toMatchObject({
+      code: 0,
+      data: {
+        period: periodOf(new Date()),
+        tokens: 350,
+        duration_ms: 35,
+        runs: 2,
+        threshold_tokens: DEFAULT_THRESHOLD,
+        threshold_source: 'default',
+        threshold_exceeded: false,
+      },
+    });
+    const otherTenant = await newTenant();
+    const theirs = await api.call('GET', '/v1/costs', { key: otherTenant.member });
+    expect(theirs.json.data).toMatchObject({ tokens: 0, runs: 0, duration_ms: 0 });
+  });
+
+  it('records the threshold event exactly once per period when 20 concurrent runs cross it, and retries add nothing', async () => {
+    const { tenant, admin } = await newTenant();
+    const put = await api.call('PUT', '/v1/costs/threshold', { key: admin, body: { threshold_tokens: 1_000 } });
+    expect(put.json).toMatchObject({ code: 0, data: { threshold_tokens: 1_000, threshold_source: 'tenant', tokens: 0, threshold_exceeded: false } });
+
+    const at = new Date();
+    const traceIds = Array.from({ length: 20 }, () => `trc_${randomToken(20)}`);
+    const results = await Promise.all(traceIds.map((traceId) => run(tenant, 100, at, traceId)));
+    // Every run got its own place: no increment lost to the concurrency.
+    expect(results.map((r) => r.totals.tokens).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => (i + 1) * 100));
+    expect(results.filter((r) => r.thresholdExceeded)).toHaveLength(11);
+
+    await Promise.all(traceIds.map((traceId) => run(tenant, 100, at, traceId)));
+    const summary = await api.call('GET', '/v1/costs', { key: admin });
+    expect(summary.json.data).toMatchObject({ tokens: 2_000, runs: 20, duration_ms: 200, threshold_exceeded: true });
+
+    const events = await thresholdEvents(admin);
+    expect(events).toHaveLength(1);
+    expect(events[0]!).toMatchObject({ tenant_id: tenant, data: { tenant_id: tenant, period: periodOf(at), threshold: 1_000, unit: 'tokens' } });
+    expect(events[0]!.data.amount).toBeGreaterThanOrEqual(1_000);
+    expect(events[0]!.data.amount).toBeLessThanOrEqual(2_000);
+    const stored = await api.services.mongo.db.collection('events').countDocuments({ tenant_id: tenant, event: 'cost.threshold_exceeded' });
+    expect(stored).toBe(1);
+  });
+
+  it('starts every period afresh, with its own threshold event', async () => {
+    const { tenant, admin, member } = await newTenant();
+    await api.call('PUT', '/v1/costs/threshold', { key: admin, body: { threshold_tokens: 300 } });
+    await run(tenant, 200, new Date('2026-01-31T23:59:59.999Z'));
+    const january = await run(tenant, 200, new Date('2026-01-15T08:00:00Z'));
+    expect(january).toMatchObject({ period: '2026-01', totals: { tokens: 400, runs: 2 }, thresholdExceeded: true });
+    const february = await run(tenant, 200, new Date('2026-02-01T00:00:00.000Z'));
+    expect(february).toMatchObject({ period: '2026-02', totals: { tokens: 200, runs: 1 }, thresholdExceeded: false });
+
+    expect((await api.call('GET', '/v1/costs?period=2026-01', { key: member })).json.data).toMatchObject({ period: '2026-01', tokens: 400, runs: 2, threshold_exceeded: true });
+    expect((await api.call('GET', '/v1/costs?period=2026-02', { key: member })).json.data).toMatchObject({ period: '2026-02', tokens: 200, runs: 1, threshold_exceeded: false });
+    expect((await thresholdEvents(admin)).map((e) => e.data.period)).toEqual(['2026-01']);
+
+    await run(tenant, 150, new Date('2026-02-20T00:00:00Z'));
+    const events = await thresholdEvents(admin);
+    expect(events.map((e) => [e.data.period, e.data.amount])).toEqual([['2026-02', 350], ['2026-01', 400]]);
+    expect(events[0]!.timestamp).toBe('2026-02-20T00:00:00.000Z');
+  });
+
+  it('lets an administrator set or turn off the threshold; a period already over a new threshold records its event then', async () => {
+    const { tenant, admin, member } = await newTenant();
+    await run(tenant, 600);
+    expect(await thresholdEvents(admin)).toHaveLength(0);
+
+    const off = await api.call('PUT', '/v1/costs/threshold', { key: admin, body: { threshold_tokens: null } });
+    expect(off.json.data).toMatchObject({ threshold_tokens: null, threshold_source: 'none', threshold_exceeded: false, tokens: 600 });
+    await run(tenant, DEFAULT_THRESHOLD);
+    expect(await thresholdEvents(admin)).toHaveLength(0);
+
+    const lowered = await api.call('PUT', '/v1/costs/threshold', { key: admin, body: { threshold_tokens: 300 } });
+    expect(lowered.json.data).toMatchObject({ threshold_tokens: 300, threshold_source: 'tenant', threshold_exceeded: true });
+    const events = await thresholdEvents(admin);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toEqual({ tenant_id: tenant, period: periodOf(new Date()), amount: 600 + DEFAULT_THRESHOLD, threshold: 300, unit: 'tokens' });
+    await api.call('PUT', '/v1/costs/threshold', { key: admin, body: { threshold_tokens: 200 } });
+    await run(tenant, 10);
+    expect(await thresholdEvents(admin)).toHaveLength(1);
+
+    const asMember = await api.call('PUT', '/v1/costs/threshold', { key: member, body: { threshold_tokens: 10 } });
+    expect(asMember.json.code).toBe(10003);
+    expect((await api.call('GET', '/v1/costs', { key: member })).json.data.threshold_tokens).toBe(200);
+  });
+
+  it('refuses invalid thresholds and periods with 10001', async () => {
+    const { admin } = await newTenant();
+    const bodies = [{ threshold_tokens: 0 }, { threshold_tokens: -5 }, { threshold_tokens: 1.5 }, { threshold_tokens: '100' }, {}, { threshold_tokens: 10, extra: 1 }];
+    for (const body of bodies) {
+      const res = await api.call('PUT', '/v1/costs/threshold', { key: admin, body });
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe(10001);
+    }
+    for (const period of ['2026-13', '2026-1', 'last-month', '2026-01-05']) {
+      const res = await api.call('GET', `/v1/costs?period=${period}`, { key: admin });
+      expect(res.json).toMatchObject({ code: 10001, data: { field: 'query.period' } });
+    }
+    expect((await api.call('GET', '/v1/costs')).json.code).toBe(10002);
+  });
+});

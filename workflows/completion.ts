@@ -1,0 +1,155 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { firstMessages } from '../completion/context-messages';
+import { type AttachmentText, type CompletionInput, type Passage, RUN_FAILURE_TYPE, runContextOf } from '../completion/run-input';
+import type { StopReason } from '../common/schemas/completions';
+import type { ChatMessage } from '../llm/chat-model';
+
+export interface CompletionOutcome {
+  answer: string;
+  reference: Passage[];
+  model: string | null;
+  stopReason: StopReason;
+  artifacts: Array<Record<string, unknown>>;
+  cost: { tokens: number; duration_ms: number };
+}
+
+// Reading attachments and recording the result are short database work: local activities, run
+// inside the workflow task, so a completion costs no extra server round trip for them.
+const { readAttachments, processWithoutModel, finishRun, failRun } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 10, nonRetryableErrorTypes: ['InvalidInput'] },
+});
+const { searchKnowledge } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: ['SearchRejected'] },
+});
+
+const SEARCH_TOP_K = 6;
+const TOOL_ATTEMPTS = 2;
+
+/**
+ * One completion: optional retrieval, then the agent loop (a model call; the tool calls it asks
+ * for, each its own activity; again) until the model answers or a limit is reached; then the
+ * answer, messages, events and cost are recorded. A failure is recorded too (an `error` event on
+ * the stream) and ends the workflow failed, carrying the spec's error code.
+ */
+export async function completionWorkflow(input: CompletionInput): Promise<CompletionOutcome> {
+  const ctx = runContextOf(input);
+  let seq = input.firstSeq;
+  let tokens = 0;
+  try {
+    const attachments: AttachmentText[] = input.attachmentIds.length > 0
+      ? await readAttachments({ tenantId: input.tenantId, fileIds: input.attachmentIds, maxChars: input.limits.attachmentMaxChars })
+      : [];
+    let passages: Passage[] = [];
+    if (input.route.scenario === 'kbqa') {
+      const found = await searchKnowledge({ ctx, seq, kbIds: input.kbIds, docIds: input.contextIds, question: input.question, topK: SEARCH_TOP_K });
+      passages = found.passages;
+      seq = found.nextSeq;
+    }
+
+    let answer: string;
+    let model: string | null = null;
+    let stopReason: StopReason = 'answered';
+    let artifacts: Array<Record<string, unknown>> = [];
+    let reference = passages;
+    if (!input.route.usesModel || !input.model) {
+      const done = await processWithoutModel({ ctx, route: input.route, question: input.question, passages, attachments, offline: input.offline });
+      ({ answer, artifacts } = done);
+      reference = done.reference;
+    } else {
+      const loop = await agentLoop(input, firstMessages(input, passages, attachments), seq);
+      ({ answer, model, stopReason, seq, tokens } = loop);
+    }
+
+    const finished = await finishRun({
+      ctx, seq, question: input.question, answer, reference, artifacts, model, offline: input.offline,
+      route: input.route, stopReason, tokens, requestedAt: input.requestedAt, userId: input.userId,
+      sources: attachments.length > 0 ? attachments.map((a) => a.name) : ['question'],
+    });
+    return { answer, reference, model, stopReason, artifacts: finished.artifacts, cost: finished.cost };
+  } catch (err) {
+    const failure = classifyFailure(err);
+    await failRun({ ctx, seq, question: input.question, code: failure.code, message: failure.message, tokens, requestedAt: input.requestedAt });
+    throw ApplicationFailure.create({ message: failure.message, type: RUN_FAILURE_TYPE, nonRetryable: true, details: [{ code: failure.code }] });
+  }
+}
+
+async function agentLoop(input: CompletionInput, messages: ChatMessage[], startSeq: number) {
+  const ctx = runContextOf(input);
+  const { callModel } = proxyActivities<Activities>({
+    startToCloseTimeout: input.limits.modelCallTimeoutMs + 5_000,
+    retry: {
+      initialInterval: '1 second',
+      backoffCoefficient: 2,
+      maximumAttempts: input.limits.modelAttempts,
+      nonRetryableErrorTypes: ['ModelRequestRejected'],
+    },
+  });
+  const toolsByName = new Map(input.tools.map((t) => [t.spec.name, t.binding]));
+  let seq = startSeq;
+  let tokens = 0;
+  let model: string | null = null;
+  for (let step = 1; ; step++) {
+    const lastStep = step >= input.limits.maxSteps;
+    const offerTools = input.tools.length > 0 && !lastStep;
+    const called = await callModel({
+      ctx, seq, step,
+      request: {
+        model: input.model!.name,
+        messages,
+        tools: offerTools ? input.tools.map((t) => t.spec) : undefined,
+        temperature: input.model!.temperature,
+        maxTokens: input.model!.maxTokens,
+      },
+    });
+    seq = called.nextSeq;
+    tokens += called.result.usage.totalTokens;
+    model = called.result.model;
+    const { content, toolCalls } = called.result;
+    if (toolCalls.length === 0) {
+      const stopReason: StopReason = lastStep && input.tools.length > 0 ? 'step_limit' : 'answered';
+      return { answer: content, model, stopReason, seq, tokens };
+    }
+    if (tokens >= input.limits.maxTokens) {
+      return { answer: content || 'The run stopped: it reached its token budget before the answer.', model, stopReason: 'token_limit' as const, seq, tokens };
+    }
+    messages = [...messages, { role: 'assistant', content: content || null, tool_calls: toolCalls }];
+    // The model may ask for several tools at once: they run side by side, answers kept in order.
+    const results = await Promise.all(
+      toolCalls.map((call) => {
+        const binding = toolsByName.get(call.name);
+        const timeoutMs = binding?.kind === 'http' ? (binding.tool.http.timeout_ms ?? 10_000) : 30_000;
+        const { callTool } = proxyActivities<Activities>({
+          startToCloseTimeout: timeoutMs + 5_000,
+          retry: { initialInterval: '1 second', maximumAttempts: TOOL_ATTEMPTS },
+        });
+        return callTool({
+          ctx, seq, step, call, binding: binding ?? null, maxAttempts: TOOL_ATTEMPTS,
+          kbIds: input.kbIds, contextIds: input.contextIds, attachmentIds: input.attachmentIds,
+        });
+      }),
+    );
+    seq = Math.max(seq, ...results.map((r) => r.nextSeq));
+    messages = [...messages, ...toolCalls.map((call, i) => ({ role: 'tool' as const, tool_call_id: call.id, content: results[i]!.content }))];
+  }
+}
+
+/** Maps what ended the run to the spec's codes: model 30001, tool timeout 30002, else 20001. */
+function classifyFailure(err: unknown): { code: number; message: string } {
+  if (err instanceof ActivityFailure) {
+    const cause = err.cause;
+    if (err.activityType === 'callModel') {
+      const detail = cause instanceof ApplicationFailure || cause instanceof TimeoutFailure ? cause.message : 'no answer';
+      return { code: 30001, message: `the language model failed: ${detail}` };
+    }
+    if (err.activityType === 'callTool' && (cause instanceof TimeoutFailure || (cause instanceof ApplicationFailure && cause.type === 'ToolTimedOut'))) {
+      return { code: 30002, message: `a tool timed out: ${cause.message || 'no answer in time'}` };
+    }
+  }
+  // A failed local activity may reach the workflow as its own ApplicationFailure, unwrapped.
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure && (cause.type === 'SearchRejected' || cause.type === 'InvalidInput')) return { code: 10001, message: cause.message };
+  return { code: 20001, message: 'the completion failed inside the service' };
+}
