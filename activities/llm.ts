@@ -1,6 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { RunContext } from '../completion/run-input';
+import { type RunContext, stepConfidence } from '../completion/run-input';
 import { type ChatModelClient, ChatModelError, type ChatRequest, type ChatResult } from '../llm/chat-model';
+import type { EventRecord } from '../common/events';
 import { type EventLog, newEvent } from '../stores/event-log';
 import type { RunEventStore, StreamEvent } from '../stores/run-events';
 
@@ -13,6 +14,12 @@ export interface LlmActivityDeps {
   messageIntervalMs?: number;
 }
 
+/** `agent.step`: the agent advanced one step (`action` says what it did; `confidence` 0-1). */
+export const agentStepEvent = (ctx: RunContext, step: number, action: string, confidence: number, at: Date): EventRecord =>
+  newEvent('agent.step', ctx.tenantId, `${ctx.traceId}:${step}`, {
+    session_id: ctx.sessionId, action, confidence, step, trace_id: ctx.traceId, agent_id: ctx.agentId,
+  }, at);
+
 export interface CallModelInput {
   ctx: RunContext;
   seq: number;
@@ -20,8 +27,6 @@ export interface CallModelInput {
   request: ChatRequest;
 }
 
-/** How sure the step is, from how the model ended its turn: cut off at the token ceiling is 0.5. */
-const confidenceOf = (result: ChatResult) => (result.finishReason === 'length' ? 0.5 : 1);
 
 /** Activities that reach the language model. */
 export function createLlmActivities({ chat, runEvents, eventLog, messageIntervalMs = 50 }: LlmActivityDeps) {
@@ -72,12 +77,13 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
       if (ctx.stream && result.content !== '' && result.content !== lastSent) emit([{ event: 'message', data: { answer: result.content } }]);
       await writes;
 
-      const action = result.toolCalls.length > 0 ? `call_tools:${result.toolCalls.map((c) => c.name).join(',')}` : 'answer';
-      await eventLog.appendMany([
-        newEvent('agent.step', ctx.tenantId, `${ctx.traceId}:${step}`, {
-          session_id: ctx.sessionId, action, confidence: confidenceOf(result), step, trace_id: ctx.traceId, agent_id: ctx.agentId,
-        }, new Date()),
-      ]);
+      // A step that asks for tools is announced now (the run goes on); the answering step is
+      // recorded with the run's other events when the run finishes.
+      if (result.toolCalls.length > 0) {
+        await eventLog.appendMany([
+          agentStepEvent(ctx, step, `call_tools:${result.toolCalls.map((c) => c.name).join(',')}`, stepConfidence(result.finishReason), new Date()),
+        ]);
+      }
       return { result, nextSeq: next };
     },
   };

@@ -4,14 +4,16 @@ import { composeOfflineAnswer } from '../completion/offline-answer';
 import { describeImport, importArtifact, importEventData, reviewArtifact, reviewEventData } from '../completion/run-artifacts';
 import { NotADiffError, reviewDiff } from '../completion/review-rules';
 import { countSeverities } from '../completion/review-report';
-import { parseImport, parseModelImport } from '../completion/import-items';
-import type { AttachmentText, Passage, RunContext, RunRoute } from '../completion/run-input';
+import { NotImportableError, parseImport, parseModelImport } from '../completion/import-items';
+import { EXTRACTIVE_PASSAGES } from '../completion/route-catalog';
+import type { AnswerStep, AttachmentText, Passage, RunContext, RunRoute } from '../completion/run-input';
+import { agentStepEvent } from './llm';
 import type { CompletionRunStore } from '../stores/completion-runs';
 import type { CostStore } from '../stores/costs';
 import { type EventLog, newEvent } from '../stores/event-log';
 import type { FileStore } from '../stores/files';
 import type { RunEventStore } from '../stores/run-events';
-import type { SessionStore } from '../stores/sessions';
+import { type SessionStore, turnMessageIds } from '../stores/sessions';
 
 export interface RunActivityDeps {
   sessions: SessionStore;
@@ -39,6 +41,7 @@ export interface FinishRunInput {
   userId: string;
   /** Where the run's input came from (attachment names, or `question`). */
   sources: string[];
+  answerStep: AnswerStep;
 }
 
 const invalidInput = (message: string) => ApplicationFailure.nonRetryable(message, 'InvalidInput');
@@ -46,8 +49,6 @@ const invalidInput = (message: string) => ApplicationFailure.nonRetryable(messag
 /** The text a processor works on: the question, then each attachment. */
 const inputText = (question: string, attachments: AttachmentText[]) => [question, ...attachments.map((a) => a.text)].join('\n\n');
 
-/** Passages quoted by the extractive processor, per mode. */
-const EXTRACTIVE_PASSAGES: Record<string, number> = { default: 3, detailed: 6, concise: 1 };
 
 /** Activities that record a completion's result in MongoDB, and the processors that need no model. */
 export function createRunActivities(deps: RunActivityDeps) {
@@ -72,11 +73,17 @@ export function createRunActivities(deps: RunActivityDeps) {
         }
       }
       if (route.scenario === 'import') {
-        const parsed = parseImport(text, { mode: route.mode === 'bugs' ? 'bugs' : 'requirements' });
+        let parsed;
+        try {
+          parsed = parseImport(text, { mode: route.mode === 'bugs' ? 'bugs' : 'requirements' });
+        } catch (err) {
+          if (err instanceof NotImportableError) throw invalidInput(`import: ${err.message}`);
+          throw err;
+        }
         return { answer: describeImport(parsed), reference: [] as Passage[], artifacts: [importArtifact(parsed, sourcesOf(attachments))] };
       }
       const composed = composeOfflineAnswer(question, passages, { maxPassages: EXTRACTIVE_PASSAGES[route.mode] ?? 3 });
-      return { answer: composed.answer, reference: composed.reference as Passage[], artifacts: [] as Array<Record<string, unknown>> };
+      return { answer: composed.answer, reference: composed.reference, artifacts: [] as Array<Record<string, unknown>> };
     },
 
     /**
@@ -95,14 +102,13 @@ export function createRunActivities(deps: RunActivityDeps) {
         if (input.route.scenario === 'import') artifacts = [importArtifact(parseModelImport(input.answer), input.sources)];
       }
 
-      const [, answerId] = await deps.sessions.recordTurn(ctx.tenantId, ctx.sessionId, ctx.traceId, [
-        { role: 'user', content: input.question, metadata: {} },
-        { role: 'assistant', content: input.answer, metadata: { route: input.route.text } },
-      ], at);
+      const [, answerId] = turnMessageIds(ctx.traceId, 2);
       const reportUrl = `${deps.publicBaseUrl}/v1/combo/sessions/${ctx.sessionId}/messages/${answerId}`;
       artifacts = artifacts.map((a) => (a.type === 'review_report' ? { ...a, report_url: reportUrl } : a));
 
+      const answerAction = input.route.usesModel && input.model !== null ? 'answer' : `answer:${input.route.processor}`;
       const events = [
+        agentStepEvent(ctx, input.answerStep.step, answerAction, input.answerStep.confidence, at),
         newEvent('session.finished', ctx.tenantId, ctx.traceId, {
           session_id: ctx.sessionId, cost, artifacts, trace_id: ctx.traceId, agent_id: ctx.agentId, route: input.route.text, stop_reason: input.stopReason,
         }, at),
@@ -112,9 +118,14 @@ export function createRunActivities(deps: RunActivityDeps) {
         if (artifact.type === 'review_report') events.push(newEvent('review.completed', ctx.tenantId, ctx.traceId, { ...reviewEventData(artifact, input.question, reportUrl, cost), ...runIds }, at));
         if (artifact.type === 'import') events.push(newEvent('import.completed', ctx.tenantId, ctx.traceId, { ...importEventData(artifact), ...runIds }, at));
       }
+      // Independent writes, side by side: this is on every completion's path to its reply.
       await Promise.all([
+        deps.sessions.recordTurn(ctx.tenantId, ctx.sessionId, ctx.traceId, [
+          { role: 'user', content: input.question, metadata: {} },
+          { role: 'assistant', content: input.answer, metadata: { route: input.route.text } },
+        ], at),
         deps.eventLog.appendMany(events),
-        deps.costs.recordRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at }),
+        deps.costs.enqueueRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at }),
         deps.runs.complete(ctx.traceId, { answer: input.answer, reference: input.reference, cost, model: input.model, stopReason: input.stopReason, artifacts }, at),
       ]);
       if (ctx.stream) {
@@ -134,7 +145,7 @@ export function createRunActivities(deps: RunActivityDeps) {
       const error = { code: input.code, message: input.message };
       await Promise.all([
         deps.runs.fail(ctx.traceId, error, cost, at),
-        input.tokens > 0 ? deps.costs.recordRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at }) : undefined,
+        input.tokens > 0 ? deps.costs.enqueueRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at }) : undefined,
       ]);
       if (ctx.stream) {
         await deps.runEvents.append(ctx.traceId, input.seq, [

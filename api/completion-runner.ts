@@ -56,14 +56,17 @@ async function activeSkills(services: Services, tenantId: string, agent: Agent, 
 export async function startRun(services: Services, principal: Principal, agentId: string, body: CompletionBody, traceId: string): Promise<StartedRun> {
   const { config } = services;
   const tenantId = principal.tenantId;
-  const [agent, session] = await Promise.all([services.agents.get(tenantId, agentId), sessionOfAgent(services, tenantId, agentId, body.session_id)]);
-  const { route, offline } = resolveRoute(body.route, agent.default_route, config.LLM_BASE_URL !== undefined);
-  const [skills, turns] = await Promise.all([
-    activeSkills(services, tenantId, agent, session.session_id),
-    services.sessions.recentTurns(tenantId, session.session_id, { maxMessages: config.HISTORY_MAX_MESSAGES, maxChars: config.HISTORY_MAX_CHARS }),
+  // Every read this request needs, side by side; what they prove is checked as they land.
+  const agentRead = services.agents.get(tenantId, agentId);
+  const [agent, session, skills, turns] = await Promise.all([
+    agentRead,
+    sessionOfAgent(services, tenantId, agentId, body.session_id),
+    agentRead.then((a) => activeSkills(services, tenantId, a, body.session_id)),
+    services.sessions.recentTurns(tenantId, body.session_id, { maxMessages: config.HISTORY_MAX_MESSAGES, maxChars: config.HISTORY_MAX_CHARS }),
     services.files.assertExist(tenantId, body.attachments),
-    checkContextDocuments(services, tenantId, agent, body.context_ids),
+    agentRead.then((a) => checkContextDocuments(services, tenantId, a, body.context_ids)),
   ]);
+  const { route, offline } = resolveRoute(body.route, agent.default_route, config.LLM_BASE_URL !== undefined);
 
   const input: CompletionInput = {
     traceId,
@@ -99,8 +102,11 @@ export async function startRun(services: Services, principal: Principal, agentId
     firstSeq: 1,
   };
 
-  await services.completionRuns.start({ traceId, tenantId, agentId, sessionId: session.session_id, route: route.text, stream: body.stream, offline });
-  const started = await startCompletion(services.temporal, config.TEMPORAL_TASK_QUEUE, input);
+  // The run's record and its workflow start together; a refused start removes the record.
+  const [, started] = await Promise.all([
+    services.completionRuns.start({ traceId, tenantId, agentId, sessionId: session.session_id, route: route.text, stream: body.stream, offline }),
+    startCompletion(services.temporal, config.TEMPORAL_TASK_QUEUE, input),
+  ]);
   if (!started) {
     await services.completionRuns.discard(traceId);
     throw conflict(`session ${session.session_id} already has a completion running; wait for it to finish`, {

@@ -114,6 +114,8 @@ export const configSchema = z
     HISTORY_MAX_CHARS: z.coerce.number().int().min(0).max(1_000_000).default(24_000),
     /** Characters of attachment text put before the model per completion. */
     ATTACHMENT_MAX_CHARS: z.coerce.number().int().min(0).max(1_000_000).default(48_000),
+    /** How often the worker adds finished runs' queued costs to their tenants' totals. */
+    COST_AGGREGATE_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
     /** Default per-tenant cost threshold in tokens per period (cost.threshold_exceeded); unset: none. */
     COST_THRESHOLD_TOKENS: z.coerce.number().int().min(1).optional(),
     /** How often an API process looks for a stream's next event. */

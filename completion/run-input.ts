@@ -106,3 +106,12 @@ export const runContextOf = (input: CompletionInput): RunContext => ({
 
 /** The error codes a failed run ends with (the spec's table). */
 export const RUN_FAILURE_TYPE = 'CompletionFailed';
+
+/** How sure a model step is, from how the model ended its turn: cut off at the token ceiling is 0.5. */
+export const stepConfidence = (finishReason: string) => (finishReason === 'length' ? 0.5 : 1);
+
+/** The step that produced the answer, recorded as `agent.step` with the run's other events. */
+export interface AnswerStep {
+  step: number;
+  confidence: number;
+}

@@ -28,6 +28,18 @@ export interface CostTotals {
   runs: number;
 }
 
+/**
+ * A run's cost waiting to be added to its period (`_id` = trace id). Completions only queue their
+ * cost (one insert on their path); the worker's cost aggregator adds queued costs to the ledger.
+ */
+interface QueuedCostDoc {
+  _id: string;
+  tenant_id: string;
+  tokens: number;
+  duration_ms: number;
+  at: Date;
+}
+
 /** One recorded run; its `_id` (the trace id) is what makes recording a run twice impossible. */
 interface RunCostDoc {
   _id: string;
@@ -93,6 +105,7 @@ const totalsOf = ({ tokens, duration_ms, runs }: CostTotals): CostTotals => ({ t
  */
 export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOptions = {}) {
   const runs = db.collection<RunCostDoc>('cost_runs');
+  const queue = db.collection<QueuedCostDoc>('cost_queue');
   const ledger = db.collection<LedgerDoc>('cost_ledger');
   const totals = db.collection<TotalsDoc>('cost_totals');
   const settings = db.collection<SettingsDoc>('cost_settings');
@@ -114,9 +127,9 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
     return newestFrom(key, head ? positionOf(head) : { seq: 0, tokens: 0, duration_ms: 0, runs: 0 });
   }
 
-  async function append(run: RunCost, period: string): Promise<{ before: Position; after: Position }> {
+  async function append(run: RunCost, period: string, head: Position): Promise<{ before: Position; after: Position }> {
     const key = totalsKey(run.tenantId, period);
-    let before = await newest(run.tenantId, period);
+    let before = head;
     for (let claims = 1; ; claims++) {
       const entry: LedgerDoc = {
         _id: `${key}:${before.seq + 1}`,
@@ -186,9 +199,33 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
     };
   }
 
-  return {
+  const store = {
     runs,
+    queue,
     ledger,
+
+    /** Queues a finished run's cost; queuing the same trace twice keeps one entry. */
+    async enqueueRunCost(run: RunCost): Promise<void> {
+      try {
+        await queue.insertOne({ _id: run.traceId, tenant_id: run.tenantId, tokens: run.tokens, duration_ms: run.durationMs, at: run.at });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+    },
+
+    /**
+     * Adds up to `limit` queued costs to their periods (recording the threshold event when one
+     * crosses it), then drops them from the queue. A cost added but not yet dropped (a crash in
+     * between) is not added again: recording is keyed by trace id. Read without sort: cheap on FerretDB.
+     */
+    async foldQueued(limit = 200): Promise<number> {
+      const pending = await queue.find({}).limit(limit).toArray();
+      for (const entry of pending) {
+        await store.recordRunCost({ tenantId: entry.tenant_id, traceId: entry._id, tokens: entry.tokens, durationMs: entry.duration_ms, at: entry.at });
+        await queue.deleteOne({ _id: entry._id });
+      }
+      return pending.length;
+    },
     totals,
     settings,
     periodUnit: unit,
@@ -203,18 +240,24 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
       const period = periodOf(run.at, unit);
       const tokens = Math.max(0, Math.round(run.tokens));
       const durationMs = Math.max(0, Math.round(run.durationMs));
+      // The reads the ledger entry needs go alongside the run's record: this sits on every completion's path.
+      const thresholdRead = thresholdOf(run.tenantId);
+      const headRead = newest(run.tenantId, period);
+      // Awaited below on every path that continues; an early failure must not surface as unhandled.
+      thresholdRead.catch(() => undefined);
+      headRead.catch(() => undefined);
       try {
         await runs.insertOne({ _id: run.traceId, tenant_id: run.tenantId, period, tokens, duration_ms: durationMs, at: run.at });
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
         const recorded = await runs.findOne({ _id: run.traceId });
         const recordedPeriod = recorded?.period ?? period;
-        const [position, threshold] = await Promise.all([newest(run.tenantId, recordedPeriod), thresholdOf(run.tenantId)]);
+        const [position, threshold] = await Promise.all([newest(run.tenantId, recordedPeriod), thresholdRead]);
         const exceeded = await noteThreshold(run.tenantId, recordedPeriod, position.tokens, threshold.tokens, run.at, false);
         return { period: recordedPeriod, totals: totalsOf(position), thresholdExceeded: exceeded };
       }
-      const { before, after } = await append({ ...run, tokens, durationMs }, period);
-      const threshold = await thresholdOf(run.tenantId);
+      const { before, after } = await append({ ...run, tokens, durationMs }, period, await headRead);
+      const threshold = await thresholdRead;
       const crossed = threshold.tokens !== null && before.tokens < threshold.tokens;
       const exceeded = await noteThreshold(run.tenantId, period, after.tokens, threshold.tokens, run.at, crossed);
       return { period, totals: totalsOf(after), thresholdExceeded: exceeded };
@@ -241,6 +284,7 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
       return current;
     },
   };
+  return store;
 }
 
 export type CostStore = ReturnType<typeof createCostStore>;

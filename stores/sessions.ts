@@ -72,6 +72,9 @@ interface MemoryDoc {
 /** Turns kept in a session's memory document; what a completion reads of them is bounded again by configuration. */
 const MEMORY_TURNS = 100;
 
+/** Message ids of a completion's turn, derived from its trace id so a retried write adds nothing. */
+export const turnMessageIds = (traceId: string, count: number) => Array.from({ length: count }, (_, i) => `msg_${traceId.slice(4)}${i}`);
+
 export interface TurnMessage {
   role: 'user' | 'assistant';
   content: string;
@@ -83,12 +86,14 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
   const messages = db.collection<MessageDoc>('messages');
   const memory = db.collection<MemoryDoc>('session_memory');
 
-  // Completions on one session are serialized (one running workflow per session), so a
-  // read-modify-write of the memory document does not race with another completion.
+  // One write per turn. MongoDB keeps the newest MEMORY_TURNS ($slice); FerretDB v1 ignores $slice,
+  // so recentTurns trims a document that has grown past twice that.
   async function remember(tenantId: string, sessionId: string, turns: MemoryTurn[]): Promise<void> {
-    const current = await memory.findOne({ _id: sessionId, tenant_id: tenantId });
-    const kept = [...(current?.turns ?? []), ...turns].slice(-MEMORY_TURNS);
-    await memory.updateOne({ _id: sessionId }, { $set: { tenant_id: tenantId, turns: kept, updated_at: new Date() } }, { upsert: true });
+    await memory.updateOne(
+      { _id: sessionId },
+      { $push: { turns: { $each: turns, $slice: -MEMORY_TURNS } }, $set: { tenant_id: tenantId, updated_at: new Date() } },
+      { upsert: true },
+    );
   }
 
   async function getDoc(tenantId: string, sessionId: string): Promise<SessionDoc> {
@@ -197,6 +202,9 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
     /** The newest turns, oldest first: at most `maxMessages` of them and `maxChars` characters. */
     async recentTurns(tenantId: string, sessionId: string, { maxMessages, maxChars }: { maxMessages: number; maxChars: number }): Promise<MemoryTurn[]> {
       const doc = await memory.findOne({ _id: sessionId, tenant_id: tenantId });
+      if (doc && doc.turns.length > 2 * MEMORY_TURNS) {
+        await memory.updateOne({ _id: sessionId }, { $set: { turns: doc.turns.slice(-MEMORY_TURNS) } });
+      }
       const picked: MemoryTurn[] = [];
       let chars = 0;
       for (const turn of [...(doc?.turns ?? [])].reverse()) {
@@ -209,8 +217,9 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
 
     /** A completion's question and answer: into the message log (ids derived from the run, so a retry adds nothing) and the memory. */
     async recordTurn(tenantId: string, sessionId: string, traceId: string, turn: TurnMessage[], at: Date): Promise<string[]> {
+      const ids = turnMessageIds(traceId, turn.length);
       const docs: MessageDoc[] = turn.map((m, i) => ({
-        _id: `msg_${traceId.slice(4)}${i}`,
+        _id: ids[i]!,
         tenant_id: tenantId,
         session_id: sessionId,
         role: m.role,
@@ -218,14 +227,19 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
         metadata: { ...m.metadata, trace_id: traceId },
         created_at: new Date(at.getTime() + i),
       }));
+      // Both writes at once: this is on every completion's path. The message log keeps a turn once
+      // (derived ids); a recording retried after an infrastructure fault may repeat the turn in the
+      // memory the model is given, which is harmless.
+      const remembered = remember(tenantId, sessionId, turn.map(({ role, content }) => ({ role, content })));
       try {
         await messages.insertMany(docs, { ordered: false });
       } catch (err) {
+        await remembered.catch(() => undefined);
         if (!isDuplicateKey(err)) throw err;
-        return docs.map((d) => d._id);
+        return ids;
       }
-      await remember(tenantId, sessionId, turn.map(({ role, content }) => ({ role, content })));
-      return docs.map((d) => d._id);
+      await remembered;
+      return ids;
     },
 
     async getMessage(tenantId: string, sessionId: string, messageId: string): Promise<Message> {

@@ -4,6 +4,7 @@ import type { Logger } from '../common/logger';
 import { startDelivery } from '../common/workflow-starts';
 import { createEventLog, presentEvent } from '../stores/event-log';
 import type { NewDelivery, WebhookStore } from '../stores/webhooks';
+import { createPollLoop } from './poll-loop';
 
 export interface DispatcherOptions {
   db: Db;
@@ -22,8 +23,6 @@ export interface DispatcherOptions {
  */
 export function createEventDispatcher({ db, webhooks, client, taskQueue, intervalMs, log, batchSize = 200 }: DispatcherOptions) {
   const { dispatchQueue } = createEventLog(db);
-  let stopped = false;
-  let wake: (() => void) | undefined;
 
   /**
    * One batch in the store's natural order (roughly oldest first); returns how many events it
@@ -61,30 +60,5 @@ export function createEventDispatcher({ db, webhooks, client, taskQueue, interva
     return pending.length;
   }
 
-  async function run(): Promise<void> {
-    while (!stopped) {
-      let handled = 0;
-      try {
-        handled = await dispatchOnce();
-      } catch (err) {
-        log.warn('event dispatch failed; retrying', { error: String(err) });
-      }
-      if (handled < batchSize && !stopped) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, intervalMs).unref();
-        });
-      }
-    }
-  }
-
-  return {
-    dispatchOnce,
-    /** Runs until stop(); resolves when the loop has ended. */
-    start: () => run(),
-    stop() {
-      stopped = true;
-      wake?.();
-    },
-  };
+  return { dispatchOnce, ...createPollLoop('event dispatch', dispatchOnce, { intervalMs, batchSize, log }) };
 }

@@ -7,12 +7,17 @@ import { connectMongo, ensureIndexes } from '../stores/mongo';
 import { createSecretBox } from '../stores/secret-box';
 import { createWebhookStore } from '../stores/webhooks';
 import { activityDepsFromConfig } from './activity-deps';
+import { createCostStore } from '../stores/costs';
+import { createEventLog } from '../stores/event-log';
 import { createEventDispatcher } from './event-dispatcher';
+import { createPollLoop } from './poll-loop';
 import { ensureSystemSchedules } from './schedules';
 import { createWorker } from './worker';
 
+const COST_BATCH = 200;
+
 /**
- * config → clients → worker and event dispatcher; the SDK stops polling on SIGINT/SIGTERM and lets
+ * config → clients → worker, event dispatcher and cost aggregator; the SDK stops polling on SIGINT/SIGTERM and lets
  * running tasks finish, then the dispatcher stops.
  */
 async function main() {
@@ -35,6 +40,8 @@ async function main() {
       intervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS,
       log,
     });
+    const costs = createCostStore(mongo.db, createEventLog(mongo.db), { defaultThresholdTokens: config.COST_THRESHOLD_TOKENS });
+    const costAggregator = createPollLoop('cost aggregation', () => costs.foldQueued(COST_BATCH), { intervalMs: config.COST_AGGREGATE_INTERVAL_MS, batchSize: COST_BATCH, log });
     const worker = await createWorker({
       connection,
       namespace: config.TEMPORAL_NAMESPACE,
@@ -45,9 +52,11 @@ async function main() {
     });
     log.info('worker running', { task_queue: config.TEMPORAL_TASK_QUEUE });
     const dispatching = dispatcher.start();
+    const aggregating = costAggregator.start();
     await worker.run();
     dispatcher.stop();
-    await dispatching;
+    costAggregator.stop();
+    await Promise.all([dispatching, aggregating]);
     log.info('worker stopped');
   } finally {
     await connection.close();

@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { firstMessages } from '../completion/context-messages';
-import { type AttachmentText, type CompletionInput, type Passage, RUN_FAILURE_TYPE, runContextOf } from '../completion/run-input';
+import { type AnswerStep, type AttachmentText, type CompletionInput, type Passage, RUN_FAILURE_TYPE, runContextOf, stepConfidence } from '../completion/run-input';
 import type { StopReason } from '../common/schemas/completions';
 import type { ChatMessage } from '../llm/chat-model';
 
@@ -54,19 +54,20 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
     let stopReason: StopReason = 'answered';
     let artifacts: Array<Record<string, unknown>> = [];
     let reference = passages;
+    let answerStep: AnswerStep = { step: 1, confidence: 1 };
     if (!input.route.usesModel || !input.model) {
       const done = await processWithoutModel({ ctx, route: input.route, question: input.question, passages, attachments, offline: input.offline });
       ({ answer, artifacts } = done);
       reference = done.reference;
     } else {
       const loop = await agentLoop(input, firstMessages(input, passages, attachments), seq);
-      ({ answer, model, stopReason, seq, tokens } = loop);
+      ({ answer, model, stopReason, seq, tokens, answerStep } = loop);
     }
 
     const finished = await finishRun({
       ctx, seq, question: input.question, answer, reference, artifacts, model, offline: input.offline,
       route: input.route, stopReason, tokens, requestedAt: input.requestedAt, userId: input.userId,
-      sources: attachments.length > 0 ? attachments.map((a) => a.name) : ['question'],
+      sources: attachments.length > 0 ? attachments.map((a) => a.name) : ['question'], answerStep,
     });
     return { answer, reference, model, stopReason, artifacts: finished.artifacts, cost: finished.cost };
   } catch (err) {
@@ -108,12 +109,13 @@ async function agentLoop(input: CompletionInput, messages: ChatMessage[], startS
     tokens += called.result.usage.totalTokens;
     model = called.result.model;
     const { content, toolCalls } = called.result;
+    const answerStep = { step, confidence: stepConfidence(called.result.finishReason) };
     if (toolCalls.length === 0) {
       const stopReason: StopReason = lastStep && input.tools.length > 0 ? 'step_limit' : 'answered';
-      return { answer: content, model, stopReason, seq, tokens };
+      return { answer: content, model, stopReason, seq, tokens, answerStep };
     }
     if (tokens >= input.limits.maxTokens) {
-      return { answer: content || 'The run stopped: it reached its token budget before the answer.', model, stopReason: 'token_limit' as const, seq, tokens };
+      return { answer: content || 'The run stopped: it reached its token budget before the answer.', model, stopReason: 'token_limit' as const, seq, tokens, answerStep };
     }
     messages = [...messages, { role: 'assistant', content: content || null, tool_calls: toolCalls }];
     // The model may ask for several tools at once: they run side by side, answers kept in order.

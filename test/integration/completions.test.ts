@@ -406,8 +406,14 @@ describe('completions', () => {
     await complete({ session_id: sessionId, question: 'one' });
     await complete({ session_id: sessionId, question: 'two' });
     await complete({ session_id: sessionId, question: 'three' });
-    const exceeded = await api.services.mongo.db.collection('events').find({ event: 'cost.threshold_exceeded', tenant_id: 'default' }).toArray();
+    // Costs are added to the period by the worker's aggregator, shortly after each run.
+    const thresholdEvents = () => api.services.mongo.db.collection('events').find({ event: 'cost.threshold_exceeded', tenant_id: 'default' }).toArray();
+    await eventually(async () => ((await api.services.costs.queue.countDocuments()) === 0 ? true : undefined), 10_000);
+    const exceeded = await thresholdEvents();
     expect(exceeded).toHaveLength(1);
+    const summary = await api.call('GET', '/v1/costs', { key: api.adminKey });
+    expect(summary.json.data).toMatchObject({ threshold_tokens: 1000, threshold_exceeded: true });
+    expect(summary.json.data.tokens).toBeGreaterThanOrEqual(2400);
     expect(exceeded[0]!.data).toMatchObject({ tenant_id: 'default', period: expect.stringMatching(/^\d{4}-\d{2}$/), amount: expect.any(Number) });
     expect(exceeded[0]!.data.amount).toBeGreaterThanOrEqual(1000);
   });

@@ -3,7 +3,10 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createLogger } from '../../common/logger';
 import { createSecretBox } from '../../stores/secret-box';
 import { createWebhookStore } from '../../stores/webhooks';
+import { createCostStore } from '../../stores/costs';
+import { createEventLog } from '../../stores/event-log';
 import { createEventDispatcher } from '../../workers/event-dispatcher';
+import { createPollLoop } from '../../workers/poll-loop';
 import { activityDepsFromConfig } from '../../workers/activity-deps';
 import { createWorker } from '../../workers/worker';
 import type { TestApi } from './api';
@@ -36,12 +39,16 @@ export async function startTestWorker(api: TestApi, { dispatcher = true, ingestB
     log: createLogger('silent', 'test'),
   });
   const dispatching = dispatcher ? dispatch.start() : Promise.resolve();
+  const costs = createCostStore(api.services.mongo.db, createEventLog(api.services.mongo.db), { defaultThresholdTokens: api.config.COST_THRESHOLD_TOKENS });
+  const costAggregator = createPollLoop('cost aggregation', () => costs.foldQueued(), { intervalMs: 50, batchSize: 200, log: createLogger('silent', 'test') });
+  const aggregating = costAggregator.start();
   return {
     client,
     dispatcher: dispatch,
     async stop() {
       dispatch.stop();
-      await dispatching;
+      costAggregator.stop();
+      await Promise.all([dispatching, aggregating]);
       worker.shutdown();
       await running;
       await nativeConnection.close();
