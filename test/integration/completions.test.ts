@@ -206,7 +206,17 @@ describe('completions', () => {
     for (let i = 1; i < messages.length; i++) expect(messages[i]!.startsWith(messages[i - 1]!)).toBe(true);
     expect(messages.at(-1)).toBe('Streaming works end to end.');
     expect(events.at(-1)).toMatchObject({ event: 'done', data: { session_id: sessionId, trace_id: traceId, cost: { tokens: expect.any(Number) } } });
-    expect(reply.comments.length).toBeGreaterThanOrEqual(0);
+  });
+
+  it('keeps an idle stream alive with comments while the model is slow, and rides out a timed-out attempt', async () => {
+    const sessionId = await newSession();
+    // The first attempt outlasts LLM_TIMEOUT_MS (2 s) and is retried; the second answers.
+    scriptModel({ body: chatAnswer('late'), delayMs: 2_600 }, { body: chatAnswer('Second attempt answered.') });
+    const reply = await stream({ session_id: sessionId, question: 'Are you there?' });
+    expect(reply.comments).toContain('keep-alive');
+    expect(reply.events.map((e) => [e.event, e.data.phase])).toEqual(expect.arrayContaining([['thinking', 'model'], ['thinking', 'model_retry']]));
+    expect(reply.events.at(-2)).toMatchObject({ event: 'message', data: { answer: 'Second attempt answered.' } });
+    expect(chatRequests()).toHaveLength(2);
   });
 
   it('resumes a dropped stream with Last-Event-ID on another API process, losing and repeating nothing', async () => {
@@ -398,6 +408,92 @@ describe('completions', () => {
     expect(reply.json.data.artifacts[0].errors).toHaveLength(1);
     const events = await eventsOf('import.completed', sessionId);
     expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ source: 'question', count: 2, errors: [expect.objectContaining({ row: expect.any(Number) })] })]);
+  });
+
+  describe('routes that use the model', () => {
+    let kbId: string;
+    let docIds: Record<string, string>;
+    let ragAgent: string;
+
+    beforeAll(async () => {
+      kbId = (await api.call('POST', '/v1/kb', { key: api.adminKey, body: { name: 'Policies' } })).json.data.kb_id;
+      const docs = {
+        'refunds.md': '# Refunds\n\nRefunds are paid within five business days to the original payment method.\n',
+        'shipping.md': '# Shipping\n\nOrders ship from Rotterdam; delivery inside the EU takes two to four days.\n',
+      };
+      docIds = {};
+      for (const [name, text] of Object.entries(docs)) {
+        const up = await api.upload('/v1/document', api.adminKey, { kb_id: kbId }, { name, bytes: Buffer.from(text), type: 'text/markdown' });
+        docIds[name] = up.json.data.doc_id;
+        await eventually(async () => ((await api.call('GET', `/v1/document/${up.json.data.doc_id}`, { key: api.adminKey })).json.data.status === 'ready' ? true : undefined), 60_000);
+      }
+      ragAgent = (await api.call('POST', '/v1/combo/agents', { key: api.adminKey, body: { name: 'Support', kb_ids: [kbId], instructions: 'Be helpful.' } })).json.data.agent_id;
+    });
+    const sessionOf = async (agent: string) => (await api.call('POST', `/v1/combo/agents/${agent}/sessions`, { key: api.adminKey, body: {} })).json.data.session_id as string;
+
+    it('kbqa: retrieves passages, gives them to the model to cite, and returns them as reference; context_ids restrict them', async () => {
+      const sessionId = await sessionOf(ragAgent);
+      scriptModel({ body: chatAnswer('Refunds take five business days [1].') });
+      const reply = await complete({ session_id: sessionId, question: 'How long do refunds take?', route: '@kbqa@llm@concise@' }, ragAgent);
+      expect(reply.json.data).toMatchObject({ answer: 'Refunds take five business days [1].', route: '@kbqa@llm@concise@', offline: false });
+      expect(reply.json.data.reference[0]).toMatchObject({ index: 1, doc_id: docIds['refunds.md'], doc_name: 'refunds.md', kb_id: kbId });
+      const system = (chatRequests()[0]!.body as any).messages[0].content as string;
+      expect(system).toContain('[1] (refunds.md)');
+      expect(system).toContain('five business days');
+      expect(system).toMatch(/briefly/i);
+
+      const question = 'How many days do refunds and deliveries take?';
+      scriptModel({ body: chatAnswer('Both.') });
+      const open = await complete({ session_id: sessionId, question, route: '@kbqa@llm@default@' }, ragAgent);
+      expect(new Set(open.json.data.reference.map((r: { doc_id: string }) => r.doc_id))).toEqual(new Set(Object.values(docIds)));
+      scriptModel({ body: chatAnswer('Only shipping is in context.') });
+      const restricted = await complete({ session_id: sessionId, question, route: '@kbqa@llm@default@', context_ids: [docIds['shipping.md']] }, ragAgent);
+      expect(restricted.json.data.reference.map((r: { doc_id: string }) => r.doc_id)).toEqual(expect.arrayContaining([docIds['shipping.md']]));
+      expect(restricted.json.data.reference.every((r: { doc_id: string }) => r.doc_id === docIds['shipping.md'])).toBe(true);
+      // A document outside the agent's knowledge bases is refused.
+      const otherKb = (await api.call('POST', '/v1/kb', { key: api.adminKey, body: { name: 'Elsewhere' } })).json.data.kb_id;
+      const foreign = await api.upload('/v1/document', api.adminKey, { kb_id: otherKb }, { name: 'x.md', bytes: Buffer.from('# X\n\nx'), type: 'text/markdown' });
+      expect((await complete({ session_id: sessionId, question: 'x', context_ids: [foreign.json.data.doc_id] }, ragAgent)).json).toMatchObject({ code: 10004 });
+    });
+
+    it('agent: the model searches the knowledge bases and reads an attachment through built-in tools', async () => {
+      const file = await api.upload('/v1/files', api.adminKey, {}, { name: 'order.txt', bytes: Buffer.from('Order 1234: two chairs, shipped to Lyon on 3 March.'), type: 'text/plain' });
+      expect(file.json.code).toBe(0);
+      const fileId = file.json.data.file_id;
+      const sessionId = await sessionOf(ragAgent);
+      scriptModel(
+        { body: chatToolCall([{ id: 't1', name: 'read_attachment', args: { file_id: fileId } }, { id: 't2', name: 'search_knowledge', args: { query: 'EU delivery time' } }]) },
+        { body: chatAnswer('Your chairs went to Lyon; EU delivery takes two to four days.') },
+      );
+      const reply = await complete({ session_id: sessionId, question: 'When will order 1234 arrive?', route: '@agent@llm@default@', attachments: [fileId] }, ragAgent);
+      expect(reply.json.data.answer).toBe('Your chairs went to Lyon; EU delivery takes two to four days.');
+      const [first, second] = chatRequests() as Array<{ body: any }>;
+      expect(first!.body.tools.map((t: any) => t.function.name).sort()).toEqual(['current_time', 'read_attachment', 'search_knowledge']);
+      expect(first!.body.messages.at(-1).content).toContain('two chairs, shipped to Lyon');
+      const toolAnswers = second!.body.messages.filter((m: any) => m.role === 'tool');
+      expect(JSON.parse(toolAnswers[0].content)).toMatchObject({ file_id: fileId, name: 'order.txt', text: expect.stringContaining('Lyon') });
+      expect(JSON.parse(toolAnswers[1].content).passages[0]).toMatchObject({ doc_name: 'shipping.md', content: expect.stringContaining('two to four days') });
+    });
+
+    it('review with the model: counts the severities the model reports and announces review.completed', async () => {
+      const sessionId = await sessionOf(ragAgent);
+      scriptModel({ body: chatAnswer('## Review\n- [critical] SQL built from user input in db.js:12\n- [warning] missing error handling\n- [warning] unused variable\n- [info] typo in comment') });
+      const reply = await complete({ session_id: sessionId, question: 'Review https://git.example.com/acme/app/merge_requests/7', route: '@review@llm@default@' }, ragAgent);
+      expect(reply.json.data.artifacts[0]).toMatchObject({ type: 'review_report', issues_found: { critical: 1, warning: 2, info: 1 } });
+      expect((chatRequests()[0]!.body as any).messages[0].content).toContain('[critical]');
+      const [event] = await eventsOf('review.completed', sessionId);
+      expect(event!.data).toMatchObject({ pr_url: 'https://git.example.com/acme/app/merge_requests/7', issues_found: { critical: 1, warning: 2, info: 1 }, cost: { tokens: 20 } });
+    });
+
+    it('import with the model: the JSON items the model returns are counted and announced', async () => {
+      const sessionId = await sessionOf(ragAgent);
+      scriptModel({ body: chatAnswer('```json\n[{"title":"Dark mode","priority":"low"},{"title":"Two-factor login","priority":"high"},{"description":"no title"}]\n```') });
+      const reply = await complete({ session_id: sessionId, question: 'Import these: dark mode (low), two-factor login (high)', route: '@import@llm@default@' }, ragAgent);
+      expect(reply.json.data.artifacts[0]).toMatchObject({ type: 'import', count: 2, source: 'question' });
+      const [event] = await eventsOf('import.completed', sessionId);
+      expect(event!.data).toMatchObject({ source: 'question', count: 2 });
+      expect(event!.data.errors).toHaveLength(1);
+    });
   });
 
   it('emits cost.threshold_exceeded once per period when the tenant passes its threshold', async () => {
