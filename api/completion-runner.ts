@@ -39,12 +39,9 @@ async function checkContextDocuments(services: Services, tenantId: string, agent
 
 /** The agent's own skills and those activated on the session; a skill removed since is skipped. */
 async function activeSkills(services: Services, tenantId: string, agent: Agent, sessionId: string): Promise<ActiveSkill[]> {
-  const [ofSession, ofAgent] = await Promise.all([
-    services.skills.activeForSession(tenantId, sessionId),
-    Promise.all(agent.skills.map((id) => services.skills.get(tenantId, id).catch(() => null))),
-  ]);
+  const [ofSession, ofAgent] = await Promise.all([services.skills.activeForSession(tenantId, sessionId), services.skills.byIds(tenantId, agent.skills)]);
   const byId = new Map<string, ActiveSkill>();
-  for (const skill of [...ofAgent, ...ofSession]) if (skill) byId.set(skill.skill_id, skill);
+  for (const skill of [...ofAgent, ...ofSession]) byId.set(skill.skill_id, skill);
   return [...byId.values()];
 }
 

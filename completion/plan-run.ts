@@ -1,4 +1,5 @@
 import type { Agent } from '../common/schemas/agents';
+import { modelToolName } from '../common/schemas/skills';
 import type { ChatMessage } from '../llm/chat-model';
 import { BUILTIN_TOOLS, isBuiltinTool } from './builtin-tools';
 import { IMPORT_INSTRUCTIONS } from './import-items';
@@ -47,8 +48,6 @@ export function systemPromptFor(agent: Pick<Agent, 'instructions'>, skills: Acti
   return parts.filter(Boolean).join('\n\n');
 }
 
-/** Model-facing name of a skill's tool (OpenAI allows [a-zA-Z0-9_-]{1,64}). */
-export const skillToolName = (skillName: string, toolName: string) => `${skillName}__${toolName}`.slice(0, 64);
 
 /**
  * The tools a run offers: the agent's listed built-ins (all applicable ones in the `agent`
@@ -66,7 +65,7 @@ export function toolsFor(agent: Pick<Agent, 'tools' | 'kb_ids'>, skills: ActiveS
   for (const skill of skills) {
     for (const tool of skill.tools) {
       tools.push({
-        spec: { name: skillToolName(skill.name, tool.name), description: tool.description, parameters: tool.parameters },
+        spec: { name: modelToolName(skill.name, tool.name), description: tool.description, parameters: tool.parameters },
         binding: { kind: 'http', skillId: skill.skill_id, skillName: skill.name, tool },
       });
     }

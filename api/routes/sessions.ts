@@ -8,7 +8,7 @@ import type { Services } from '../services';
 
 const tag = 'Sessions';
 
-export const sessionRoutes = ({ agents, sessions }: Services) => [
+export const sessionRoutes = ({ agents, sessions, skills }: Services) => [
   defineRoute({
     method: 'post', path: '/v1/combo/agents/{agent_id}/sessions', operationId: 'createSession', tag,
     summary: 'Create a session on the agent', description: 'Records the `session.created` event.',
@@ -34,10 +34,11 @@ export const sessionRoutes = ({ agents, sessions }: Services) => [
   }),
   defineRoute({
     method: 'delete', path: '/v1/combo/sessions/{session_id}', operationId: 'deleteSession', tag,
-    summary: 'Delete a session and its messages',
+    summary: 'Delete a session, its messages and its skill activations',
     params: sessionParams, response: deletedResult,
     handler: async ({ principal, params }) => {
       await sessions.delete(principal.tenantId, params.session_id);
+      await skills.forgetSession(principal.tenantId, params.session_id);
       return { deleted: true as const };
     },
   }),

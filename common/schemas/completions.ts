@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { isoDate, resourceId } from './common';
+import { fileId } from './files';
 import { docId } from './knowledge';
 import { routeString } from './routes';
 import { sessionId } from './sessions';
 
 export const traceId = resourceId('trc', 'trace id of one completion run');
-export const fileId = resourceId('fil', 'attachment file id (POST /v1/files)');
 
 export const completionBody = z
   .object({

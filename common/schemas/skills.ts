@@ -1,6 +1,5 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { z } from 'zod';
-import type { ToolSpec } from '../../llm/chat-model';
 import { parseHttpUrl, UnsafeUrlError } from '../net/url-guard';
 import { isoDate, pageOf, resourceId } from './common';
 import { sessionId } from './sessions';
@@ -259,20 +258,4 @@ export type SkillActivation = z.infer<typeof skillActivation>;
 
 export function modelToolName(skillNameText: string, toolNameText: string): string {
   return `${skillNameText}${TOOL_NAME_SEPARATOR}${toolNameText}`;
-}
-
-export interface SkillToolRef {
-  skill: Skill;
-  tool: SkillTool;
-}
-
-/**
- * The tools a session's active skills give the model, and the way back from the name the model
- * calls to the skill's tool. Skill names hold no "__", so a model-facing name is never ambiguous.
- */
-export function skillToolSpecs(skills: readonly Skill[]): { specs: ToolSpec[]; byName: Map<string, SkillToolRef> } {
-  const byName = new Map<string, SkillToolRef>();
-  for (const s of skills) for (const tool of s.tools) byName.set(modelToolName(s.name, tool.name), { skill: s, tool });
-  const specs = [...byName].map(([name, { tool }]) => ({ name, description: tool.description, parameters: tool.parameters }));
-  return { specs, byName };
 }

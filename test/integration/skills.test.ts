@@ -1,4 +1,4 @@
-import { skillToolSpecs } from '../../common/schemas/skills';
+import { resolveRoute, toolsFor } from '../../completion/plan-run';
 import { consoleToken, startTestApi, type TestApi } from '../support/api';
 
 let api: TestApi;
@@ -201,10 +201,10 @@ describe('activating skills on sessions', () => {
     expect(await api.services.skills.activeForSession('other-tenant', sessionId)).toEqual([]);
 
     // What the model is offered, and the way back from the name it calls.
-    const { specs, byName } = skillToolSpecs(active);
-    expect(specs.map((s) => s.name)).toEqual([`${a.name}__forecast`, `${b.name}__forecast`]);
-    expect(specs[0]).toEqual({ name: `${a.name}__forecast`, description: a.tools[0].description, parameters: a.tools[0].parameters });
-    expect(byName.get(`${b.name}__forecast`)).toMatchObject({ skill: { skill_id: b.skill_id }, tool: { name: 'forecast' } });
+    const offered = toolsFor({ tools: [], kb_ids: [] }, active, resolveRoute(undefined, null, true).route, false);
+    expect(offered.map((t) => t.spec.name)).toEqual([`${a.name}__forecast`, `${b.name}__forecast`]);
+    expect(offered[0]!.spec).toEqual({ name: `${a.name}__forecast`, description: a.tools[0].description, parameters: a.tools[0].parameters });
+    expect(offered[1]!.binding).toMatchObject({ kind: 'http', skillId: b.skill_id, tool: { name: 'forecast' } });
   });
 
   it('replaces another version of the same skill, and forgets deleted skills', async () => {
