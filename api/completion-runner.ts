@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { AppError, conflict, ErrorCodes } from '../common/errors';
 import type { Agent } from '../common/schemas/agents';
 import type { CompletionBody, CompletionReply } from '../common/schemas/completions';
+import { TraceId } from '../common/search-attributes';
 import { completionWorkflowId, startCompletion } from '../common/workflow-starts';
 import { type ActiveSkill, historyMessages, resolveRoute, systemPromptFor, toolsFor } from '../completion/plan-run';
 import { type CompletionInput, RUN_FAILURE_TYPE } from '../completion/run-input';
@@ -100,10 +101,13 @@ export async function startRun(services: Services, principal: Principal, agentId
   };
 
   // The run's record and its workflow start together; a refused start removes the record.
-  const [, started] = await Promise.all([
+  let [, started] = await Promise.all([
     services.completionRuns.start({ traceId, tenantId, agentId, sessionId: session.session_id, route: route.text, stream: body.stream, offline }),
     startCompletion(services.temporal, config.TEMPORAL_TASK_QUEUE, input),
   ]);
+  if (!started && (await previousRunHasAnswered(services, tenantId, session.session_id))) {
+    started = await startCompletion(services.temporal, config.TEMPORAL_TASK_QUEUE, input);
+  }
   if (!started) {
     await services.completionRuns.discard(traceId);
     throw conflict(`session ${session.session_id} already has a completion running; wait for it to finish`, {
@@ -112,6 +116,31 @@ export async function startRun(services: Services, principal: Principal, agentId
     });
   }
   return { input, ...started };
+}
+
+/** How long a request waits for a session's previous run to close once that run has answered. */
+const CLOSING_RUN_WAIT_MS = 5_000;
+
+/**
+ * A client that got its answer (or a stream's `done`) may ask the next question while the previous
+ * workflow is still closing. When the session's running workflow has already recorded its result,
+ * wait for it to close instead of refusing; a run still working is refused (10005).
+ */
+async function previousRunHasAnswered(services: Services, tenantId: string, sessionId: string): Promise<boolean> {
+  const handle = services.temporal.workflow.getHandle(completionWorkflowId(sessionId));
+  const description = await handle.describe().catch(() => null);
+  if (!description) return false;
+  // Closed since the start was refused: try again.
+  if (description.status.name !== 'RUNNING') return true;
+  const previousTrace = description.typedSearchAttributes.get(TraceId);
+  if (!previousTrace) return false;
+  const previous = await services.completionRuns.get(tenantId, previousTrace).catch(() => null);
+  if (!previous || previous.status === 'running') return false;
+  const closed = await Promise.race([
+    handle.result().then(() => true, () => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), CLOSING_RUN_WAIT_MS).unref()),
+  ]);
+  return closed;
 }
 
 /** The error a failed run ended with, as the spec's code (30001 model, 30002 tool timeout, ...). */

@@ -1,3 +1,4 @@
+import type { BUILTIN_TOOL_NAMES } from '../common/schemas/agents';
 import type { ChatMessage, ToolSpec } from '../llm/chat-model';
 
 /**
@@ -50,7 +51,7 @@ export interface RunRoute {
   usesModel: boolean;
 }
 
-export type BuiltinToolName = 'search_knowledge' | 'read_attachment' | 'current_time';
+export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 
 /** A skill tool as its manifest declares it (the HTTP call the tool makes). */
 export interface HttpToolDefinition {

@@ -1,40 +1,61 @@
-import { agent, agentPage, agentParams, createAgentBody, updateAgentBody } from '../../common/schemas/agents';
+import { agent, agentPage, agentParams, createAgentBody, type UpdateAgentBody, updateAgentBody } from '../../common/schemas/agents';
+import { parseRoute } from '../../completion/route-catalog';
 import { deletedResult, pageQuery } from '../../common/schemas/common';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
 
 const tag = 'Agents';
 
-export const agentRoutes = ({ agents, sessions }: Services) => [
-  defineRoute({
-    method: 'post', path: '/v1/combo/agents', operationId: 'createAgent', tag, summary: 'Create an agent',
-    body: createAgentBody, response: agent,
-    handler: ({ principal, body }) => agents.create(principal.tenantId, body),
-  }),
-  defineRoute({
-    method: 'get', path: '/v1/combo/agents', operationId: 'listAgents', tag, summary: 'List agents, newest first',
-    query: pageQuery, response: agentPage,
-    handler: ({ principal, query }) => agents.list(principal.tenantId, query),
-  }),
-  defineRoute({
-    method: 'get', path: '/v1/combo/agents/{agent_id}', operationId: 'getAgent', tag, summary: 'Get one agent',
-    params: agentParams, response: agent,
-    handler: ({ principal, params }) => agents.get(principal.tenantId, params.agent_id),
-  }),
-  defineRoute({
-    method: 'put', path: '/v1/combo/agents/{agent_id}', operationId: 'updateAgent', tag,
-    summary: 'Update an agent', description: 'Fields present in the body replace the stored ones; absent fields are kept.',
-    params: agentParams, body: updateAgentBody, response: agent,
-    handler: ({ principal, params, body }) => agents.update(principal.tenantId, params.agent_id, body),
-  }),
-  defineRoute({
-    method: 'delete', path: '/v1/combo/agents/{agent_id}', operationId: 'deleteAgent', tag,
-    summary: 'Delete an agent', description: 'Also deletes its sessions and their messages.',
-    params: agentParams, response: deletedResult,
-    handler: async ({ principal, params }) => {
-      await agents.delete(principal.tenantId, params.agent_id);
-      await sessions.deleteForAgent(principal.tenantId, params.agent_id);
-      return { deleted: true as const };
-    },
-  }),
-];
+const REFERENCES = 'kb_ids and skills must exist in the tenant (10004); default_route must name a supported scenario, processor and mode (10001).';
+
+export const agentRoutes = ({ agents, sessions, knowledgeBases, skills }: Services) => {
+  /** What an agent refers to must exist: a run would otherwise fail later, far from the mistake. */
+  async function checkReferences(tenantId: string, body: UpdateAgentBody): Promise<void> {
+    if (body.default_route) parseRoute(body.default_route, 'body.default_route');
+    await Promise.all([
+      body.kb_ids ? knowledgeBases.getMany(tenantId, body.kb_ids) : undefined,
+      ...(body.skills ?? []).map((id) => skills.get(tenantId, id)),
+    ]);
+  }
+
+  return [
+    defineRoute({
+      method: 'post', path: '/v1/combo/agents', operationId: 'createAgent', tag, summary: 'Create an agent',
+      description: REFERENCES,
+      body: createAgentBody, response: agent,
+      handler: async ({ principal, body }) => {
+        await checkReferences(principal.tenantId, body);
+        return agents.create(principal.tenantId, body);
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/combo/agents', operationId: 'listAgents', tag, summary: 'List agents, newest first',
+      query: pageQuery, response: agentPage,
+      handler: ({ principal, query }) => agents.list(principal.tenantId, query),
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/combo/agents/{agent_id}', operationId: 'getAgent', tag, summary: 'Get one agent',
+      params: agentParams, response: agent,
+      handler: ({ principal, params }) => agents.get(principal.tenantId, params.agent_id),
+    }),
+    defineRoute({
+      method: 'put', path: '/v1/combo/agents/{agent_id}', operationId: 'updateAgent', tag,
+      summary: 'Update an agent', description: `Fields present in the body replace the stored ones; absent fields are kept. ${REFERENCES}`,
+      params: agentParams, body: updateAgentBody, response: agent,
+      handler: async ({ principal, params, body }) => {
+        await checkReferences(principal.tenantId, body);
+        return agents.update(principal.tenantId, params.agent_id, body);
+      },
+    }),
+    defineRoute({
+      method: 'delete', path: '/v1/combo/agents/{agent_id}', operationId: 'deleteAgent', tag,
+      summary: 'Delete an agent', description: 'Also deletes its sessions and their messages.',
+      params: agentParams, response: deletedResult,
+      handler: async ({ principal, params }) => {
+        await agents.delete(principal.tenantId, params.agent_id);
+        await sessions.deleteForAgent(principal.tenantId, params.agent_id);
+        return { deleted: true as const };
+      },
+    }),
+  ];
+};

@@ -28,7 +28,7 @@ An idle stream gets a \`: keep-alive\` comment every STREAM_KEEPALIVE_MS (15 s).
 connection reconnects with the header \`Last-Event-ID: <id of the last event it got>\`, either by repeating this POST (the body is not run again) or with
 \`GET /v1/combo/completions/{trace_id}/events\`, and receives exactly the events after it, from any API process.
 
-One completion runs per session at a time: a second request while one is running is refused with 10005.
+One completion runs per session at a time: a second request while one is running is refused with 10005 (a run that has already answered and is only closing is waited for, so the next question may follow \`done\` at once).
 The session must exist (10004), belong to the agent (10004) and be active (archived: 10005). \`attachments\` and \`context_ids\` that are unknown, another
 tenant's, or (for documents) outside the agent's knowledge bases are 10004. A malformed or unknown \`route\` is 10001 naming the part.
 Without a configured model (LLM_BASE_URL unset) routes that need one are answered by the offline mode \`@kbqa@extractive@default@\`: quoted

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { isoDate, metadataMap, pageOf, resourceId } from './common';
+import { kbId } from './knowledge';
 import { routeString } from './routes';
 
 export const agentId = resourceId('agt', 'agent id');
 
-const toolName = z.string().regex(/^[a-z][a-z0-9_.-]{0,63}$/, 'tool names are lowercase, 1-64 characters');
+/** Tools the service provides; skills bring their own. */
+export const BUILTIN_TOOL_NAMES = ['search_knowledge', 'read_attachment', 'current_time'] as const;
+const builtinToolName = z.enum(BUILTIN_TOOL_NAMES);
 
 export const modelSettings = z
   .object({
@@ -20,9 +23,12 @@ const agentFields = {
   description: z.string().max(2000),
   instructions: z.string().max(20_000).meta({ description: 'system instructions given to the model on every run' }),
   model: modelSettings,
-  tools: z.array(toolName).max(64).meta({ description: 'names of tools the agent may call' }),
-  kb_ids: z.array(z.string().min(1).max(100)).max(32).meta({ description: 'knowledge bases the agent may search' }),
-  skills: z.array(z.string().min(1).max(100)).max(32).meta({ description: 'skills active on every session of the agent' }),
+  tools: z
+    .array(builtinToolName)
+    .max(BUILTIN_TOOL_NAMES.length)
+    .meta({ description: 'built-in tools the model may call in every scenario (the `agent` scenario offers all that apply); skills add their own' }),
+  kb_ids: z.array(kbId).max(32).meta({ description: 'knowledge bases the agent may search (must exist: 10004)' }),
+  skills: z.array(resourceId('skl', 'skill id')).max(32).meta({ description: 'installed skills active on every session of the agent (must exist: 10004)' }),
   default_route: routeString.nullable().meta({ description: 'route used when a completion names none' }),
   metadata: metadataMap,
 };

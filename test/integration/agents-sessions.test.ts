@@ -22,7 +22,7 @@ describe('agents', () => {
       name: 'reviewer',
       instructions: 'Review code.',
       model: { model: 'gpt-4o-mini', temperature: 0.2 },
-      tools: ['knowledge_search'],
+      tools: ['search_knowledge'],
       default_route: '@chat@llm@default@',
       metadata: { team: 'core' },
     });
@@ -31,13 +31,21 @@ describe('agents', () => {
     expect(got.json.data).toEqual(created);
 
     const updated = await api.call('PUT', `/v1/combo/agents/${created.agent_id}`, { key: api.adminKey, body: { name: 'senior reviewer' } });
-    expect(updated.json.data).toMatchObject({ name: 'senior reviewer', instructions: 'Review code.', tools: ['knowledge_search'] });
+    expect(updated.json.data).toMatchObject({ name: 'senior reviewer', instructions: 'Review code.', tools: ['search_knowledge'] });
     expect(Date.parse(updated.json.data.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.updated_at));
 
     const emptyUpdate = await api.call('PUT', `/v1/combo/agents/${created.agent_id}`, { key: api.adminKey, body: {} });
     expect(emptyUpdate.json.code).toBe(10001);
     const badRoute = await api.call('PUT', `/v1/combo/agents/${created.agent_id}`, { key: api.adminKey, body: { default_route: 'chat' } });
     expect(badRoute.json).toMatchObject({ code: 10001, data: { field: 'body.default_route' } });
+    const unknownScenario = await api.call('PUT', `/v1/combo/agents/${created.agent_id}`, { key: api.adminKey, body: { default_route: '@nope@llm@default@' } });
+    expect(unknownScenario.json).toMatchObject({ code: 10001, data: { field: 'body.default_route', part: 'scenario' } });
+    const unknownTool = await api.call('PUT', `/v1/combo/agents/${created.agent_id}`, { key: api.adminKey, body: { tools: ['rm_rf'] } });
+    expect(unknownTool.json).toMatchObject({ code: 10001, data: { field: 'body.tools.0' } });
+    const unknownKb = await api.call('PUT', `/v1/combo/agents/${created.agent_id}`, { key: api.adminKey, body: { kb_ids: ['kb_missing'] } });
+    expect(unknownKb.json).toMatchObject({ code: 10004, data: { id: 'kb_missing' } });
+    const unknownSkill = await api.call('POST', '/v1/combo/agents', { key: api.adminKey, body: { name: 'x', skills: ['skl_missing'] } });
+    expect(unknownSkill.json).toMatchObject({ code: 10004, data: { id: 'skl_missing' } });
 
     const deleted = await api.call('DELETE', `/v1/combo/agents/${created.agent_id}`, { key: api.adminKey });
     expect(deleted.json).toEqual({ code: 0, data: { deleted: true }, message: 'ok' });

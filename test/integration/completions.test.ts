@@ -189,6 +189,23 @@ describe('completions', () => {
     expect((await complete({ session_id: sessionId, question: 'three' })).json.data.answer).toBe('next');
   });
 
+  it('takes the next question right after a streamed answer, while the previous run is still closing', async () => {
+    // Several conversations at once, each asking again the moment `done` arrives: the previous
+    // workflow is often still closing then, and the question must wait for it, not be refused.
+    scriptModel({ stream: streamedAnswer('an answer', { pieces: 2 }) });
+    const conversation = async () => {
+      const sessionId = await newSession();
+      const ends: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const reply = await stream({ session_id: sessionId, question: `question ${i}` });
+        ends.push(`${reply.events.at(-2)?.event}:${reply.events.at(-1)?.event}`);
+      }
+      return ends;
+    };
+    const results = await Promise.all(Array.from({ length: 4 }, conversation));
+    expect(results.flat()).toEqual(Array(16).fill('message:done'));
+  });
+
   it('streams thinking, the growing answer and done, with contiguous ids', async () => {
     const sessionId = await newSession();
     scriptModel({ stream: streamedAnswer('Streaming works end to end.', { pieces: 5 }), chunkDelayMs: 60 });
