@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { randomToken } from '../common/ids';
 import { bareOneActivityWorkflow } from './bare-workflow';
-import { freePort, percentile, ratio, startProcess, startServer, stopServer } from './load';
+import { envelopePoster, freePort, percentile, ratio, startProcess, startServer, stopServer } from './load';
 
 const ROUNDS = Number(process.env.BENCH_COMPLETION_ROUNDS ?? 3);
 const PER_ROUND = Number(process.env.BENCH_COMPLETIONS_PER_ROUND ?? 40);
@@ -74,12 +74,7 @@ export async function benchCompletions(): Promise<void> {
   const client = new Client({ connection });
   const base = `http://127.0.0.1:${apiPort}/v1`;
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-    const json = (await res.json()) as { code: number; data: Record<string, string> };
-    if (json.code !== 0) throw new Error(`${path} answered ${JSON.stringify(json)}`);
-    return json.data;
-  };
+  const post = envelopePoster(base, headers);
 
   const bareWorker = await startProcess(join(__dirname, 'bare-worker.js'), { ...env, TEMPORAL_TASK_QUEUE: bareQueue }, 'ready');
   const api = await startServer(join(__dirname, '..', 'api', 'main.js'), env, `${base}/health`);

@@ -95,3 +95,13 @@ export function median(values: number[]): number {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
+
+/** POSTs JSON to the service and returns the envelope's `data`; any other code stops the benchmark. */
+export function envelopePoster(base: string, headers: Record<string, string>) {
+  return async (path: string, body: unknown): Promise<Record<string, string>> => {
+    const res = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const json = (await res.json()) as { code: number; data: Record<string, string> };
+    if (json.code !== 0) throw new Error(`${path} answered ${JSON.stringify(json)}`);
+    return json.data;
+  };
+}

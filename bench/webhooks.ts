@@ -7,7 +7,7 @@ import { MongoClient } from 'mongodb';
 import { randomToken } from '../common/ids';
 import { createEventLog } from '../stores/event-log';
 import { bareOneActivityWorkflow } from './bare-workflow';
-import { freePort, median, percentile, ratio, residentMiB, startProcess, startServer, stopServer } from './load';
+import { envelopePoster, freePort, median, percentile, ratio, residentMiB, startProcess, startServer, stopServer } from './load';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
 const BASELINE_WORKFLOWS = Number(process.env.BENCH_BASELINE_WORKFLOWS ?? 2_000);
@@ -91,12 +91,7 @@ export async function benchWebhooks(): Promise<void> {
   const consumer = await startConsumer();
   const base = `http://127.0.0.1:${apiPort}/v1`;
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-    const json = (await res.json()) as { code: number; data: Record<string, string> };
-    if (json.code !== 0) throw new Error(`${path} answered ${JSON.stringify(json)}`);
-    return json.data;
-  };
+  const post = envelopePoster(base, headers);
 
   try {
     const baseline = await baselineRate(client, env);
