@@ -5,7 +5,7 @@ import { BUILTIN_TOOLS, isBuiltinTool } from './builtin-tools';
 import { IMPORT_INSTRUCTIONS } from './import-items';
 import { REVIEW_INSTRUCTIONS } from './review-report';
 import { DEFAULT_ROUTE, offlineRouteFor, parseRoute, PROCESSORS } from './route-catalog';
-import type { BoundTool, HttpToolDefinition, RunRoute } from './run-input';
+import type { BoundTool, RunRoute, SkillToolDefinition } from './run-input';
 
 /** What planning needs of an active skill. */
 export interface ActiveSkill {
@@ -13,7 +13,7 @@ export interface ActiveSkill {
   name: string;
   version: string;
   instructions: string;
-  tools: HttpToolDefinition[];
+  tools: SkillToolDefinition[];
 }
 
 const MODE_GUIDANCE: Record<string, string> = {

@@ -1,5 +1,6 @@
 import type { BUILTIN_TOOL_NAMES } from '../common/schemas/agents';
 import type { ChatMessage, ToolSpec } from '../llm/chat-model';
+import type { HttpToolDefinition } from '../tools/http-tool';
 
 /**
  * What a completion workflow is started with. The API builds it from the agent, the session and
@@ -54,16 +55,11 @@ export interface RunRoute {
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 
 /** A skill tool as its manifest declares it (the HTTP call the tool makes). */
-export interface HttpToolDefinition {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-  http: { method: string; url: string; headers?: Record<string, string>; timeout_ms?: number };
-}
+export type SkillToolDefinition = HttpToolDefinition & { description: string };
 
 export type ToolBinding =
   | { kind: 'builtin'; name: BuiltinToolName }
-  | { kind: 'http'; skillId: string; skillName: string; tool: HttpToolDefinition };
+  | { kind: 'http'; skillId: string; skillName: string; tool: SkillToolDefinition };
 
 /** A tool as the model sees it, and what runs when the model calls it. */
 export interface BoundTool {

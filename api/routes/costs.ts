@@ -10,7 +10,8 @@ export const costRoutes = ({ costs }: Services) => [
     summary: "The tenant's completion costs in a period, and its threshold",
     description:
       `Tokens and durations of the completion runs recorded in the period (${costs.periodUnit === 'day' ? 'a UTC day, `YYYY-MM-DD`' : 'a UTC calendar month, `YYYY-MM`'}; the current ` +
-      'one unless `period` is given). A run counts once, in the period it ended in.',
+      'one unless `period` is given). A run counts once, in the period it ended in; the worker adds a finished run within ' +
+      'COST_AGGREGATE_INTERVAL_MS (default 0.5 s) of its end.',
     query: costQuery, response: costSummary,
     handler: ({ principal, query }) => costs.summary(principal.tenantId, query.period),
   }),
