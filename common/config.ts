@@ -6,6 +6,8 @@ import { z } from 'zod';
  * the wrong backend.
  */
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** An optional number; an empty value (as docker compose passes an unset variable) counts as unset. */
+const optionalNumber = (schema: z.ZodNumber) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().pipe(schema).optional());
 const optionalText = z
   .string()
   .optional()
@@ -97,9 +99,9 @@ export const configSchema = z
     LLM_API_KEY: optionalText,
     /** Default model of agents that name none. */
     LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
-    LLM_TEMPERATURE: optionalText.pipe(z.coerce.number().min(0).max(2).optional()),
+    LLM_TEMPERATURE: optionalNumber(z.number().min(0).max(2)),
     /** Default ceiling on tokens generated per model call (agents may set their own). */
-    LLM_MAX_TOKENS: optionalText.pipe(z.coerce.number().int().min(1).max(128_000).optional()),
+    LLM_MAX_TOKENS: optionalNumber(z.number().int().min(1).max(128_000)),
     /** One model call, connection to last byte. */
     LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
     /** Attempts per model call on 5xx, 429, network errors and timeouts (4xx is never retried). */
@@ -117,7 +119,7 @@ export const configSchema = z
     /** How often the worker adds finished runs' queued costs to their tenants' totals. */
     COST_AGGREGATE_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
     /** Default per-tenant cost threshold in tokens per period (cost.threshold_exceeded); unset: none. */
-    COST_THRESHOLD_TOKENS: optionalText.pipe(z.coerce.number().int().min(1).optional()),
+    COST_THRESHOLD_TOKENS: optionalNumber(z.number().int().min(1)),
     /** How often an API process looks for a stream's next event. */
     STREAM_POLL_MS: z.coerce.number().int().min(1).max(1_000).default(15),
     /** Keep-alive comment interval on an idle stream. */
