@@ -22,13 +22,19 @@ const present = ({ _id, tenant_id: _tenant, created_at, updated_at, ...rest }: A
 export function createAgentStore(db: Db, { listCacheTtlMs = 0 }: { listCacheTtlMs?: number } = {}) {
   const agents = db.collection<AgentDoc>('agents');
   const listCache = createReadCache<Page<Agent>>(listCacheTtlMs);
+  // Every completion reads its agent: served from memory for up to the same TTL as lists.
+  const agentCache = createReadCache<Agent>(listCacheTtlMs);
+  const invalidate = (tenantId: string) => {
+    listCache.invalidateTenant(tenantId);
+    agentCache.invalidateTenant(tenantId);
+  };
 
   return {
     async create(tenantId: string, body: CreateAgentBody): Promise<Agent> {
       const now = new Date();
       const doc: AgentDoc = { _id: newId('agt'), tenant_id: tenantId, ...body, created_at: now, updated_at: now };
       await agents.insertOne(doc);
-      listCache.invalidateTenant(tenantId);
+      invalidate(tenantId);
       return present(doc);
     },
 
@@ -38,11 +44,12 @@ export function createAgentStore(db: Db, { listCacheTtlMs = 0 }: { listCacheTtlM
       ),
 
     /** Every read is scoped by tenant: another tenant's agent does not exist for the caller. */
-    async get(tenantId: string, agentId: string): Promise<Agent> {
-      const doc = await agents.findOne({ _id: agentId, tenant_id: tenantId });
-      if (!doc) throw notFound('agent', agentId);
-      return present(doc);
-    },
+    get: (tenantId: string, agentId: string): Promise<Agent> =>
+      agentCache.get(`${tenantId}|${agentId}`, async () => {
+        const doc = await agents.findOne({ _id: agentId, tenant_id: tenantId });
+        if (!doc) throw notFound('agent', agentId);
+        return present(doc);
+      }),
 
     async update(tenantId: string, agentId: string, changes: UpdateAgentBody): Promise<Agent> {
       const doc = await agents.findOneAndUpdate(
@@ -51,14 +58,14 @@ export function createAgentStore(db: Db, { listCacheTtlMs = 0 }: { listCacheTtlM
         { returnDocument: 'after' },
       );
       if (!doc) throw notFound('agent', agentId);
-      listCache.invalidateTenant(tenantId);
+      invalidate(tenantId);
       return present(doc);
     },
 
     /** Removes the agent first (no new sessions can start), then the caller cascades. */
     async delete(tenantId: string, agentId: string): Promise<void> {
       const { deletedCount } = await agents.deleteOne({ _id: agentId, tenant_id: tenantId });
-      listCache.invalidateTenant(tenantId);
+      invalidate(tenantId);
       if (deletedCount === 0) throw notFound('agent', agentId);
     },
   };

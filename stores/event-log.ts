@@ -72,8 +72,9 @@ export function createEventLog(db: Db) {
       }
     };
     const docs = records.map((r) => ({ _id: r.event_id, event: r.event, tenant_id: r.tenant_id, timestamp: new Date(r.timestamp), data: r.data }));
-    await insertNew(events, docs);
-    await insertNew(dispatchQueue, docs.map((d) => ({ ...d })));
+    // Side by side: both writes are idempotent, and a queued copy is whole, so the dispatcher never
+    // needs the log entry to exist first.
+    await Promise.all([insertNew(events, docs), insertNew(dispatchQueue, docs.map((d) => ({ ...d })))]);
   }
 
   /** Copies a document's outbox events into the log, then removes them from the outbox. */
