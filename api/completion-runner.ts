@@ -1,11 +1,10 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { AppError, conflict, ErrorCodes } from '../common/errors';
-import type { Agent } from '../common/schemas/agents';
 import type { CompletionBody, CompletionReply } from '../common/schemas/completions';
 import { TraceId } from '../common/search-attributes';
 import { completionWorkflowId, startCompletion } from '../common/workflow-starts';
-import { type ActiveSkill, historyMessages, resolveRoute, systemPromptFor, toolsFor } from '../completion/plan-run';
+import { prepareCompletionInput } from '../completion/prepare-input';
 import { type CompletionInput, RUN_FAILURE_TYPE } from '../completion/run-input';
 import type { CompletionOutcome } from '../workflows/completion';
 import type { Principal } from './auth';
@@ -17,35 +16,6 @@ export interface StartedRun {
   runId: string;
 }
 
-/** The session must exist in the tenant, belong to the agent and be active (archived: 10005). */
-async function sessionOfAgent(services: Services, tenantId: string, agentId: string, sessionId: string) {
-  const session = await services.sessions.getActive(tenantId, sessionId);
-  if (session.agent_id !== agentId) {
-    throw new AppError(ErrorCodes.NOT_FOUND, `session ${sessionId} does not belong to agent ${agentId}`, { resource: 'session', id: sessionId });
-  }
-  return session;
-}
-
-/** context_ids must be documents of the agent's knowledge bases (10004 otherwise). */
-async function checkContextDocuments(services: Services, tenantId: string, agent: Agent, docIds: string[]) {
-  await Promise.all(
-    [...new Set(docIds)].map(async (docId) => {
-      const doc = await services.documents.getDoc(tenantId, docId);
-      if (!agent.kb_ids.includes(doc.kb_id)) {
-        throw new AppError(ErrorCodes.NOT_FOUND, `document ${docId} is not in the agent's knowledge bases`, { resource: 'document', id: docId });
-      }
-    }),
-  );
-}
-
-/** The agent's own skills and those activated on the session; a skill removed since is skipped. */
-async function activeSkills(services: Services, tenantId: string, agent: Agent, sessionId: string): Promise<ActiveSkill[]> {
-  const [ofSession, ofAgent] = await Promise.all([services.skills.activeForSession(tenantId, sessionId), services.skills.byIds(tenantId, agent.skills)]);
-  const byId = new Map<string, ActiveSkill>();
-  for (const skill of [...ofAgent, ...ofSession]) byId.set(skill.skill_id, skill);
-  return [...byId.values()];
-}
-
 /**
  * Checks a completion request, builds the workflow's input and starts it. Everything the run
  * reads of the agent, session and skills is read here, once; a second completion on a session
@@ -54,65 +24,25 @@ async function activeSkills(services: Services, tenantId: string, agent: Agent, 
 export async function startRun(services: Services, principal: Principal, agentId: string, body: CompletionBody, traceId: string): Promise<StartedRun> {
   const { config } = services;
   const tenantId = principal.tenantId;
-  // Every read this request needs, side by side; what they prove is checked as they land.
-  const agentRead = services.agents.get(tenantId, agentId);
-  const [agent, session, skills, turns] = await Promise.all([
-    agentRead,
-    sessionOfAgent(services, tenantId, agentId, body.session_id),
-    agentRead.then((a) => activeSkills(services, tenantId, a, body.session_id)),
-    services.sessions.recentTurns(tenantId, body.session_id, { maxMessages: config.HISTORY_MAX_MESSAGES, maxChars: config.HISTORY_MAX_CHARS }),
-    services.files.assertExist(tenantId, body.attachments),
-    agentRead.then((a) => checkContextDocuments(services, tenantId, a, body.context_ids)),
-  ]);
-  const { route, offline } = resolveRoute(body.route, agent.default_route, config.LLM_BASE_URL !== undefined);
-
-  const input: CompletionInput = {
-    traceId,
-    tenantId,
-    agentId,
-    sessionId: session.session_id,
-    userId: session.user_id,
-    question: body.question,
-    stream: body.stream,
-    route,
-    offline,
-    model: route.usesModel
-      ? {
-          name: agent.model.model ?? config.LLM_MODEL,
-          temperature: agent.model.temperature ?? config.LLM_TEMPERATURE,
-          maxTokens: agent.model.max_tokens ?? config.LLM_MAX_TOKENS,
-        }
-      : null,
-    systemPrompt: systemPromptFor(agent, skills, route),
-    history: historyMessages(turns),
-    tools: toolsFor(agent, skills, route, body.attachments.length > 0),
-    kbIds: agent.kb_ids,
-    contextIds: body.context_ids,
-    attachmentIds: body.attachments,
-    limits: {
-      maxSteps: config.COMPLETION_MAX_STEPS,
-      maxTokens: config.COMPLETION_MAX_TOKENS,
-      attachmentMaxChars: config.ATTACHMENT_MAX_CHARS,
-      modelCallTimeoutMs: config.LLM_TIMEOUT_MS,
-      modelAttempts: config.LLM_MAX_ATTEMPTS,
-    },
-    requestedAt: Date.now(),
-    firstSeq: 1,
-  };
+  const input = await prepareCompletionInput(services, {
+    traceId, tenantId, agentId, sessionId: body.session_id, question: body.question, stream: body.stream,
+    route: body.route, attachments: body.attachments, contextIds: body.context_ids,
+  });
+  const sessionId = input.sessionId;
 
   // The run's record and its workflow start together; a refused start removes the record.
   let [, started] = await Promise.all([
-    services.completionRuns.start({ traceId, tenantId, agentId, sessionId: session.session_id, route: route.text, stream: body.stream, offline }),
+    services.completionRuns.start({ traceId, tenantId, agentId, sessionId, route: input.route.text, stream: body.stream, offline: input.offline }),
     startCompletion(services.temporal, config.TEMPORAL_TASK_QUEUE, input),
   ]);
-  if (!started && (await previousRunHasAnswered(services, tenantId, session.session_id))) {
+  if (!started && (await previousRunHasAnswered(services, tenantId, sessionId))) {
     started = await startCompletion(services.temporal, config.TEMPORAL_TASK_QUEUE, input);
   }
   if (!started) {
     await services.completionRuns.discard(traceId);
-    throw conflict(`session ${session.session_id} already has a completion running; wait for it to finish`, {
-      session_id: session.session_id,
-      workflow_id: completionWorkflowId(session.session_id),
+    throw conflict(`session ${sessionId} already has a completion running; wait for it to finish`, {
+      session_id: sessionId,
+      workflow_id: completionWorkflowId(sessionId),
     });
   }
   return { input, ...started };

@@ -1,0 +1,113 @@
+import type { Config } from '../common/config';
+import { AppError, ErrorCodes } from '../common/errors';
+import type { Agent } from '../common/schemas/agents';
+import type { AgentStore } from '../stores/agents';
+import type { DocumentStore } from '../stores/documents';
+import type { FileStore } from '../stores/files';
+import type { SessionStore } from '../stores/sessions';
+import type { SkillStore } from '../stores/skills';
+import { type ActiveSkill, historyMessages, resolveRoute, systemPromptFor, toolsFor } from './plan-run';
+import type { CompletionInput } from './run-input';
+
+/** The stores a completion's input is read from (the API's services, or an activity's). */
+export interface PreparationDeps {
+  config: Config;
+  agents: AgentStore;
+  sessions: SessionStore;
+  skills: SkillStore;
+  files: FileStore;
+  documents: DocumentStore;
+}
+
+export interface CompletionRequest {
+  traceId: string;
+  tenantId: string;
+  agentId: string;
+  sessionId: string;
+  question: string;
+  stream: boolean;
+  route?: string;
+  attachments: string[];
+  contextIds: string[];
+}
+
+/** The session must exist in the tenant, belong to the agent and be active (archived: 10005). */
+async function sessionOfAgent(services: PreparationDeps, tenantId: string, agentId: string, sessionId: string) {
+  const session = await services.sessions.getActive(tenantId, sessionId);
+  if (session.agent_id !== agentId) {
+    throw new AppError(ErrorCodes.NOT_FOUND, `session ${sessionId} does not belong to agent ${agentId}`, { resource: 'session', id: sessionId });
+  }
+  return session;
+}
+
+/** context_ids must be documents of the agent's knowledge bases (10004 otherwise). */
+async function checkContextDocuments(services: PreparationDeps, tenantId: string, agent: Agent, docIds: string[]) {
+  await Promise.all(
+    [...new Set(docIds)].map(async (docId) => {
+      const doc = await services.documents.getDoc(tenantId, docId);
+      if (!agent.kb_ids.includes(doc.kb_id)) {
+        throw new AppError(ErrorCodes.NOT_FOUND, `document ${docId} is not in the agent's knowledge bases`, { resource: 'document', id: docId });
+      }
+    }),
+  );
+}
+
+/** The agent's own skills and those activated on the session; a skill removed since is skipped. */
+async function activeSkills(services: PreparationDeps, tenantId: string, agent: Agent, sessionId: string): Promise<ActiveSkill[]> {
+  const [ofSession, ofAgent] = await Promise.all([services.skills.activeForSession(tenantId, sessionId), services.skills.byIds(tenantId, agent.skills)]);
+  const byId = new Map<string, ActiveSkill>();
+  for (const skill of [...ofAgent, ...ofSession]) byId.set(skill.skill_id, skill);
+  return [...byId.values()];
+}
+
+/**
+ * Checks a completion request against what it names and builds the workflow's input. Everything the
+ * run reads of the agent, session and skills is read here, once, side by side.
+ */
+export async function prepareCompletionInput(services: PreparationDeps, request: CompletionRequest): Promise<CompletionInput> {
+  const { config } = services;
+  const { tenantId, agentId } = request;
+  const agentRead = services.agents.get(tenantId, agentId);
+  const [agent, session, skills, turns] = await Promise.all([
+    agentRead,
+    sessionOfAgent(services, tenantId, agentId, request.sessionId),
+    agentRead.then((a) => activeSkills(services, tenantId, a, request.sessionId)),
+    services.sessions.recentTurns(tenantId, request.sessionId, { maxMessages: config.HISTORY_MAX_MESSAGES, maxChars: config.HISTORY_MAX_CHARS }),
+    services.files.assertExist(tenantId, request.attachments),
+    agentRead.then((a) => checkContextDocuments(services, tenantId, a, request.contextIds)),
+  ]);
+  const { route, offline } = resolveRoute(request.route, agent.default_route, config.LLM_BASE_URL !== undefined);
+  return {
+    traceId: request.traceId,
+    tenantId,
+    agentId,
+    sessionId: session.session_id,
+    userId: session.user_id,
+    question: request.question,
+    stream: request.stream,
+    route,
+    offline,
+    model: route.usesModel
+      ? {
+          name: agent.model.model ?? config.LLM_MODEL,
+          temperature: agent.model.temperature ?? config.LLM_TEMPERATURE,
+          maxTokens: agent.model.max_tokens ?? config.LLM_MAX_TOKENS,
+        }
+      : null,
+    systemPrompt: systemPromptFor(agent, skills, route),
+    history: historyMessages(turns),
+    tools: toolsFor(agent, skills, route, request.attachments.length > 0),
+    kbIds: agent.kb_ids,
+    contextIds: request.contextIds,
+    attachmentIds: request.attachments,
+    limits: {
+      maxSteps: config.COMPLETION_MAX_STEPS,
+      maxTokens: config.COMPLETION_MAX_TOKENS,
+      attachmentMaxChars: config.ATTACHMENT_MAX_CHARS,
+      modelCallTimeoutMs: config.LLM_TIMEOUT_MS,
+      modelAttempts: config.LLM_MAX_ATTEMPTS,
+    },
+    requestedAt: Date.now(),
+    firstSeq: 1,
+  };
+}
