@@ -40,3 +40,20 @@ export interface AgentTaskInput {
   question: string;
   event: InboundEvent | null;
 }
+
+/** One agent task an inbound event led to. */
+export interface DispatchedTask {
+  trigger_id: string;
+  workflow_id: string;
+  /** false: this (trigger, event) already had its task; nothing new was started. */
+  started: boolean;
+}
+
+/**
+ * Matches a normalised inbound event against the tenant's enabled triggers and starts one agent
+ * task per matching (trigger, event id). With `triggerId` (the generic channel), only that trigger
+ * is considered, and an unknown or foreign one is 10004.
+ */
+export interface TriggerDispatcher {
+  dispatch(tenantId: string, event: InboundEvent, options?: { triggerId?: string }): Promise<DispatchedTask[]>;
+}
