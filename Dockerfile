@@ -14,6 +14,7 @@ COPY knowledge ./knowledge
 COPY completion ./completion
 COPY llm ./llm
 COPY tools ./tools
+COPY triggers ./triggers
 COPY bench ./bench
 COPY test ./test
 RUN npm run build && npm run build:bundle && npm prune --omit=dev

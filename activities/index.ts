@@ -21,8 +21,14 @@ import { createRunActivities } from './runs';
 import { createToolActivities } from './tools';
 import { createMongoActivities } from './mongo';
 import { createWebhookActivities } from './webhooks';
+import { createAgentTaskActivities } from './agent-tasks';
+import type { Config } from '../common/config';
+import { createAgentStore } from '../stores/agents';
+import { createSkillStore } from '../stores/skills';
 
 export interface ActivityDeps {
+  /** What agent tasks build their completion's input with (model defaults, history and run limits). */
+  config: Config;
   db: Db;
   secrets: SecretBox;
   allowPrivateUrls: boolean;
@@ -53,6 +59,8 @@ export function createActivities(deps: ActivityDeps) {
   const eventLog = createEventLog(deps.db);
   const runEvents = createRunEventStore(deps.db);
   const files = createFileStore(deps.db);
+  const sessions = createSessionStore(deps.db, eventLog);
+  const runs = createCompletionRunStore(deps.db);
   const retrieval = {
     es: deps.es,
     chunkIndex: createChunkIndex(deps.es, deps.knowledge.indexPrefix),
@@ -64,8 +72,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createToolActivities({ retrieval, files, runEvents, eventLog, allowPrivateUrls: deps.allowPrivateUrls }),
     ...createRetrievalActivities({ ...retrieval, runEvents }),
     ...createRunActivities({
-      sessions: createSessionStore(deps.db, eventLog),
-      runs: createCompletionRunStore(deps.db),
+      sessions,
+      runs,
       runEvents,
       eventLog,
       costs: createCostStore(deps.db, eventLog, { defaultThresholdTokens: deps.completions.defaultCostThresholdTokens }),
@@ -78,6 +86,15 @@ export function createActivities(deps: ActivityDeps) {
       eventLog: createEventLog(deps.db),
       allowPrivateUrls: deps.allowPrivateUrls,
       targetCacheMs: deps.webhookTargetCacheMs,
+    }),
+    ...createAgentTaskActivities({
+      config: deps.config,
+      agents: createAgentStore(deps.db),
+      sessions,
+      skills: createSkillStore(deps.db),
+      files,
+      documents: createDocumentStore(deps.db),
+      runs,
     }),
     ...createKnowledgeActivities({
       documents: createDocumentStore(deps.db),

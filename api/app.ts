@@ -21,6 +21,10 @@ import { metaRoutes } from './routes/meta';
 import { sessionRoutes } from './routes/sessions';
 import { skillRoutes } from './routes/skills';
 import { webhookRoutes } from './routes/webhooks';
+import { integrationRoutes } from './routes/integrations';
+import { inboundWebhookRoutes } from './routes/inbound-webhooks';
+import { cronRoutes } from './routes/cron';
+import { triggerRoutes } from './routes/triggers';
 import type { Services } from './services';
 
 export function createApp(services: Services): Koa<AppState> {
@@ -33,6 +37,11 @@ export function createApp(services: Services): Koa<AppState> {
     ...apiKeyRoutes(services),
     ...eventRoutes(services),
     ...webhookRoutes(services),
+    // After the outbound routes: the static /v1/webhook/subscriptions and /v1/webhook/replays win over /v1/webhook/{channel}.
+    ...inboundWebhookRoutes(services),
+    ...integrationRoutes(services),
+    ...cronRoutes(services),
+    ...triggerRoutes(services),
     ...knowledgeRoutes(services),
     ...skillRoutes(services),
     ...fileRoutes(services),
@@ -40,16 +49,18 @@ export function createApp(services: Services): Koa<AppState> {
     ...metaRoutes(services, () => (openApi ??= buildOpenApiDocument(routes))),
   ];
 
-  const jsonBody = koaBody({
+  const jsonOptions = {
     json: true,
     jsonStrict: true,
     jsonLimit: services.config.MAX_JSON_BODY_BYTES,
     text: false,
     urlencoded: false,
     multipart: false,
-  });
+  };
+  const jsonBody = koaBody(jsonOptions);
+  const rawJsonBody = koaBody({ ...jsonOptions, includeUnparsed: true });
   const router = new Router<AppState>();
-  const bodyParsers = { json: jsonBody, multipart: uploadBody(services.config.MAX_UPLOAD_BYTES) };
+  const bodyParsers = { json: jsonBody, rawJson: rawJsonBody, multipart: uploadBody(services.config.MAX_UPLOAD_BYTES) };
   for (const route of routes) mountRoute(router, route, bodyParsers);
 
   const app = new Koa<AppState>({ proxy: false });

@@ -43,6 +43,11 @@ export interface RouteDef<P extends AnyObject | undefined, Q extends AnyObject |
    * ctx.request.files, and `documented` (fields and files) describes it in the OpenAPI document.
    */
   multipart?: { documented: z.ZodType };
+  /**
+   * Also keep the JSON body's text exactly as received, on ctx.request.rawBody (inbound webhook
+   * signatures are computed over it). Same size limit and parse errors as every JSON body.
+   */
+  rawBody?: boolean;
   response: R;
   /** The endpoint may answer text/event-stream (documented by this schema); its handler then returns STREAMED. */
   eventStream?: z.ZodType;
@@ -90,6 +95,8 @@ function hasBody(ctx: AppContext): boolean {
 
 export interface BodyParsers {
   json: Middleware<AppState>;
+  /** The JSON parser that also keeps the unparsed text (routes with `rawBody`). */
+  rawJson: Middleware<AppState>;
   multipart: Middleware<AppState>;
 }
 
@@ -99,7 +106,7 @@ export interface BodyParsers {
  */
 export function mountRoute(router: Router<AppState>, route: AnyRoute, bodyParsers?: BodyParsers): void {
   const access = route.access ?? 'member';
-  const bodyParser = route.multipart ? bodyParsers?.multipart : bodyParsers?.json;
+  const bodyParser = route.multipart ? bodyParsers?.multipart : route.rawBody ? bodyParsers?.rawJson : bodyParsers?.json;
   const parsers = route.body && bodyParser ? [bodyParser] : [];
   const checkRequest: Middleware<AppState> = async (ctx, next) => {
     if (route.deprecated) deprecationHeaders(ctx as AppContext, route.deprecated.sunset);

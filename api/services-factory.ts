@@ -22,6 +22,10 @@ import { createCompletionRunStore } from '../stores/completion-runs';
 import { createRunEventStore } from '../stores/run-events';
 import { createCostStore } from '../stores/costs';
 import { createFileStore } from '../stores/files';
+import { createIntegrationStore } from '../stores/integrations';
+import { createCronJobStore } from '../stores/cron-jobs';
+import { createTriggerStore } from '../stores/triggers';
+import { createTriggerDispatcher } from '../triggers/dispatch';
 import { createAuthenticator } from './auth';
 import type { Services } from './services';
 
@@ -40,6 +44,8 @@ export async function createServices(config: Config, log: Logger, options: Servi
 
   const eventLog = createEventLog(mongo.db);
   const apiKeys = createApiKeyStore(mongo.db);
+  const secretBox = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
+  const triggers = createTriggerStore(mongo.db);
   if (config.BOOTSTRAP_API_KEY) await apiKeys.ensureBootstrap(config.BOOTSTRAP_TENANT_ID, config.BOOTSTRAP_API_KEY);
 
   const services: Services = {
@@ -58,13 +64,15 @@ export async function createServices(config: Config, log: Logger, options: Servi
         completions: config.RATE_LIMIT_COMPLETIONS_PER_MIN,
         uploads: config.RATE_LIMIT_UPLOADS_PER_MIN,
         default: config.RATE_LIMIT_DEFAULT_PER_MIN,
+        inbound: config.RATE_LIMIT_INBOUND_PER_MIN,
       },
       syncMs: options.rateLimitSyncMs ?? config.RATE_LIMIT_SYNC_MS,
       processId: `${hostname()}-${process.pid}-${randomToken(6)}`,
       onSyncError: (err) => log.warn('rate-limit counts not shared (database unavailable); counting locally', { error: String(err) }),
     }),
     auth: createAuthenticator(config, apiKeys),
-    webhooks: createWebhookStore(mongo.db, createSecretBox(config.SECRETS_ENCRYPTION_KEY)),
+    webhooks: createWebhookStore(mongo.db, secretBox),
+    integrations: createIntegrationStore(mongo.db, secretBox, { publicBaseUrl: config.PUBLIC_BASE_URL }),
     knowledgeBases: createKnowledgeBaseStore(mongo.db, { readCacheTtlMs: config.LIST_CACHE_TTL_MS }),
     documents: createDocumentStore(mongo.db),
     chunkBatches: createChunkBatchStore(mongo.db),
@@ -74,6 +82,9 @@ export async function createServices(config: Config, log: Logger, options: Servi
     runEvents: createRunEventStore(mongo.db),
     costs: createCostStore(mongo.db, eventLog, { defaultThresholdTokens: config.COST_THRESHOLD_TOKENS }),
     files: createFileStore(mongo.db),
+    cronJobs: createCronJobStore(mongo.db),
+    triggers,
+    triggerDispatcher: createTriggerDispatcher({ triggers, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE }),
   };
   return {
     ...services,

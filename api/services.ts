@@ -19,6 +19,10 @@ import type { CompletionRunStore } from '../stores/completion-runs';
 import type { RunEventStore } from '../stores/run-events';
 import type { CostStore } from '../stores/costs';
 import type { FileStore } from '../stores/files';
+import type { IntegrationStore } from '../stores/integrations';
+import type { CronJobStore } from '../stores/cron-jobs';
+import type { TriggerStore } from '../stores/triggers';
+import type { TriggerDispatcher } from '../triggers/inbound-event';
 import type { Authenticator } from './auth';
 
 /** Everything a route handler may use, built once per process (api/main.ts or a test). */
@@ -45,4 +49,10 @@ export interface Services {
   runEvents: RunEventStore;
   costs: CostStore;
   files: FileStore;
+  /** Inbound webhook integrations: per-tenant, per-channel shared secrets, and the event ids seen. */
+  integrations: IntegrationStore;
+  cronJobs: CronJobStore;
+  triggers: TriggerStore;
+  /** Starts the agent tasks an inbound event sets off (used by the inbound webhook endpoints). */
+  triggerDispatcher: TriggerDispatcher;
 }

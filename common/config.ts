@@ -54,6 +54,10 @@ export const configSchema = z
     RATE_LIMIT_COMPLETIONS_PER_MIN: positiveInt(60),
     RATE_LIMIT_UPLOADS_PER_MIN: positiveInt(10),
     RATE_LIMIT_DEFAULT_PER_MIN: positiveInt(300),
+    /** Inbound webhook calls per minute, counted per integration (per trigger on the generic channel). */
+    RATE_LIMIT_INBOUND_PER_MIN: positiveInt(600),
+    /** How far an inbound webhook's X-Combo-Timestamp may be from the server's clock, in seconds. */
+    INBOUND_TIMESTAMP_TOLERANCE_S: z.coerce.number().int().min(1).max(86_400).default(300),
     /** How stale an API process's view of the shared rate counts may get; 0 re-reads on every request. */
     RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(0).max(10_000).default(250),
     /**

@@ -16,3 +16,7 @@ export const SubscriptionId = defineSearchAttributeKey('SubscriptionId', SearchA
 export const SYSTEM_TENANT = '_system';
 export const KbId = defineSearchAttributeKey('KbId', SearchAttributeType.KEYWORD);
 export const DocId = defineSearchAttributeKey('DocId', SearchAttributeType.KEYWORD);
+/** The event trigger that started an agent task. */
+export const TriggerId = defineSearchAttributeKey('TriggerId', SearchAttributeType.KEYWORD);
+/** The cron job whose schedule started an agent task. */
+export const CronId = defineSearchAttributeKey('CronId', SearchAttributeType.KEYWORD);

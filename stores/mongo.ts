@@ -39,7 +39,13 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('document_chunk_batches').createIndex({ doc_id: 1 }),
     db.collection('rate_limits').createIndex({ expires_at: 1 }),
     db.collection('skills').createIndex({ tenant_id: 1, created_at: -1 }),
+    db.collection('cron_jobs').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('skills').createIndex({ tenant_id: 1, name: 1, version: 1 }, { unique: true }),
     db.collection('rate_limits').createIndex({ bucket: 1 }),
+    db.collection('integrations').createIndex({ tenant_id: 1, channel: 1 }, { unique: true }),
+    db.collection('integrations').createIndex({ tenant_id: 1, created_at: -1 }),
+    db.collection('inbound_events').createIndex({ integration_id: 1 }),
+    db.collection('event_triggers').createIndex({ tenant_id: 1, created_at: -1 }),
+    db.collection('event_triggers').createIndex({ tenant_id: 1, 'trigger.source': 1 }),
   ]);
 }

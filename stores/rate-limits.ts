@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 
-export type RateFamily = 'completions' | 'uploads' | 'default';
+export type RateFamily = 'completions' | 'uploads' | 'default' | 'inbound';
 
 export interface RateDecision {
   allowed: boolean;

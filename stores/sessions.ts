@@ -112,10 +112,14 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
     sessions,
     messages,
 
-    /** The session and its `session.created` event are one insert. */
-    async create(tenantId: string, agentId: string, userId: string, body: CreateSessionBody): Promise<Session> {
+    /**
+     * The session and its `session.created` event are one insert. `sessionId` (agent tasks derive
+     * theirs from the workflow, so a retry cannot open a second session) fails with a duplicate
+     * key when taken.
+     */
+    async create(tenantId: string, agentId: string, userId: string, body: CreateSessionBody, { sessionId }: { sessionId?: string } = {}): Promise<Session> {
       const now = new Date();
-      const id = newId('ses');
+      const id = sessionId ?? newId('ses');
       const event = newEvent('session.created', tenantId, id, { session_id: id, tenant_id: tenantId, user_id: userId, agent_id: agentId }, now);
       const doc: SessionDoc = {
         _id: id,

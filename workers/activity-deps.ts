@@ -9,6 +9,7 @@ import { createSecretBox } from '../stores/secret-box';
 /** What the activities need, from the configuration and the process's clients. */
 export function activityDepsFromConfig(config: Config, db: Db, es: EsClient, overrides: Partial<ActivityDeps> = {}): ActivityDeps {
   return {
+    config,
     db,
     es,
     secrets: createSecretBox(config.SECRETS_ENCRYPTION_KEY),

@@ -5,3 +5,4 @@ export { webhookDeliveryWorkflow } from './webhook-delivery';
 export { webhookReplayWorkflow } from './webhook-replay';
 export { documentIngestWorkflow } from './document-ingest';
 export { completionWorkflow } from './completion';
+export { agentTaskWorkflow } from './agent-task';

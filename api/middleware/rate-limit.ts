@@ -1,13 +1,33 @@
 import type { Middleware } from 'koa';
 import { AppError, ErrorCodes } from '../../common/errors';
 import type { RateFamily, RateLimiter } from '../../stores/rate-limits';
-import type { AppState } from '../context';
+import { INBOUND_CHANNELS } from '../../triggers/inbound-event';
+import type { AppContext, AppState } from '../context';
 
-/** The spec's endpoint families: completions 60/min, file uploads 10/min, everything else 300/min. */
+/** POST /v1/webhook/{channel} and /v1/webhook/generic/{trigger_id}; group 1 is the trigger id. */
+const INBOUND_PATH = new RegExp(`^/v1/webhook/(?:(?:${INBOUND_CHANNELS.join('|')})|generic/([A-Za-z0-9_]{1,80}))/?$`);
+const INTEGRATION_ID = /^int_[A-Za-z0-9]{1,64}$/;
+
+/**
+ * The spec's endpoint families: completions 60/min, file uploads 10/min, everything else 300/min;
+ * plus inbound webhooks (RATE_LIMIT_INBOUND_PER_MIN), which carry no API key.
+ */
 export function rateFamilyOf(method: string, path: string): RateFamily {
   if (method === 'POST' && /^\/v1\/combo\/agents\/[^/]+\/completions\/?$/.test(path)) return 'completions';
   if (method === 'POST' && /^\/v1\/(?:document|files)\/?$/.test(path)) return 'uploads';
+  if (method === 'POST' && INBOUND_PATH.test(path)) return 'inbound';
   return 'default';
+}
+
+/**
+ * An inbound call counts against the trigger it names (generic) or the integration it names, before
+ * its signature is checked; one naming neither counts against the client address.
+ */
+function inboundRateKey(ctx: AppContext): string | undefined {
+  const triggerId = INBOUND_PATH.exec(ctx.path)?.[1];
+  if (triggerId) return `trigger:${triggerId}`;
+  const named = ctx.query.integration_id ?? ctx.get('x-combo-integration');
+  return typeof named === 'string' && INTEGRATION_ID.test(named) ? `integration:${named}` : undefined;
 }
 
 /**
@@ -16,8 +36,9 @@ export function rateFamilyOf(method: string, path: string): RateFamily {
  */
 export function rateLimit(limiter: RateLimiter): Middleware<AppState> {
   return async (ctx, next) => {
-    const key = ctx.state.principal?.rateKey ?? `ip:${ctx.ip}`;
-    const decision = await limiter.take(key, rateFamilyOf(ctx.method, ctx.path));
+    const family = rateFamilyOf(ctx.method, ctx.path);
+    const key = (family === 'inbound' ? inboundRateKey(ctx as AppContext) : ctx.state.principal?.rateKey) ?? `ip:${ctx.ip}`;
+    const decision = await limiter.take(key, family);
     ctx.set('X-RateLimit-Limit', String(decision.limit));
     ctx.set('X-RateLimit-Remaining', String(decision.remaining));
     ctx.set('X-RateLimit-Reset', String(decision.resetAt));

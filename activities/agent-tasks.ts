@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
+import { AppError, ErrorCodes } from '../common/errors';
+import { completionWorkflowId } from '../common/workflow-starts';
+import { type PreparationDeps, prepareCompletionInput } from '../completion/prepare-input';
+import type { CompletionInput } from '../completion/run-input';
+import type { CompletionRunStore } from '../stores/completion-runs';
+import { isDuplicateKey } from '../stores/mongo';
+import type { AgentTaskInput } from '../triggers/inbound-event';
+import { isSessionTemplate, planSession } from '../triggers/session-templates';
+import { AGENT_TASK_REJECTED } from '../workflows/agent-task';
+
+export interface AgentTaskActivityDeps extends PreparationDeps {
+  runs: CompletionRunStore;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
+
+/** A task's session and trace ids come from its workflow id: a retried preparation reuses them. */
+export const agentTaskSessionId = (workflowId: string) => `ses_${digest(`session:${workflowId}`)}`;
+export const agentTaskTraceId = (workflowId: string) => `trc_${digest(`trace:${workflowId}`)}`;
+
+const rejected = (message: string) => ApplicationFailure.nonRetryable(message, AGENT_TASK_REJECTED);
+
+export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
+  /** The task's session, created once: a retry finds the one an earlier attempt made. */
+  async function ensureSession(input: AgentTaskInput, sessionId: string, plan: ReturnType<typeof planSession>) {
+    try {
+      await deps.sessions.create(input.tenantId, input.agentId, input.origin, {
+        name: plan.sessionName,
+        metadata: { ...plan.metadata, origin: input.origin, task_key: input.key.slice(0, 1_000), template: input.sessionTemplate },
+      }, { sessionId });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+  }
+
+  return {
+    /**
+     * Opens an agent task's session from its template (recording `session.created`) and builds
+     * the completion's input, as the API does for a request. What can never succeed (the agent
+     * deleted, an unknown template, nothing to ask) fails for good.
+     */
+    async prepareAgentTask({ task: input, workflowId }: { task: AgentTaskInput; workflowId: string }): Promise<{ completion: CompletionInput; completionWorkflowId: string }> {
+      const sessionId = agentTaskSessionId(workflowId);
+      const traceId = agentTaskTraceId(workflowId);
+      if (!isSessionTemplate(input.sessionTemplate)) throw rejected(`unknown session template ${input.sessionTemplate}`);
+      try {
+        await deps.agents.get(input.tenantId, input.agentId);
+      } catch (err) {
+        if (err instanceof AppError && err.code === ErrorCodes.NOT_FOUND) {
+          throw rejected(`agent ${input.agentId} no longer exists in tenant ${input.tenantId}; the task of ${input.origin} cannot run`);
+        }
+        throw err;
+      }
+      const plan = planSession(input.sessionTemplate, {
+        event: input.event,
+        inputs: input.inputs,
+        origin: input.origin,
+        modelConfigured: deps.config.LLM_BASE_URL !== undefined,
+      });
+      const question = input.question.trim() || plan.question;
+      if (!question) throw rejected(`the task of ${input.origin} has nothing to ask: its template built an empty question`);
+
+      await ensureSession(input, sessionId, plan);
+      let completion: CompletionInput;
+      try {
+        completion = await prepareCompletionInput(deps, {
+          traceId, tenantId: input.tenantId, agentId: input.agentId, sessionId, question, stream: false,
+          route: plan.route ?? undefined, attachments: [], contextIds: [],
+        });
+      } catch (err) {
+        // Client-class errors (the agent deleted meanwhile, its route no longer valid): retrying cannot help.
+        if (err instanceof AppError && err.code < ErrorCodes.INTERNAL) throw rejected(`the task of ${input.origin} cannot run: ${err.message}`);
+        throw err;
+      }
+      try {
+        await deps.runs.start({ traceId, tenantId: input.tenantId, agentId: input.agentId, sessionId, route: completion.route.text, stream: false, offline: completion.offline });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+      return { completion, completionWorkflowId: completionWorkflowId(sessionId) };
+    },
+  };
+}

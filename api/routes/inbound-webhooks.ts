@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { AppError, ErrorCodes, invalid, unauthenticated } from '../../common/errors';
+import { inboundAccepted, inboundPayload, type IntegrationChannel } from '../../common/schemas/integrations';
+import { triggerId } from '../../common/schemas/triggers';
+import { signatureMatches } from '../../common/signature';
+import { normaliseInbound } from '../../triggers/channels';
+import { INBOUND_CHANNELS, type InboundChannel } from '../../triggers/inbound-event';
+import type { AppContext } from '../context';
+import { defineRoute } from '../route';
+import type { Services } from '../services';
+
+const tag = 'Inbound webhooks';
+
+export const MAX_EVENT_ID_CHARS = 200;
+const INTEGRATION_ID = /^int_[A-Za-z0-9]{1,64}$/;
+const UNIX_SECONDS = /^\d{1,12}$/;
+
+const isInboundChannel = (value: string): value is InboundChannel => (INBOUND_CHANNELS as readonly string[]).includes(value);
+
+const channelParams = z
+  .object({ channel: z.string().max(100).meta({ description: `one of ${INBOUND_CHANNELS.join(', ')}; another is 10004` }) })
+  .strict();
+const genericParams = z.object({ trigger_id: triggerId }).strict();
+// Not strict: a sending system may add query parameters of its own to the configured URL.
+const inboundQuery = z.object({
+  integration_id: z.string().max(100).optional().meta({ description: 'the integration (`int_…`) whose secret signs the call; or the X-Combo-Integration header' }),
+});
+
+const verification =
+  'The caller is the integration named by `?integration_id=` (or the X-Combo-Integration header); its channel must be ' +
+  'this one. Headers: X-Combo-Event-Id (1-200 characters, unique per event), X-Combo-Timestamp (Unix seconds, within ' +
+  'INBOUND_TIMESTAMP_TOLERANCE_S, default 300, of the server clock), X-Combo-Signature (`sha256=` + lowercase hex ' +
+  'HMAC-SHA256 of "<timestamp>.<raw body>" keyed with the integration\'s secret; during a rotation\'s grace the previous ' +
+  'secret verifies too). A missing or unknown integration, another channel\'s integration, a bad timestamp and a wrong ' +
+  'signature all answer 10002 "signature verification failed"; a missing event id is 10001. An event id the ' +
+  'integration has already received is acknowledged with `duplicate: true` and starts nothing. The body is a JSON ' +
+  'object of at most MAX_JSON_BODY_BYTES. Calls count against the integration\'s own rate ceiling ' +
+  '(RATE_LIMIT_INBOUND_PER_MIN, default 600/min).';
+
+export const inboundWebhookRoutes = ({ integrations, triggerDispatcher, config, log }: Services) => {
+  /** The same answer whatever failed, so a caller learns nothing; the reason goes to the debug log. */
+  function refuse(ctx: AppContext, channel: string, reason: string, integrationId?: string): never {
+    log.debug('inbound webhook refused', { trace_id: ctx.state.traceId, channel, reason, integration_id: integrationId });
+    throw unauthenticated('signature verification failed');
+  }
+
+  async function receive(ctx: AppContext, channel: IntegrationChannel, named: string | undefined, payload: Record<string, unknown>, generic?: string) {
+    const receivedAt = new Date();
+    // A body-less POST gets past the JSON parser; an event is always a JSON object.
+    if (!ctx.request.rawBody) throw invalid('body: the event must be a JSON object', { field: 'body' });
+    const integrationId = named ?? (ctx.get('x-combo-integration') || undefined);
+    if (!integrationId || !INTEGRATION_ID.test(integrationId)) refuse(ctx, channel, 'no integration id, or not an int_ id');
+    const verifier = await integrations.verifierOf(integrationId);
+    if (!verifier || verifier.channel !== channel) refuse(ctx, channel, 'no such integration on this channel', integrationId);
+
+    const eventId = ctx.get('x-combo-event-id');
+    if (!eventId || eventId.length > MAX_EVENT_ID_CHARS) {
+      throw invalid(`the X-Combo-Event-Id header is required (1-${MAX_EVENT_ID_CHARS} characters)`, { field: 'header.X-Combo-Event-Id' });
+    }
+    const timestamp = ctx.get('x-combo-timestamp');
+    if (!UNIX_SECONDS.test(timestamp)) refuse(ctx, channel, 'timestamp missing or not an integer', integrationId);
+    const skew = Math.abs(receivedAt.getTime() / 1000 - Number(timestamp));
+    if (skew > config.INBOUND_TIMESTAMP_TOLERANCE_S) refuse(ctx, channel, `timestamp ${Math.round(skew)} s from the server clock`, integrationId);
+    const rawBody = ctx.request.rawBody;
+    const signature = ctx.get('x-combo-signature');
+    // Every secret is tried (no early exit), so the timing does not tell which one matched.
+    const matches = verifier.secrets.map((secret) => signatureMatches(secret, timestamp, rawBody, signature));
+    if (!matches.includes(true)) refuse(ctx, channel, signature ? 'signature mismatch' : 'no signature', integrationId);
+
+    const event = normaliseInbound(channel, ctx.headers, payload, eventId, receivedAt);
+    const { payload: _payload, ...summary } = event;
+    const fresh = await integrations.recordInbound(integrationId, verifier.tenantId, event, rawBody, generic ?? null);
+    if (!fresh) return { ...summary, duplicate: true, tasks: [] };
+    let tasks;
+    try {
+      tasks = await triggerDispatcher.dispatch(verifier.tenantId, event, generic ? { triggerId: generic } : undefined);
+    } catch (err) {
+      await integrations.forgetInbound(integrationId, eventId).catch((forgetErr: unknown) =>
+        log.warn('inbound event id kept after a failed dispatch; a retry will count as a duplicate', {
+          trace_id: ctx.state.traceId, integration_id: integrationId, error: String(forgetErr),
+        }));
+      throw err;
+    }
+    await integrations.recordDispatched(integrationId, eventId, tasks).catch((err: unknown) =>
+      log.warn('could not record the tasks an inbound event started', { trace_id: ctx.state.traceId, integration_id: integrationId, error: String(err) }));
+    return { ...summary, duplicate: false, tasks };
+  }
+
+  return [
+    defineRoute({
+      method: 'post', path: '/v1/webhook/{channel}', operationId: 'receiveInboundWebhook', tag, access: 'none', rawBody: true,
+      summary: 'Receive an event from an external system',
+      description:
+        `Channels: ${INBOUND_CHANNELS.join(', ')} (review-a: Gerrit; git-a: GitLab; git-b: GitHub, kind in X-GitHub-Event; ` +
+        'git-c: Gitea, kind in X-Gitea-Event; workchat-a: Lark/Feishu events; workchat-b: DingTalk robot messages and ' +
+        'contact events). The body is normalised into an event (name, project, actor, link) and every enabled event trigger ' +
+        `of the tenant on this channel that matches it starts one agent task. ${verification}`,
+      params: channelParams, query: inboundQuery, body: inboundPayload, response: inboundAccepted,
+      handler: async ({ ctx, params, query, body }) => {
+        if (!isInboundChannel(params.channel)) {
+          throw new AppError(ErrorCodes.NOT_FOUND, `no inbound channel ${params.channel}; channels: ${INBOUND_CHANNELS.join(', ')}`);
+        }
+        return receive(ctx, params.channel, query.integration_id, body);
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/v1/webhook/generic/{trigger_id}', operationId: 'receiveGenericWebhook', tag, access: 'none', rawBody: true,
+      summary: 'Receive an event for one custom (generic) trigger',
+      description:
+        'Signed with the tenant\'s `generic` integration. The body is free-form; its top-level strings `event`, `project`, ' +
+        '`actor` and `url` fill the normalised event (an unnamed event is `generic`), and only the trigger in the path is ' +
+        `considered (10004 when the tenant has no such trigger). ${verification}`,
+      params: genericParams, query: inboundQuery, body: inboundPayload, response: inboundAccepted,
+      handler: ({ ctx, params, query, body }) => receive(ctx, 'generic', query.integration_id, body, params.trigger_id),
+    }),
+  ];
+};

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { INBOUND_CHANNELS } from '../../triggers/inbound-event';
+import { projectRegexProblem, PROJECT_REGEX_MAX_CHARS } from '../../triggers/match';
+import { SESSION_TEMPLATE_NAMES } from '../../triggers/session-templates';
+import { templateProblem } from '../../triggers/templates';
+import { agentId } from './agents';
+import { isoDate, pageOf, resourceId } from './common';
+
+export const triggerId = resourceId('trg', 'event trigger id');
+
+export const MAX_TRIGGER_INPUTS = 20;
+const INPUT_NAME = /^[a-z][a-z0-9_]{0,39}$/;
+
+export const triggerSource = z
+  .enum([...INBOUND_CHANNELS, 'generic'])
+  .meta({ description: 'channel of the source system (`/v1/webhook/{channel}`), or `generic` for `/v1/webhook/generic/{trigger_id}`' });
+
+const inputTemplate = z
+  .string()
+  .max(2_000)
+  .superRefine((template, ctx) => {
+    const problem = templateProblem(template);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({ description: 'literal text with `{{ event.<path> }}` expressions, e.g. `{{ event.payload.pull_request.html_url }}`' });
+
+const inputs = z
+  .record(z.string(), inputTemplate)
+  .superRefine((map, ctx) => {
+    const names = Object.keys(map);
+    if (names.length > MAX_TRIGGER_INPUTS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_TRIGGER_INPUTS} inputs` });
+    for (const name of names) {
+      if (!INPUT_NAME.test(name)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'input names are 1-40 of a-z 0-9 _, starting with a letter' });
+      }
+    }
+  })
+  .meta({
+    description:
+      `Input names (1-40 of a-z 0-9 _, starting with a letter; at most ${MAX_TRIGGER_INPUTS}) and their templates, filled from the ` +
+      'normalised inbound event: `event_id`, `source`, `event`, `project`, `actor`, `url`, `received_at` and `payload` (the body ' +
+      'as sent). Strings are filled as they are, numbers and booleans as text, objects as JSON, a missing field as the empty ' +
+      'string; a filled value is cut at 20 000 characters.',
+  });
+
+export const triggerConfig = z
+  .object({
+    source: triggerSource,
+    match: z
+      .object({
+        event: z
+          .string()
+          .trim()
+          .min(1)
+          .max(100)
+          .meta({ description: 'the normalised event name (`push`, `pull_request.opened`, `patchset-created`, `message`, ...), or `*` for every event of the source' }),
+        project_regex: z
+          .string()
+          .min(1)
+          .max(PROJECT_REGEX_MAX_CHARS)
+          .superRefine((pattern, ctx) => {
+            const problem = projectRegexProblem(pattern);
+            if (problem) ctx.addIssue({ code: 'custom', message: problem });
+          })
+          .optional()
+          .meta({
+            description:
+              `RE2 regular expression searched for in the event's project (at most ${PROJECT_REGEX_MAX_CHARS} characters). It runs on a ` +
+              'linear-time engine, so no pattern can backtrack catastrophically; backreferences and lookaround are therefore not ' +
+              'supported. An event without a project never matches a pattern. Absent: every project.',
+          }),
+      })
+      .strict(),
+    action: z
+      .object({
+        agent_id: agentId.meta({ description: 'the agent to run (must exist in the tenant: 10001 otherwise)' }),
+        session_template: z.enum(SESSION_TEMPLATE_NAMES).meta({ description: 'how the task opens its session and what it asks; GET /v1/event-trigger/templates lists them' }),
+        inputs: inputs.default({}),
+      })
+      .strict(),
+  })
+  .strict()
+  .meta({ id: 'EventTriggerConfig' });
+
+export const createTriggerBody = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    enabled: z.boolean().default(true),
+    trigger: triggerConfig,
+  })
+  .strict()
+  .meta({ id: 'CreateEventTriggerRequest' });
+
+/** PUT replaces the fields it names (`trigger` as a whole) and keeps the others. */
+export const updateTriggerBody = z
+  .object({ name: createTriggerBody.shape.name, enabled: z.boolean(), trigger: triggerConfig })
+  .partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'at least one field to update')
+  .meta({ id: 'UpdateEventTriggerRequest' });
+
+export const eventTrigger = z
+  .object({
+    trigger_id: triggerId,
+    name: z.string(),
+    enabled: z.boolean(),
+    trigger: triggerConfig,
+    inbound_path: z
+      .string()
+      .nullable()
+      .meta({ description: 'for `generic` triggers, the path external systems POST their events to; null for channel triggers' }),
+    created_at: isoDate,
+    updated_at: isoDate,
+  })
+  .meta({ id: 'EventTrigger' });
+
+export const eventTriggerPage = pageOf(eventTrigger, 'EventTriggerPage');
+export const triggerParams = z.object({ trigger_id: triggerId }).strict();
+
+export const sessionTemplateList = z
+  .object({ items: z.array(z.object({ name: z.string(), description: z.string(), route: z.string() })) })
+  .meta({ id: 'SessionTemplateList' });
+
+export type TriggerConfig = z.infer<typeof triggerConfig>;
+export type CreateTriggerBody = z.infer<typeof createTriggerBody>;
+export type UpdateTriggerBody = z.infer<typeof updateTriggerBody>;
+export type EventTrigger = z.infer<typeof eventTrigger>;

@@ -1,0 +1,385 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomToken } from '../../common/ids';
+import { signPayload } from '../../common/signature';
+import { consoleToken, startTestApi, type TestApi } from '../support/api';
+
+const MAX_BODY = 300_000;
+const fixture = (channel: string, file: string) => readFileSync(join(__dirname, '..', 'fixtures', 'webhooks', channel, file), 'utf8');
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface SendOptions {
+  secret: string;
+  integrationId?: string;
+  /** How the integration is named: the query parameter (default) or the X-Combo-Integration header. */
+  via?: 'query' | 'header';
+  eventId?: string | null;
+  timestamp?: string | null;
+  /** The body the signature is computed over, when it differs from the one sent. */
+  signedBody?: string;
+  headers?: Record<string, string>;
+  contentType?: string;
+}
+
+describe('inbound webhooks', () => {
+  let api: TestApi;
+  let agentId: string;
+  let member: string;
+  let stranger: string;
+  const startedWorkflows: string[] = [];
+
+  beforeAll(async () => {
+    api = await startTestApi({ MAX_JSON_BODY_BYTES: String(MAX_BODY), RATE_LIMIT_INBOUND_PER_MIN: '1000', RATE_LIMIT_DEFAULT_PER_MIN: '100000' });
+    agentId = (await api.call('POST', '/v1/combo/agents', { key: api.adminKey, body: { name: 'Reviewer' } })).json.data.agent_id;
+    member = await consoleToken({ tenant_id: 'default', sub: 'mia', roles: ['member'] });
+    stranger = await consoleToken({ tenant_id: 'elsewhere', sub: 'eve', roles: ['admin'] });
+  });
+  afterAll(async () => {
+    // Nothing runs these agent tasks (no worker): end them rather than leave them on the server.
+    await Promise.all(startedWorkflows.map((id) => api.services.temporal.workflow.getHandle(id).terminate('test over').catch(() => undefined)));
+    await api?.close();
+  });
+
+  const admin = () => api.adminKey;
+  const createIntegration = async (channel: string, key = admin()) => {
+    const res = await api.call('POST', '/v1/integrations', { key, body: { channel } });
+    expect(res.json.code).toBe(0);
+    return res.json.data as { integration_id: string; secret: string; channel: string; webhook_url: string };
+  };
+  const createTrigger = async (trigger: Record<string, unknown>) => {
+    const res = await api.call('POST', '/v1/event-trigger', { key: admin(), body: { name: `t-${randomToken(4)}`, trigger } });
+    expect(res.json.code).toBe(0);
+    return res.json.data as { trigger_id: string };
+  };
+
+  async function send(path: string, body: string, options: SendOptions) {
+    const { secret, integrationId, via = 'query', signedBody = body } = options;
+    const timestamp = options.timestamp === undefined ? String(nowSeconds()) : options.timestamp;
+    const eventId = options.eventId === undefined ? `evt-${randomToken(12)}` : options.eventId;
+    const headers: Record<string, string> = {
+      'content-type': options.contentType ?? 'application/json',
+      'x-combo-signature': signPayload(secret, timestamp ?? '', signedBody),
+      ...(timestamp !== null ? { 'x-combo-timestamp': timestamp } : {}),
+      ...(eventId !== null ? { 'x-combo-event-id': eventId } : {}),
+      ...(integrationId && via === 'header' ? { 'x-combo-integration': integrationId } : {}),
+      ...options.headers,
+    };
+    const url = integrationId && via === 'query' ? `${path}?integration_id=${integrationId}` : path;
+    const res = await api.call('POST', url, { rawBody: body, headers });
+    for (const task of res.json?.data?.tasks ?? []) if (task.started) startedWorkflows.push(task.workflow_id);
+    return res;
+  }
+
+  describe('integrations', () => {
+    it('shows the secret once, stores it encrypted, and is one per channel', async () => {
+      const created = await createIntegration('git-a');
+      expect(created).toMatchObject({ channel: 'git-a', name: 'git-a', previous_secret_valid_until: null });
+      expect(created.integration_id).toMatch(/^int_[A-Za-z0-9]{20}$/);
+      expect(created.secret).toMatch(/^insec_[A-Za-z0-9_-]{43}$/);
+      expect(Buffer.from(created.secret.slice('insec_'.length), 'base64url')).toHaveLength(32);
+      expect(created.webhook_url).toBe(`${api.config.PUBLIC_BASE_URL}/v1/webhook/git-a?integration_id=${created.integration_id}`);
+
+      const got = await api.call('GET', `/v1/integrations/${created.integration_id}`, { key: admin() });
+      expect(got.json.data).toMatchObject({ integration_id: created.integration_id, secret_last4: created.secret.slice(-4) });
+      expect(got.json.data.secret).toBeUndefined();
+      const listed = await api.call('GET', '/v1/integrations', { key: admin() });
+      expect(listed.json.data.items.map((i: { integration_id: string }) => i.integration_id)).toContain(created.integration_id);
+      expect(listed.text).not.toContain(created.secret);
+      const stored = await api.services.mongo.db.collection('integrations').findOne({ _id: created.integration_id as never });
+      expect(JSON.stringify(stored)).not.toContain(created.secret);
+
+      const second = await api.call('POST', '/v1/integrations', { key: admin(), body: { channel: 'git-a', name: 'again' } });
+      expect(second.json).toMatchObject({ code: 10005, data: { channel: 'git-a', integration_id: created.integration_id } });
+      // Another tenant has channels of its own.
+      const theirs = await api.call('POST', '/v1/integrations', { key: stranger, body: { channel: 'git-a' } });
+      expect(theirs.json.code).toBe(0);
+
+      const generic = await createIntegration('generic');
+      expect(generic.webhook_url).toBe(`${api.config.PUBLIC_BASE_URL}/v1/webhook/generic/{trigger_id}?integration_id=${generic.integration_id}`);
+    });
+
+    it('validates its input', async () => {
+      for (const [body, field] of [
+        [{ channel: 'git-z' }, 'body.channel'],
+        [{}, 'body.channel'],
+        [{ channel: 'git-b', secret: 'mine' }, 'body.secret'],
+      ] as const) {
+        expect((await api.call('POST', '/v1/integrations', { key: admin(), body })).json).toMatchObject({ code: 10001, data: { field } });
+      }
+      const created = await createIntegration('workchat-b');
+      for (const grace of [-1, 604_801, 1.5, '60']) {
+        const res = await api.call('POST', `/v1/integrations/${created.integration_id}/rotate`, { key: admin(), body: { grace_seconds: grace } });
+        expect(res.json).toMatchObject({ code: 10001, data: { field: 'body.grace_seconds' } });
+      }
+    });
+
+    it('is for administrators of the tenant only', async () => {
+      const created = await createIntegration('review-a');
+      const path = `/v1/integrations/${created.integration_id}`;
+      expect((await api.call('GET', '/v1/integrations', { key: member })).json.code).toBe(10003);
+      expect((await api.call('POST', '/v1/integrations', { key: member, body: { channel: 'git-c' } })).json.code).toBe(10003);
+      expect((await api.call('POST', `${path}/rotate`, { key: member, body: {} })).json.code).toBe(10003);
+      expect((await api.call('GET', '/v1/integrations')).json.code).toBe(10002);
+      for (const [method, suffix] of [['GET', ''], ['DELETE', ''], ['POST', '/rotate']] as const) {
+        expect((await api.call(method, `${path}${suffix}`, { key: stranger, body: method === 'POST' ? {} : undefined })).json.code).toBe(10004);
+      }
+      expect((await api.call('GET', path, { key: admin() })).json.code).toBe(0);
+    });
+
+    it('deletes: the integration is gone and its calls are refused', async () => {
+      const created = await createIntegration('workchat-a');
+      const body = fixture('workchat-a', 'im.message.receive_v1.json');
+      expect((await send('/v1/webhook/workchat-a', body, { secret: created.secret, integrationId: created.integration_id })).json.code).toBe(0);
+      expect((await api.call('DELETE', `/v1/integrations/${created.integration_id}`, { key: admin() })).json).toMatchObject({ code: 0, data: { deleted: true } });
+      expect((await api.call('GET', `/v1/integrations/${created.integration_id}`, { key: admin() })).json.code).toBe(10004);
+      expect((await api.call('DELETE', `/v1/integrations/${created.integration_id}`, { key: admin() })).json.code).toBe(10004);
+      const refused = await send('/v1/webhook/workchat-a', body, { secret: created.secret, integrationId: created.integration_id });
+      expect(refused.json).toMatchObject({ code: 10002, message: 'signature verification failed' });
+      // The channel is free again.
+      expect((await createIntegration('workchat-a')).integration_id).not.toBe(created.integration_id);
+    });
+  });
+
+  describe('receiving', () => {
+    let gitB: { integration_id: string; secret: string };
+    let gitC: { integration_id: string; secret: string };
+    let triggerId: string;
+    const prBody = fixture('git-b', 'pull_request.opened.json');
+    const prHeaders = { 'x-github-event': 'pull_request' };
+    const sendPr = (options: Partial<SendOptions> = {}, body = prBody) =>
+      send('/v1/webhook/git-b', body, { secret: gitB.secret, integrationId: gitB.integration_id, headers: prHeaders, ...options });
+    const expectRefused = (res: Awaited<ReturnType<typeof send>>) => {
+      expect(res.status).toBe(401);
+      expect(res.json).toMatchObject({ code: 10002, message: 'signature verification failed' });
+    };
+
+    beforeAll(async () => {
+      gitB = await createIntegration('git-b');
+      gitC = await createIntegration('git-c');
+      triggerId = (await createTrigger({
+        source: 'git-b',
+        match: { event: 'pull_request.opened', project_regex: '^Codertocat/' },
+        action: { agent_id: agentId, session_template: 'default', inputs: { title: '{{ event.payload.pull_request.title }}' } },
+      })).trigger_id;
+    });
+
+    it('accepts a signed event, normalises it and starts the matching trigger\'s task', async () => {
+      const eventId = `delivery-${randomToken(10)}`;
+      const res = await sendPr({ eventId });
+      expect(res.status).toBe(200);
+      expect(res.json).toMatchObject({
+        code: 0,
+        data: {
+          event_id: eventId, duplicate: false, source: 'git-b', event: 'pull_request.opened', project: 'Codertocat/Hello-World',
+          actor: 'Codertocat', url: 'https://github.com/Codertocat/Hello-World/pull/2',
+        },
+      });
+      expect(res.json.data.tasks).toEqual([{ trigger_id: triggerId, workflow_id: expect.any(String), started: true }]);
+      const described = await api.services.temporal.workflow.getHandle(res.json.data.tasks[0].workflow_id).describe();
+      expect(described.type).toBe('agentTaskWorkflow');
+
+      const stored = await api.services.mongo.db.collection('inbound_events').findOne({ _id: `${gitB.integration_id}:${eventId}` as never });
+      expect(stored).toMatchObject({ tenant_id: 'default', event: { event: 'pull_request.opened', project: 'Codertocat/Hello-World' }, payload_text: prBody });
+      expect(stored!.tasks).toEqual(res.json.data.tasks);
+
+      // The header names the integration as well as the query does; the other event kinds start nothing here.
+      const push = await send('/v1/webhook/git-b', fixture('git-b', 'push.json'), {
+        secret: gitB.secret, integrationId: gitB.integration_id, via: 'header', headers: { 'x-github-event': 'push' },
+      });
+      expect(push.json).toMatchObject({ code: 0, data: { event: 'push', duplicate: false, tasks: [] } });
+      const unknown = await sendPr({ headers: { 'x-github-event': 'ping' } }, fixture('git-b', 'ping.json'));
+      expect(unknown.json).toMatchObject({ code: 0, data: { event: 'unknown', project: null, tasks: [] } });
+    });
+
+    it('acknowledges a replayed event id without starting anything again', async () => {
+      const eventId = `delivery-${randomToken(10)}`;
+      const first = await sendPr({ eventId });
+      expect(first.json.data).toMatchObject({ duplicate: false, tasks: [{ started: true }] });
+      const again = await sendPr({ eventId });
+      expect(again.json).toMatchObject({ code: 0, data: { event_id: eventId, duplicate: true, event: 'pull_request.opened', tasks: [] } });
+      // The same id from another integration is another event.
+      const elsewhere = await send('/v1/webhook/git-c', fixture('git-c', 'push.json'), {
+        secret: gitC.secret, integrationId: gitC.integration_id, eventId, headers: { 'x-gitea-event': 'push' },
+      });
+      expect(elsewhere.json.data).toMatchObject({ duplicate: false, event: 'push', project: 'gitea/webhooks' });
+    });
+
+    it('refuses wrong secrets, stale timestamps and altered bodies with one message', async () => {
+      expectRefused(await sendPr({ secret: gitC.secret }));
+      expectRefused(await sendPr({ secret: `${gitB.secret}x` }));
+      expectRefused(await sendPr({ timestamp: String(nowSeconds() - 6 * 60) }));
+      expectRefused(await sendPr({ timestamp: String(nowSeconds() + 6 * 60) }));
+      expectRefused(await sendPr({ timestamp: null }));
+      expectRefused(await sendPr({ timestamp: '17e8' }));
+      expectRefused(await sendPr({ signedBody: prBody.replace('opened', 'closed') }));
+      expectRefused(await sendPr({ headers: { ...prHeaders, 'x-combo-signature': '' } }));
+      // The right HMAC, upper-case: the spec's hex is lower-case.
+      const ts = String(nowSeconds());
+      expectRefused(await sendPr({ timestamp: ts, headers: { ...prHeaders, 'x-combo-signature': `sha256=${signPayload(gitB.secret, ts, prBody).slice(7).toUpperCase()}` } }));
+      // Within the tolerance is fine.
+      expect((await sendPr({ timestamp: String(nowSeconds() - 4 * 60) })).json.code).toBe(0);
+    });
+
+    it('refuses a missing, unknown or other channel\'s integration alike (10002)', async () => {
+      expectRefused(await sendPr({ integrationId: undefined }));
+      expectRefused(await sendPr({ integrationId: 'int_doesnotexist0000000' }));
+      expectRefused(await sendPr({ integrationId: 'not-an-id' }));
+      // git-c's integration, correctly signed with its own secret, on the git-b path.
+      expectRefused(await sendPr({ integrationId: gitC.integration_id, secret: gitC.secret }));
+      // Another tenant's integration of the channel signs for that tenant only: none of this tenant's triggers runs.
+      const theirs = await createIntegration('git-b', stranger);
+      const res = await sendPr({ integrationId: theirs.integration_id, secret: theirs.secret });
+      expect(res.json).toMatchObject({ code: 0, data: { event: 'pull_request.opened', tasks: [] } });
+    });
+
+    it('answers 10001 for a missing event id and bodies that are not a JSON object of the allowed size', async () => {
+      const missing = await sendPr({ eventId: null });
+      expect(missing.json).toMatchObject({ code: 10001, data: { field: 'header.X-Combo-Event-Id' } });
+      expect((await sendPr({ eventId: 'e'.repeat(201) })).json.code).toBe(10001);
+      expect((await sendPr({ eventId: 'e'.repeat(200) })).json.code).toBe(0);
+
+      const malformed = await sendPr({}, '{"action": "opened",');
+      expect(malformed.json).toMatchObject({ code: 10001, message: 'malformed JSON body' });
+      expect((await sendPr({}, '[1, 2, 3]')).json.code).toBe(10001);
+      expect((await sendPr({}, '"text"')).json.code).toBe(10001);
+      expect((await sendPr({}, '')).json).toMatchObject({ code: 10001, data: { field: 'body' } });
+      expect((await sendPr({ contentType: 'text/plain' })).json.code).toBe(10001);
+
+      const oversized = JSON.stringify({ action: 'opened', padding: 'x'.repeat(MAX_BODY) });
+      const tooBig = await sendPr({}, oversized);
+      expect(tooBig.status).toBe(400);
+      expect(tooBig.json).toMatchObject({ code: 10001, message: `request body exceeds ${MAX_BODY} bytes` });
+    });
+
+    it('keeps a large event without its payload', async () => {
+      const eventId = `big-${randomToken(8)}`;
+      const body = JSON.stringify({ ...JSON.parse(prBody), padding: 'y'.repeat(270 * 1024) });
+      const res = await sendPr({ eventId }, body);
+      expect(res.json).toMatchObject({ code: 0, data: { event: 'pull_request.opened', tasks: [{ started: true }] } });
+      const stored = await api.services.mongo.db.collection('inbound_events').findOne({ _id: `${gitB.integration_id}:${eventId}` as never });
+      expect(stored).toMatchObject({ payload_text: null, payload_bytes: Buffer.byteLength(body), event: { event: 'pull_request.opened' } });
+    });
+
+    it('answers 10004 for an unknown channel and leaves the outbound routes alone', async () => {
+      const res = await send('/v1/webhook/git-z', prBody, { secret: gitB.secret, integrationId: gitB.integration_id });
+      expect(res.json.code).toBe(10004);
+      expect((await send('/v1/webhook/generic', prBody, { secret: gitB.secret, integrationId: gitB.integration_id })).json.code).toBe(10004);
+      const subscription = await api.call('POST', '/v1/webhook/subscriptions', { key: admin(), body: { url: 'http://127.0.0.1:9/hook', events: ['session.created'] } });
+      expect(subscription.json).toMatchObject({ code: 0, data: { url: 'http://127.0.0.1:9/hook' } });
+      expect((await api.call('POST', '/v1/webhook/subscriptions', { body: { url: 'http://127.0.0.1:9/hook', events: ['session.created'] } })).json.code).toBe(10002);
+    });
+
+    it('puts the rate-limit headers on inbound calls, counted per integration', async () => {
+      const first = await sendPr();
+      const second = await sendPr({ secret: 'wrong' });
+      expect(first.headers.get('x-ratelimit-limit')).toBe('1000');
+      expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1);
+      expect(Number(second.headers.get('x-ratelimit-reset'))).toBeGreaterThan(nowSeconds());
+      const other = await send('/v1/webhook/git-c', fixture('git-c', 'push.json'), { secret: gitC.secret, integrationId: gitC.integration_id });
+      expect(Number(other.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(Number(second.headers.get('x-ratelimit-remaining')));
+      // API calls keep their own family.
+      expect((await api.call('GET', '/v1/integrations', { key: admin() })).headers.get('x-ratelimit-limit')).toBe('100000');
+    });
+  });
+
+  describe('rotation', () => {
+    it('verifies the previous secret during the grace only', async () => {
+      // Every channel of the default tenant is taken by now: another tenant's integration.
+      const created = await createIntegration('review-a', stranger);
+      const body = fixture('review-a', 'patchset-created.json');
+      const sendWith = (secret: string) => send('/v1/webhook/review-a', body, { secret, integrationId: created.integration_id });
+
+      const rotate = async (grace?: number) => {
+        const res = await api.call('POST', `/v1/integrations/${created.integration_id}/rotate`, { key: stranger, body: grace === undefined ? {} : { grace_seconds: grace } });
+        expect(res.json.code).toBe(0);
+        return res.json.data as { secret: string; secret_last4: string; previous_secret_valid_until: string | null };
+      };
+
+      const second = await rotate();
+      expect(second.secret).not.toBe(created.secret);
+      expect(second.secret_last4).toBe(second.secret.slice(-4));
+      const graceEnd = Date.parse(second.previous_secret_valid_until!);
+      expect(graceEnd - Date.now()).toBeGreaterThan(3590_000);
+      expect(graceEnd - Date.now()).toBeLessThanOrEqual(3600_000);
+      const shown = await api.call('GET', `/v1/integrations/${created.integration_id}`, { key: stranger });
+      expect(shown.json.data).toMatchObject({ previous_secret_valid_until: second.previous_secret_valid_until });
+      expect(shown.json.data.secret).toBeUndefined();
+      expect((await sendWith(second.secret)).json.code).toBe(0);
+      expect((await sendWith(created.secret)).json.code).toBe(0);
+
+      // A grace of 0: the secret just replaced stops at once, and so does the one before it.
+      const third = await rotate(0);
+      expect(third.previous_secret_valid_until).toBeNull();
+      expect((await sendWith(third.secret)).json.code).toBe(0);
+      expect((await sendWith(second.secret)).json.code).toBe(10002);
+      expect((await sendWith(created.secret)).json.code).toBe(10002);
+
+      // A grace of 1 s: the replaced secret verifies, then stops.
+      const fourth = await rotate(1);
+      expect((await sendWith(third.secret)).json.code).toBe(0);
+      await sleep(1_200);
+      expect((await sendWith(third.secret)).json.code).toBe(10002);
+      expect((await sendWith(fourth.secret)).json.code).toBe(0);
+      expect((await api.call('GET', `/v1/integrations/${created.integration_id}`, { key: stranger })).json.data.previous_secret_valid_until).toBeNull();
+    });
+  });
+
+  describe('the generic channel', () => {
+    it('signs with the tenant\'s generic integration and starts only the trigger in the path', async () => {
+      const listed = await api.call('GET', '/v1/integrations?page_size=100', { key: admin() });
+      const existing = listed.json.data.items.find((i: { channel: string }) => i.channel === 'generic');
+      if (existing) await api.call('DELETE', `/v1/integrations/${existing.integration_id}`, { key: admin() });
+      const generic = await createIntegration('generic');
+      const trigger = await createTrigger({ source: 'generic', match: { event: 'build.finished' }, action: { agent_id: agentId, session_template: 'default' } });
+      const body = fixture('generic', 'build-finished.json');
+      const path = `/v1/webhook/generic/${trigger.trigger_id}`;
+
+      const res = await send(path, body, { secret: generic.secret, integrationId: generic.integration_id });
+      expect(res.json).toMatchObject({
+        code: 0,
+        data: { source: 'generic', event: 'build.finished', project: 'payments/api', actor: 'ci-runner-7', tasks: [{ trigger_id: trigger.trigger_id, started: true }] },
+      });
+      expect(res.headers.get('x-ratelimit-limit')).toBe('1000');
+
+      // An unknown trigger is 10004 once the signature holds, and the event id stays unused.
+      const eventId = `gen-${randomToken(8)}`;
+      const unknown = await send('/v1/webhook/generic/trg_doesnotexist000000', body, { secret: generic.secret, integrationId: generic.integration_id, eventId });
+      expect(unknown.json.code).toBe(10004);
+      const retried = await send(path, body, { secret: generic.secret, integrationId: generic.integration_id, eventId });
+      expect(retried.json.data).toMatchObject({ duplicate: false, tasks: [{ started: true }] });
+      // Unsigned, the trigger's existence is not revealed; a channel integration does not sign generic calls.
+      const gitB = (await api.call('GET', '/v1/integrations?page_size=100', { key: admin() })).json.data.items.find((i: { channel: string }) => i.channel === 'git-b');
+      expect((await send('/v1/webhook/generic/trg_doesnotexist000000', body, { secret: 'wrong', integrationId: generic.integration_id })).json.code).toBe(10002);
+      expect((await send(path, body, { secret: 'whatever', integrationId: gitB.integration_id })).json.code).toBe(10002);
+    });
+  });
+
+  describe('rate limit', () => {
+    it('has a ceiling of its own per integration', async () => {
+      const small = await startTestApi({ RATE_LIMIT_INBOUND_PER_MIN: '2' }, { rateLimitSyncMs: 0 });
+      try {
+        const make = async () => (await small.call('POST', '/v1/integrations', { key: small.adminKey, body: { channel: 'git-b' } })).json.data;
+        const one = await make();
+        const body = fixture('git-b', 'push.json');
+        const post = (integrationId: string) => {
+          const ts = String(nowSeconds());
+          return small.call('POST', `/v1/webhook/git-b?integration_id=${integrationId}`, {
+            rawBody: body,
+            headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-combo-event-id': randomToken(10), 'x-combo-timestamp': ts, 'x-combo-signature': signPayload(one.secret, ts, body) },
+          });
+        };
+        expect((await post(one.integration_id)).json.code).toBe(0);
+        expect((await post(one.integration_id)).json.code).toBe(0);
+        const over = await post(one.integration_id);
+        expect(over.status).toBe(429);
+        expect(over.json.code).toBe(10006);
+        expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        // Another integration id has its own count (this one is unknown: refused, but not rate limited).
+        expect((await post('int_someoneelse00000000')).json.code).toBe(10002);
+      } finally {
+        await small.close();
+      }
+    });
+  });
+});
