@@ -80,7 +80,7 @@ export function createActivities(deps: ActivityDeps) {
       files,
       publicBaseUrl: deps.completions.publicBaseUrl,
     }),
-    ...createMongoActivities({ db: deps.db, streamRetentionHours: deps.completions.streamRetentionHours }),
+    ...createMongoActivities({ db: deps.db, streamRetentionHours: deps.completions.streamRetentionHours, inboundRetentionDays: deps.config.INBOUND_EVENT_RETENTION_DAYS }),
     ...createWebhookActivities({
       webhooks: createWebhookStore(deps.db, deps.secrets),
       eventLog: createEventLog(deps.db),

@@ -4,7 +4,7 @@ import { purgeExpiredRateCounters } from '../stores/rate-limit-purge';
 import { createRunEventStore } from '../stores/run-events';
 
 /** Activities that reach MongoDB (or FerretDB) only. */
-export function createMongoActivities({ db, streamRetentionHours }: { db: Db; streamRetentionHours: number }) {
+export function createMongoActivities({ db, streamRetentionHours, inboundRetentionDays }: { db: Db; streamRetentionHours: number; inboundRetentionDays: number }) {
   const eventLog = createEventLog(db);
   const runEvents = createRunEventStore(db);
   return {
@@ -18,6 +18,11 @@ export function createMongoActivities({ db, streamRetentionHours }: { db: Db; st
     /** Completion stream events past STREAM_RETENTION_HOURS: no client can resume from them any more. */
     async purgeExpiredStreamEvents(): Promise<number> {
       return runEvents.purgeBefore(new Date(Date.now() - streamRetentionHours * 3_600_000));
+    },
+    /** Received inbound events past INBOUND_EVENT_RETENTION_DAYS. */
+    async purgeExpiredInboundEvents(): Promise<number> {
+      const { deletedCount } = await db.collection('inbound_events').deleteMany({ received_at: { $lt: new Date(Date.now() - inboundRetentionDays * 86_400_000) } });
+      return deletedCount;
     },
   };
 }

@@ -58,6 +58,11 @@ export const configSchema = z
     RATE_LIMIT_INBOUND_PER_MIN: positiveInt(600),
     /** How far an inbound webhook's X-Combo-Timestamp may be from the server's clock, in seconds. */
     INBOUND_TIMESTAMP_TOLERANCE_S: z.coerce.number().int().min(1).max(86_400).default(300),
+    /**
+     * Days a received inbound event (and its id, which refuses replays) is kept. A replayed request
+     * older than the timestamp tolerance is refused by its timestamp anyway.
+     */
+    INBOUND_EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
     /** How stale an API process's view of the shared rate counts may get; 0 re-reads on every request. */
     RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(0).max(10_000).default(250),
     /**

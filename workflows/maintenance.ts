@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
-const { sweepOutboxes, purgeExpiredRateCounters, purgeExpiredStreamEvents } = proxyActivities<Activities>({
+const { sweepOutboxes, purgeExpiredRateCounters, purgeExpiredStreamEvents, purgeExpiredInboundEvents } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumAttempts: 5 },
 });
@@ -10,6 +10,7 @@ export interface MaintenanceResult {
   eventsRecovered: number;
   rateCountersPurged: number;
   streamEventsPurged: number;
+  inboundEventsPurged: number;
 }
 
 /** Run every minute by the `combo-maintenance` Schedule: housekeeping the database cannot do itself. */
@@ -17,5 +18,6 @@ export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
   const eventsRecovered = await sweepOutboxes();
   const rateCountersPurged = await purgeExpiredRateCounters();
   const streamEventsPurged = await purgeExpiredStreamEvents();
-  return { eventsRecovered, rateCountersPurged, streamEventsPurged };
+  const inboundEventsPurged = await purgeExpiredInboundEvents();
+  return { eventsRecovered, rateCountersPurged, streamEventsPurged, inboundEventsPurged };
 }

@@ -15,7 +15,7 @@ describe('maintenanceWorkflow retry policy', () => {
 
   async function runWithSweepFailing(failures: number) {
     let calls = 0;
-    const activities: Pick<Activities, 'sweepOutboxes' | 'purgeExpiredRateCounters' | 'purgeExpiredStreamEvents'> = {
+    const activities: Pick<Activities, 'sweepOutboxes' | 'purgeExpiredRateCounters' | 'purgeExpiredStreamEvents' | 'purgeExpiredInboundEvents'> = {
       async sweepOutboxes() {
         calls += 1;
         if (calls <= failures) throw new Error(`database unavailable (attempt ${calls})`);
@@ -26,6 +26,9 @@ describe('maintenanceWorkflow retry policy', () => {
       },
       async purgeExpiredStreamEvents() {
         return 2;
+      },
+      async purgeExpiredInboundEvents() {
+        return 4;
       },
     };
     const taskQueue = `maintenance-${failures}`;
@@ -43,7 +46,7 @@ describe('maintenanceWorkflow retry policy', () => {
 
   it('rides out four transient failures', async () => {
     const run = await runWithSweepFailing(4);
-    await expect(run.result).resolves.toEqual({ eventsRecovered: 3, rateCountersPurged: 7, streamEventsPurged: 2 });
+    await expect(run.result).resolves.toEqual({ eventsRecovered: 3, rateCountersPurged: 7, streamEventsPurged: 2, inboundEventsPurged: 4 });
     expect(run.calls()).toBe(5);
   });
 
