@@ -72,8 +72,34 @@ const inputLines = (inputs: Record<string, string>, except: string[] = []) =>
     .map(([name, value]) => `${name}: ${value}`);
 
 /** The event's own text: its `text` field when it has one, else the whole payload as JSON. */
+const field = (value: unknown, key: string): unknown => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);
+const textOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/**
+ * The item an issue event is about, in the import's JSON form: GitHub/Gitea `issue`, GitLab
+ * `object_attributes` of an `issue` hook. Null for other events.
+ */
+function issueItem(event: InboundEvent): Record<string, unknown> | null {
+  const { payload } = event;
+  const issue = field(payload, 'issue') ?? (payload.object_kind === 'issue' ? field(payload, 'object_attributes') : undefined);
+  const title = textOf(field(issue, 'title'));
+  if (!issue || !title) return null;
+  const labels = [field(issue, 'labels'), payload.labels].find(Array.isArray) as unknown[] | undefined;
+  const labelNames = (labels ?? []).map((l) => textOf(field(l, 'name')) ?? textOf(field(l, 'title'))).filter((l): l is string => !!l);
+  return {
+    title,
+    description: textOf(field(issue, 'body')) ?? textOf(field(issue, 'description')) ?? '',
+    url: textOf(field(issue, 'html_url')) ?? textOf(field(issue, 'url')) ?? event.url ?? undefined,
+    ...(labelNames.length > 0 ? { labels: labelNames.join(', ') } : {}),
+    ...(event.actor ? { reporter: event.actor } : {}),
+  };
+}
+
+/** What an import reads from an event: an issue as one item, else the event's `text`, else the payload as JSON. */
 function eventText(event: InboundEvent | null): string {
   if (!event) return '';
+  const item = issueItem(event);
+  if (item) return JSON.stringify([item]);
   const text = event.payload.text;
   return typeof text === 'string' ? text : JSON.stringify(event.payload);
 }
@@ -126,7 +152,8 @@ const TEMPLATES: readonly SessionTemplate[] = [
     name: 'import-requirements',
     description:
       `Imports requirements on \`${IMPORT_REQUIREMENTS_ROUTE}\`, announced with \`import.completed\`. The question is the \`items\` ` +
-      "input (CSV, JSON or a Markdown list), else the event's `text` field, else its whole payload as JSON.",
+      "input (CSV, JSON or a Markdown list), else, for an issue event (GitHub, Gitea, GitLab), the issue as one item, else the " +
+      "event's `text` field, else its whole payload as JSON.",
     routeText: IMPORT_REQUIREMENTS_ROUTE,
     plan: ({ event, inputs }) => ({
       sessionName: `Import requirements${event ? ` (${describeEvent(event)})` : ''}`,
@@ -139,7 +166,7 @@ const TEMPLATES: readonly SessionTemplate[] = [
     name: 'import-bugs',
     description:
       `Imports bugs on \`${IMPORT_BUGS_ROUTE}\`, announced with \`import.completed\`. The question is the \`items\` input, ` +
-      "else the event's `text` field, else its whole payload as JSON.",
+      "else, for an issue event, the issue as one item, else the event's `text` field, else its whole payload as JSON.",
     routeText: IMPORT_BUGS_ROUTE,
     plan: ({ event, inputs }) => ({
       sessionName: `Import bugs${event ? ` (${describeEvent(event)})` : ''}`,

@@ -17,7 +17,11 @@ const CHANNEL_EVENTS = [
   { channel: 'git-c', file: 'pull_request.opened.json', headers: { 'x-gitea-event': 'pull_request' }, event: 'pull_request.opened', template: 'default' },
   { channel: 'workchat-a', file: 'im.message.receive_v1.json', headers: {}, event: 'message', template: 'default' },
   { channel: 'workchat-b', file: 'robot-message.json', headers: {}, event: 'message', template: 'default' },
+  { channel: 'git-b', file: 'issues.opened.json', headers: { 'x-github-event': 'issues' }, event: 'issues.opened', template: 'import-bugs' },
+  { channel: 'git-c', file: 'issues.opened.json', headers: { 'x-gitea-event': 'issues' }, event: 'issues.opened', template: 'import-requirements' },
 ] as const;
+
+const issueTitleOf = (channel: string, file: string) => (JSON.parse(fixture(channel, file)) as { issue: { title: string } }).issue.title;
 
 /**
  * Signed events from every channel, through HTTP, to one finished agent task each, on the real
@@ -72,6 +76,13 @@ describe('inbound events end to end', () => {
       expect(review!.data).toMatchObject({ issues_found: { critical: 1, warning: 1, info: 1 }, pr_url: first.json.data.url });
       const report = await api.call('GET', new URL(review!.data.report_url).pathname, { key: api.adminKey });
       expect(report.json.data.content).toContain('[critical] credentials in config');
+    }
+
+    if (template === 'import-bugs' || template === 'import-requirements') {
+      const [imported] = await events('import.completed');
+      expect(imported!.data).toMatchObject({ count: 1, errors: [] });
+      const run = await api.call('GET', `/v1/combo/completions/${outcome.trace_id}`, { key: api.adminKey });
+      expect(run.json.data.artifacts[0].items[0]).toMatchObject({ title: issueTitleOf(channel, file) });
     }
 
     // Delivered again (the sender retried): acknowledged, nothing new started.
