@@ -32,6 +32,8 @@ describe('inbound events end to end', () => {
   let worker: Awaited<ReturnType<typeof startTestWorker>>;
   const model = new ScriptedUpstream();
   let agentId: string;
+  // One integration per channel and tenant; the channel's cases share it.
+  const integrations: Record<string, { integration_id: string; secret: string }> = {};
 
   beforeAll(async () => {
     const modelUrl = await model.start();
@@ -47,7 +49,8 @@ describe('inbound events end to end', () => {
   });
 
   it.each(CHANNEL_EVENTS)('$channel: a signed $event starts exactly one agent task that finishes its session', async ({ channel, file, headers, event, template }) => {
-    const integration = (await api.call('POST', '/v1/integrations', { key: api.adminKey, body: { channel } })).json.data;
+    integrations[channel] ??= (await api.call('POST', '/v1/integrations', { key: api.adminKey, body: { channel } })).json.data;
+    const integration = integrations[channel]!;
     const trigger = (await api.call('POST', '/v1/event-trigger', {
       key: api.adminKey,
       body: { name: `on ${channel}`, trigger: { source: channel, match: { event }, action: { agent_id: agentId, session_template: template, inputs: { who: '{{ event.actor }}' } } } },
