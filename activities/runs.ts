@@ -73,14 +73,23 @@ export function createRunActivities(deps: RunActivityDeps) {
         }
       }
       if (route.scenario === 'import') {
-        let parsed;
-        try {
-          parsed = parseImport(text, { mode: route.mode === 'bugs' ? 'bugs' : 'requirements' });
-        } catch (err) {
-          if (err instanceof NotImportableError) throw invalidInput(`import: ${err.message}`);
-          throw err;
-        }
-        return { answer: describeImport(parsed), reference: [] as Passage[], artifacts: [importArtifact(parsed, sourcesOf(attachments))] };
+        // Attached files are what is imported (the question then only asks for it); else the question.
+        const sources = attachments.length > 0 ? attachments.map((a) => ({ name: a.name, text: a.text })) : [{ name: 'question', text: question }];
+        const parsed = sources.map((source) => {
+          try {
+            return parseImport(source.text, { mode: route.mode === 'bugs' ? 'bugs' : 'requirements' });
+          } catch (err) {
+            if (err instanceof NotImportableError) throw invalidInput(`import: ${source.name}: ${err.message}`);
+            throw err;
+          }
+        });
+        const merged = {
+          source_format: [...new Set(parsed.map((p) => p.source_format))].join(', '),
+          items: parsed.flatMap((p) => p.items),
+          errors: parsed.flatMap((p, i) => p.errors.map((e) => (sources.length > 1 ? { ...e, message: `${sources[i]!.name}: ${e.message}` } : e))),
+          count: parsed.reduce((sum, p) => sum + p.count, 0),
+        };
+        return { answer: describeImport(merged), reference: [] as Passage[], artifacts: [importArtifact(merged, sources.map((s) => s.name))] };
       }
       const composed = composeOfflineAnswer(question, passages, { maxPassages: EXTRACTIVE_PASSAGES[route.mode] ?? 3 });
       return { answer: composed.answer, reference: composed.reference, artifacts: [] as Array<Record<string, unknown>> };
@@ -157,4 +166,3 @@ export function createRunActivities(deps: RunActivityDeps) {
   };
 }
 
-const sourcesOf = (attachments: AttachmentText[]) => (attachments.length > 0 ? attachments.map((a) => a.name) : ['question']);

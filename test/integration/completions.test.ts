@@ -427,6 +427,18 @@ describe('completions', () => {
     expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ source: 'question', count: 2, errors: [expect.objectContaining({ row: expect.any(Number) })] })]);
   });
 
+  it('imports bugs from an uploaded file and names the file as the source', async () => {
+    const csv = 'title,severity,steps\nCrash on save,critical,Open and save\nTypo on login page,trivial,Look at it\n';
+    const file = await api.upload('/v1/files', api.adminKey, {}, { name: 'bugs.csv', bytes: Buffer.from(csv), type: 'text/csv' });
+    expect(file.json.code).toBe(0);
+    const sessionId = await newSession();
+    const reply = await complete({ session_id: sessionId, question: 'Import the attached bugs', route: '@import@structured@bugs@', attachments: [file.json.data.file_id] });
+    expect(reply.json.data.artifacts[0]).toMatchObject({ type: 'import', count: 2, source: 'bugs.csv', errors: [] });
+    expect(reply.json.data.artifacts[0].items.map((i: { title: string }) => i.title)).toEqual(['Crash on save', 'Typo on login page']);
+    const events = await eventsOf('import.completed', sessionId);
+    expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ source: 'bugs.csv', count: 2, errors: [] })]);
+  });
+
   describe('routes that use the model', () => {
     let kbId: string;
     let docIds: Record<string, string>;
