@@ -6,6 +6,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { countTokens } from '../knowledge/tokens';
+import { errorText, hostOf, networkCode, redact, truncate, upstreamMessage } from '../common/net/upstream-text';
 import {
   type ChatCallOptions,
   type ChatMessage,
@@ -34,7 +35,7 @@ export function createOpenAiChatClient(options: OpenAiChatClientOptions): ChatMo
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const host = hostOf(url);
   const who = `chat model upstream ${host ?? ''}`.trim();
-  const safe = (message: string) => truncate(redact(message, apiKey));
+  const safe = (message: string) => truncate(redact(message, apiKey), MAX_UPSTREAM_MESSAGE);
 
   return {
     async complete(request: ChatRequest, call: ChatCallOptions): Promise<ChatResult> {
@@ -323,60 +324,4 @@ function estimateUsage(request: ChatRequest, content: string, toolCalls: ToolCal
   if (request.tools?.length) promptTokens += countTokens(JSON.stringify(wireTools(request)));
   const completionTokens = countTokens(content) + callTokens(toolCalls);
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: true };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Error messages
-
-/** The upstream's own explanation: OpenAI's error.message, or a top-level message/detail, or the raw text. */
-function upstreamMessage(text: string): string {
-  try {
-    const body = JSON.parse(text) as unknown;
-    if (isObject(body)) {
-      const candidates = [body['error'] !== undefined ? errorText(body['error']) : undefined, body['message'], body['detail']];
-      const found = candidates.find((c): c is string => typeof c === 'string' && c.trim() !== '');
-      if (found) return found;
-    }
-  } catch {
-    // not JSON: the text itself
-  }
-  return text;
-}
-
-function errorText(error: unknown): string {
-  if (typeof error === 'string') return error;
-  if (isObject(error) && typeof error['message'] === 'string') return error['message'];
-  return JSON.stringify(error) ?? 'unknown error';
-}
-
-function truncate(message: string): string {
-  const flat = message.replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_UPSTREAM_MESSAGE ? `${flat.slice(0, MAX_UPSTREAM_MESSAGE)}…` : flat;
-}
-
-/**
- * Upstreams sometimes quote the key they were given (OpenAI's 401 shows a masked form of it).
- * Remove the exact key and anything shaped like one.
- */
-function redact(message: string, apiKey: string | undefined): string {
-  let safe = message;
-  if (apiKey) safe = safe.split(apiKey).join('[redacted]');
-  return safe.replace(/\b(?:sk|pk|rk|key|api)[-_][A-Za-z0-9*_.-]{6,}/gi, '[redacted]');
-}
-
-/** Only the host goes into messages: the full URL may carry credentials or a key parameter. */
-function hostOf(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.host : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** fetch hides the reason in `cause`: ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET... */
-function networkCode(err: unknown): string {
-  const { cause, name } = (err ?? {}) as { cause?: { code?: unknown }; name?: unknown };
-  if (typeof cause?.code === 'string') return cause.code;
-  return typeof name === 'string' ? name : 'unknown error';
 }
