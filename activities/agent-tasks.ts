@@ -6,9 +6,8 @@ import { type PreparationDeps, prepareCompletionInput } from '../completion/prep
 import type { CompletionInput } from '../completion/run-input';
 import type { CompletionRunStore } from '../stores/completion-runs';
 import { isDuplicateKey } from '../stores/mongo';
-import type { AgentTaskInput } from '../triggers/inbound-event';
 import { isSessionTemplate, planSession } from '../triggers/session-templates';
-import { AGENT_TASK_REJECTED } from '../workflows/agent-task';
+import { AGENT_TASK_REJECTED, type AgentTaskInput } from '../triggers/inbound-event';
 
 export interface AgentTaskActivityDeps extends PreparationDeps {
   runs: CompletionRunStore;

@@ -25,6 +25,9 @@ export interface InboundEvent {
   payload: Record<string, unknown>;
 }
 
+/** The failure type of an agent task refused for good (the agent is gone, the template unknown, nothing to ask). */
+export const AGENT_TASK_REJECTED = 'AgentTaskRejected';
+
 /** What an event trigger (or a cron job) starts: one agent task. */
 export interface AgentTaskInput {
   tenantId: string;

@@ -2,7 +2,7 @@ import { executeChild, proxyActivities, workflowInfo } from '@temporalio/workflo
 import type { Activities } from '../activities';
 import type { StopReason } from '../common/schemas/completions';
 import { AgentId, SessionId, TenantId, TraceId } from '../common/search-attributes';
-import type { AgentTaskInput } from '../triggers/inbound-event';
+import { AGENT_TASK_REJECTED, type AgentTaskInput } from '../triggers/inbound-event';
 import { completionWorkflow } from './completion';
 
 export interface AgentTaskOutcome {
@@ -12,9 +12,6 @@ export interface AgentTaskOutcome {
   stop_reason: StopReason;
   cost: { tokens: number; duration_ms: number };
 }
-
-/** Refused for good (the agent is gone, the template unknown, nothing to ask): retrying cannot help. */
-export const AGENT_TASK_REJECTED = 'AgentTaskRejected';
 
 const { prepareAgentTask } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
