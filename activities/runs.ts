@@ -62,10 +62,9 @@ export function createRunActivities(deps: RunActivityDeps) {
     /** The processors that answer without a language model: extractive quoting, rule-based review, structured import. */
     async processWithoutModel(input: { ctx: RunContext; route: RunRoute; question: string; passages: Passage[]; attachments: AttachmentText[]; offline: boolean }) {
       const { route, question, passages, attachments } = input;
-      const text = inputText(question, attachments);
       if (route.scenario === 'review') {
         try {
-          const review = reviewDiff(text, { mode: route.mode === 'security' ? 'security' : 'default' });
+          const review = reviewDiff(inputText(question, attachments), { mode: route.mode === 'security' ? 'security' : 'default' });
           return { answer: review.report, reference: [] as Passage[], artifacts: [reviewArtifact(review.issues_found, review.findings)] };
         } catch (err) {
           if (err instanceof NotADiffError) throw invalidInput(`review: ${err.message}`);

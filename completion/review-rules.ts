@@ -396,7 +396,6 @@ const RULES: Rule[] = [
   },
 ];
 
-export const RULE_IDS = RULES.map((r) => r.id);
 export const SECURITY_RULE_IDS = RULES.filter((r) => r.security).map((r) => r.id);
 
 const SEVERITY_ORDER: Severity[] = ['critical', 'warning', 'info'];

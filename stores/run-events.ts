@@ -83,13 +83,6 @@ export function createRunEventStore(db: Db) {
       return doc ? { event: doc.event, data: doc.data, seq: doc.seq, ...(doc.owner ? { owner: doc.owner } : {}) } : null;
     },
 
-    /** The first free number at or after `seq` (a stream's end, when it has ended). */
-    async nextFree(traceId: string, seq: number): Promise<number> {
-      let next = seq;
-      while (await events.findOne({ _id: docId(traceId, next) }, { projection: { _id: 1 } })) next++;
-      return next;
-    },
-
     /** Removes streams older than `before` (maintenance). */
     async purgeBefore(before: Date): Promise<number> {
       const { deletedCount } = await events.deleteMany({ created_at: { $lt: before } });

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { invalid } from '../../common/errors';
-import type { AppState } from '../context';
+import type { AppContext, AppState } from '../context';
 
 /** An uploaded file held in memory: it goes to GridFS next, never to the API process's disk. */
 export interface UploadedFile {
@@ -10,6 +10,13 @@ export interface UploadedFile {
   mimetype: string | null;
   size: number;
   contents?: Buffer;
+}
+
+/** The upload's `file` part with its bytes; 10001 when the request has none. */
+export function uploadedFile(ctx: AppContext): UploadedFile & { contents: Buffer } {
+  const part = (ctx.request.files?.file ?? undefined) as UploadedFile | UploadedFile[] | undefined;
+  if (!part || Array.isArray(part) || !part.contents) throw invalid('body.file: a file part named "file" is required', { field: 'body.file' });
+  return part as UploadedFile & { contents: Buffer };
 }
 
 /**

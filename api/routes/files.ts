@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { invalid } from '../../common/errors';
 import { deletedResult } from '../../common/schemas/common';
 import { file, fileId, fileUploadBody, fileUploadFields, MAX_FILE_TEXT_BYTES } from '../../common/schemas/files';
 import { SUPPORTED_FORMATS } from '../../knowledge/extract';
-import type { UploadedFile } from '../middleware/upload-body';
+import { uploadedFile } from '../middleware/upload-body';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
 
@@ -21,8 +20,7 @@ export const fileRoutes = ({ files }: Services) => [
       'Pass the file_id in a completion\'s `attachments`. Counts against the 10-per-minute upload limit.',
     body: fileUploadFields, response: file,
     handler: async ({ ctx, principal }) => {
-      const part = (ctx.request.files?.file ?? undefined) as UploadedFile | UploadedFile[] | undefined;
-      if (!part || Array.isArray(part) || !part.contents) throw invalid('body.file: a file part named "file" is required', { field: 'body.file' });
+      const part = uploadedFile(ctx);
       return files.create({
         tenantId: principal.tenantId,
         name: (part.originalFilename ?? 'upload').slice(0, 255),

@@ -10,7 +10,7 @@ import { ingestWorkflowId, startDocumentIngest } from '../../common/workflow-sta
 import { detectFormat, SUPPORTED_FORMATS } from '../../knowledge/extract';
 import { getParser, listParsers } from '../../knowledge/parsers';
 import { searchChunks } from '../../knowledge/search';
-import type { UploadedFile } from '../middleware/upload-body';
+import { uploadedFile } from '../middleware/upload-body';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
 
@@ -138,8 +138,7 @@ export const knowledgeRoutes = (services: Services) => {
         'and chunk_count 0; poll GET /v1/document/{doc_id} until `ready` or `failed`. Counts against the 10-per-minute upload limit.',
       body: uploadFields, response: document,
       handler: async ({ ctx, principal, body: fields }) => {
-        const file = (ctx.request.files?.file ?? undefined) as UploadedFile | UploadedFile[] | undefined;
-        if (!file || Array.isArray(file) || !file.contents) throw invalid('body.file: a file part named "file" is required', { field: 'body.file' });
+        const file = uploadedFile(ctx);
         const kb = await knowledgeBases.getDoc(principal.tenantId, fields.kb_id);
         const parserId = fields.parser_id ?? kb.parser_id;
         checkParser(parserId, 'body.parser_id');
