@@ -1,7 +1,6 @@
 import type { Client as EsClient } from '@elastic/elasticsearch';
 import type { Db } from 'mongodb';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
-import { createChunkBatchStore } from '../stores/chunk-batches';
 import { createChunkIndex } from '../stores/chunk-index';
 import { createDocumentStore } from '../stores/documents';
 import { createKnowledgeBaseStore } from '../stores/knowledge-bases';
@@ -99,7 +98,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createKnowledgeActivities({
       documents: createDocumentStore(deps.db),
       knowledgeBases: createKnowledgeBaseStore(deps.db),
-      chunkBatches: createChunkBatchStore(deps.db),
       chunkIndex: createChunkIndex(deps.es, deps.knowledge.indexPrefix),
       catalog: deps.knowledge.catalog,
       batchSize: deps.knowledge.batchSize,

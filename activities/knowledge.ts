@@ -1,22 +1,21 @@
-import { ApplicationFailure, heartbeat } from '@temporalio/activity';
+import { activityInfo, ApplicationFailure, heartbeat } from '@temporalio/activity';
 import type { DocumentFailure } from '../common/schemas/knowledge';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
-import { ExtractionError } from '../knowledge/document-model';
-import { EmbeddingError } from '../knowledge/embeddings';
+import { chunkIdFor } from '../knowledge/chunk-ids';
+import { type ChunkDraft, ExtractionError } from '../knowledge/document-model';
+import { EmbeddingError, type EmbeddingProvider } from '../knowledge/embeddings';
 import { extractDocument } from '../knowledge/extract';
 import { getParser } from '../knowledge/parsers';
-import type { ChunkBatchStore, StoredChunk } from '../stores/chunk-batches';
-import type { ChunkIndex } from '../stores/chunk-index';
+import type { ChunkIndex, IndexedChunk } from '../stores/chunk-index';
 import type { DocumentDoc, DocumentStore } from '../stores/documents';
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
 
 export interface KnowledgeActivityDeps {
   documents: DocumentStore;
   knowledgeBases: KnowledgeBaseStore;
-  chunkBatches: ChunkBatchStore;
   chunkIndex: ChunkIndex;
   catalog: KnowledgeCatalog;
-  /** Chunks embedded and indexed per activity. */
+  /** Chunks embedded and bulk-indexed together. */
   batchSize: number;
 }
 
@@ -27,12 +26,57 @@ interface DocumentRef {
 }
 
 /** What a chunk's vector stands for: its headings, then its text, so a heading's words count too. */
-const embeddingText = (c: StoredChunk) => (c.sectionPath.length > 0 ? `${c.sectionPath.join(' > ')}\n${c.content}` : c.content);
+const embeddingText = (c: ChunkDraft) => (c.sectionPath.length > 0 ? `${c.sectionPath.join(' > ')}\n${c.content}` : c.content);
 
 const failed = (failure: DocumentFailure, type: string) => ApplicationFailure.nonRetryable(failure.message, type, failure);
 
+const HEARTBEAT_EVERY_MS = 3_000;
+
+/** Heartbeats every few seconds while `work` runs, so a slow upstream is not taken for a dead worker. */
+async function whileHeartbeating<T>(chunksDone: number, work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => heartbeat(chunksDone), HEARTBEAT_EVERY_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function indexedChunk(doc: DocumentDoc, c: ChunkDraft, position: number, embedding: number[]): IndexedChunk {
+  return {
+    chunk_id: chunkIdFor(doc._id, position),
+    tenant_id: doc.tenant_id,
+    kb_id: doc.kb_id,
+    doc_id: doc._id,
+    doc_name: doc.name,
+    position,
+    section_path: c.sectionPath,
+    section_text: c.sectionPath.join(' > '),
+    role: c.role ?? null,
+    page: typeof c.metadata?.page === 'number' ? c.metadata.page : null,
+    tokens: c.tokens,
+    content: c.content,
+    embedding,
+  };
+}
+
+/** Vectors for a batch, of the knowledge base's dimension; a refused input fails the document with the reason. */
+async function embedBatch(embedder: EmbeddingProvider, dimension: number, chunks: ChunkDraft[]): Promise<number[][]> {
+  let vectors: number[][];
+  try {
+    vectors = await embedder.embed(chunks.map(embeddingText));
+  } catch (err) {
+    if (err instanceof EmbeddingError && !err.retryable) throw failed({ reason: 'embedding_failed', message: err.message }, 'EmbeddingRejected');
+    throw err;
+  }
+  if (vectors.some((v) => v.length !== dimension)) {
+    throw failed({ reason: 'embedding_failed', message: `the embedding model answered vectors of another size than the knowledge base's ${dimension}` }, 'EmbeddingRejected');
+  }
+  return vectors;
+}
+
 /** Activities that parse documents: read from MongoDB/GridFS, embed, write to Elasticsearch. */
-export function createKnowledgeActivities({ documents, knowledgeBases, chunkBatches, chunkIndex, catalog, batchSize }: KnowledgeActivityDeps) {
+export function createKnowledgeActivities({ documents, knowledgeBases, chunkIndex, catalog, batchSize }: KnowledgeActivityDeps) {
   async function documentOrGone(ref: DocumentRef): Promise<DocumentDoc> {
     const doc = await documents.collection.findOne({ _id: ref.docId, tenant_id: ref.tenantId });
     if (!doc) throw ApplicationFailure.nonRetryable(`document ${ref.docId} was deleted`, 'DocumentGone');
@@ -49,83 +93,77 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkBatc
     return { embedder, dimension: kb.dimension };
   }
 
+  /** The file's text split by the document's parser; a file that cannot be read fails the document with the reason. */
+  async function extractAndSplit(doc: DocumentDoc): Promise<ChunkDraft[]> {
+    const bytes = await documents.readFile(doc._id);
+    const parser = getParser(doc.parser_id);
+    if (!parser) throw failed({ reason: 'unsupported', message: `parser ${doc.parser_id} no longer exists` }, 'ExtractionFailed');
+    let drafts;
+    try {
+      const extracted = await extractDocument(bytes, doc.name, doc.content_type);
+      drafts = parser.parse(extracted, { chunkTokens: doc.chunk_tokens, overlapTokens: doc.overlap_tokens });
+    } catch (err) {
+      if (err instanceof ExtractionError) throw failed({ reason: err.reason, message: err.message }, 'ExtractionFailed');
+      // The same bytes would fail the same way again: no retry.
+      throw failed({ reason: 'corrupt', message: `the file could not be read: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300) }, 'ExtractionFailed');
+    }
+    drafts = drafts.filter((d) => d.content.trim().length > 0);
+    if (drafts.length === 0) throw failed({ reason: 'empty', message: 'the document has no text to index' }, 'ExtractionFailed');
+    return drafts;
+  }
+
   return {
-    /** Reads the file, extracts its text, splits it with the document's parser and stores the chunks in batches. */
-    async extractAndSplit(ref: DocumentRef): Promise<{ batches: number; chunks: number }> {
+    /**
+     * Parses one document: extracts and splits the file, then embeds and bulk-indexes the chunks batch
+     * by batch and marks the document `ready` once they are searchable. After each batch it heartbeats
+     * the count of chunks done; an attempt on another worker (after this one died) parses again (the
+     * parse is deterministic) and carries on from there. Chunk ids come from document and position, so
+     * a batch indexed twice overwrites itself.
+     */
+    async ingestDocument(ref: DocumentRef): Promise<number> {
+      const resumeAt = Number(activityInfo().heartbeatDetails ?? 0);
+      heartbeat(resumeAt);
       const doc = await documentOrGone(ref);
-      await documents.setProgress(doc._id, { stage: 'extracting', started_at: doc.started_at ?? new Date() });
-      const bytes = await documents.readFile(doc._id);
-      const parser = getParser(doc.parser_id);
-      if (!parser) throw failed({ reason: 'unsupported', message: `parser ${doc.parser_id} no longer exists` }, 'ExtractionFailed');
-      let drafts;
-      try {
-        const extracted = await extractDocument(bytes, doc.name, doc.content_type);
-        drafts = parser.parse(extracted, { chunkTokens: doc.chunk_tokens, overlapTokens: doc.overlap_tokens });
-      } catch (err) {
-        if (err instanceof ExtractionError) throw failed({ reason: err.reason, message: err.message }, 'ExtractionFailed');
-        throw err;
-      }
-      drafts = drafts.filter((d) => d.content.trim().length > 0);
-      if (drafts.length === 0) throw failed({ reason: 'empty', message: 'the document has no text to index' }, 'ExtractionFailed');
-      const batches = await chunkBatches.store(doc.tenant_id, doc._id, drafts, batchSize);
+      const { embedder, dimension } = await embedderOf(ref);
+      if (resumeAt === 0) await documents.setProgress(doc._id, { stage: 'extracting', started_at: doc.started_at ?? new Date() });
+      const drafts = await whileHeartbeating(resumeAt, () => extractAndSplit(doc));
       await documents.setProgress(doc._id, {
         stage: 'embedding',
         chunks_total: drafts.length,
         token_count: drafts.reduce((sum, d) => sum + d.tokens, 0),
       });
-      return { batches, chunks: drafts.length };
-    },
 
-    /** Embeds one stored batch and indexes it by chunk id (a repeat overwrites the same ids). */
-    async embedAndIndexBatch(ref: DocumentRef & { batch: number; last?: boolean }): Promise<number> {
-      heartbeat();
-      const doc = await documentOrGone(ref);
-      const { embedder, dimension } = await embedderOf(ref);
-      const chunks = await chunkBatches.read(doc._id, ref.batch);
-      let vectors: number[][];
-      try {
-        vectors = await embedder.embed(chunks.map(embeddingText));
-      } catch (err) {
-        if (err instanceof EmbeddingError && !err.retryable) throw failed({ reason: 'embedding_failed', message: err.message }, 'EmbeddingRejected');
-        throw err;
-      }
-      if (vectors.some((v) => v.length !== dimension)) {
-        throw failed({ reason: 'embedding_failed', message: `the embedding model answered vectors of another size than the knowledge base's ${dimension}` }, 'EmbeddingRejected');
-      }
-      heartbeat();
-      await chunkIndex.bulkIndex(
-        dimension,
-        chunks.map((c, i) => ({
-          chunk_id: c.chunk_id,
-          tenant_id: doc.tenant_id,
-          kb_id: doc.kb_id,
-          doc_id: doc._id,
-          doc_name: doc.name,
-          position: c.position,
-          section_path: c.sectionPath,
-          section_text: c.sectionPath.join(' > '),
-          role: c.role ?? null,
-          page: typeof c.metadata?.page === 'number' ? c.metadata.page : null,
-          tokens: c.tokens,
-          content: c.content,
-          embedding: vectors[i]!,
-        })),
+      // While one batch is being indexed the next is embedded: the two upstreams overlap.
+      const embedFrom = (start: number) => {
+        const vectors = embedBatch(embedder, dimension, drafts.slice(start, start + batchSize));
+        // Awaited on the next turn; until then a failure must not count as unhandled.
+        vectors.catch(() => undefined);
+        return vectors;
+      };
+      let next = resumeAt < drafts.length ? embedFrom(resumeAt) : undefined;
+      for (let start = resumeAt; next; start += batchSize) {
+        const end = Math.min(start + batchSize, drafts.length);
+        const vectors = await whileHeartbeating(start, () => next!);
+        next = end < drafts.length ? embedFrom(end) : undefined;
+        const chunks = drafts.slice(start, end).map((c, i) => indexedChunk(doc, c, start + i, vectors[i]!));
         // The last batch returns once everything is searchable, so `ready` means searchable.
-        { waitForSearchable: ref.last === true },
-      );
-      // Batches are indexed in order, so everything up to this batch's last chunk is in.
-      await documents.setProgress(doc._id, { chunks_indexed: (chunks.at(-1)?.position ?? -1) + 1 });
-      // Deleted while this batch was being indexed: take its chunks out again.
-      if (!(await documents.collection.findOne({ _id: doc._id }, { projection: { _id: 1 } }))) {
-        await chunkIndex.deleteWhere({ tenant_id: doc.tenant_id, doc_id: doc._id });
-        throw ApplicationFailure.nonRetryable(`document ${doc._id} was deleted`, 'DocumentGone');
+        await whileHeartbeating(start, () => chunkIndex.bulkIndex(dimension, chunks, { waitForSearchable: !next }));
+        // Deleted while this batch was being indexed: take its chunks out again.
+        if (!(await documents.collection.findOne({ _id: doc._id }, { projection: { _id: 1 } }))) {
+          await chunkIndex.deleteWhere({ tenant_id: doc.tenant_id, doc_id: doc._id });
+          throw ApplicationFailure.nonRetryable(`document ${doc._id} was deleted`, 'DocumentGone');
+        }
+        // Batches are indexed in order, so every chunk before `end` is in.
+        if (next) await documents.setProgress(doc._id, { chunks_indexed: end });
+        heartbeat(end);
       }
-      return chunks.length;
+      await documents.finish(doc._id, { ok: true }, { chunks_indexed: drafts.length });
+      return drafts.length;
     },
 
-    /** Records the outcome (the last batch has already waited until its chunks are searchable). */
-    async finishDocument(ref: DocumentRef & { error: DocumentFailure | null }): Promise<void> {
-      await documents.finish(ref.docId, ref.error ? { ok: false, error: ref.error } : { ok: true });
+    /** Records a failure and its reason (success is recorded by `ingestDocument`). */
+    async failDocument(ref: DocumentRef & { error: DocumentFailure }): Promise<void> {
+      await documents.finish(ref.docId, { ok: false, error: ref.error });
     },
   };
 }

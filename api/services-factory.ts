@@ -14,7 +14,6 @@ import { createSessionStore } from '../stores/sessions';
 import { createSkillStore } from '../stores/skills';
 import { createWebhookStore } from '../stores/webhooks';
 import { createKnowledgeCatalog } from '../knowledge/catalog';
-import { createChunkBatchStore } from '../stores/chunk-batches';
 import { createChunkIndex } from '../stores/chunk-index';
 import { createDocumentStore } from '../stores/documents';
 import { createKnowledgeBaseStore } from '../stores/knowledge-bases';
@@ -75,7 +74,6 @@ export async function createServices(config: Config, log: Logger, options: Servi
     integrations: createIntegrationStore(mongo.db, secretBox, { publicBaseUrl: config.PUBLIC_BASE_URL }),
     knowledgeBases: createKnowledgeBaseStore(mongo.db, { readCacheTtlMs: config.LIST_CACHE_TTL_MS }),
     documents: createDocumentStore(mongo.db),
-    chunkBatches: createChunkBatchStore(mongo.db),
     chunkIndex: createChunkIndex(es, config.ELASTICSEARCH_INDEX_PREFIX),
     catalog: createKnowledgeCatalog(config),
     completionRuns: createCompletionRunStore(mongo.db),

@@ -11,7 +11,6 @@ import type { SessionStore } from '../stores/sessions';
 import type { SkillStore } from '../stores/skills';
 import type { WebhookStore } from '../stores/webhooks';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
-import type { ChunkBatchStore } from '../stores/chunk-batches';
 import type { ChunkIndex } from '../stores/chunk-index';
 import type { DocumentStore } from '../stores/documents';
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
@@ -41,7 +40,6 @@ export interface Services {
   webhooks: WebhookStore;
   knowledgeBases: KnowledgeBaseStore;
   documents: DocumentStore;
-  chunkBatches: ChunkBatchStore;
   chunkIndex: ChunkIndex;
   catalog: KnowledgeCatalog;
   auth: Authenticator;

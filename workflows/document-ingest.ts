@@ -15,26 +15,24 @@ export interface IngestOutcome {
   error?: DocumentFailure;
 }
 
-// Extraction and splitting is one CPU-bound step over the whole file; it is retried only for
-// infrastructure faults (a file it cannot read fails at once, with the reason).
-const { extractAndSplit } = proxyActivities<Activities>({
-  startToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '1 second', maximumAttempts: 5, nonRetryableErrorTypes: ['ExtractionFailed', 'DocumentGone'] },
+// One activity parses the whole document (extract, split, then embed and index batch by batch): each
+// Temporal task costs the server and the worker more than a batch of small chunks does, and the
+// chunks never need storing between steps. A file that cannot be read fails at once; an embedding
+// upstream that is down is retried with backoff for about ten minutes; one that refuses the input
+// is not retried. The heartbeat (after every batch, and every few seconds while anything is in
+// flight) hands the work of a worker that died to another within seconds, resuming after the last
+// batch it reported; parsing a very large text is synchronous, hence the generous timeout.
+const { ingestDocument } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8, nonRetryableErrorTypes: ['ExtractionFailed', 'EmbeddingRejected', 'DocumentGone'] },
 });
-// One batch of chunks: embed, then bulk-index. An embedding upstream that is down is retried with
-// backoff for about ten minutes; one that refuses the input is not retried. The heartbeat timeout
-// hands the batch of a worker that died to another within seconds, not after the 5-minute limit.
-const { embedAndIndexBatch } = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '15 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8, nonRetryableErrorTypes: ['EmbeddingRejected', 'DocumentGone'] },
-});
-const { finishDocument } = proxyActivities<Activities>({
+const { failDocument } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
-function failureOf(err: unknown, stage: 'extract' | 'index'): DocumentFailure | 'gone' {
+function failureOf(err: unknown): DocumentFailure | 'gone' {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure) {
     if (cause.type === 'DocumentGone') return 'gone';
@@ -42,28 +40,23 @@ function failureOf(err: unknown, stage: 'extract' | 'index'): DocumentFailure | 
     if (detail?.reason) return detail;
     if (cause.type === 'EmbeddingRejected') return { reason: 'embedding_failed', message: cause.message };
   }
+  // Retries ran out on an infrastructure fault (the index, the database or the embedding upstream).
   const message = cause instanceof Error ? cause.message : 'unknown failure';
-  return stage === 'extract' ? { reason: 'corrupt', message } : { reason: 'indexing_failed', message: message.slice(0, 300) };
+  return { reason: 'indexing_failed', message: message.slice(0, 300) };
 }
 
 /**
- * Parses one uploaded document: extract and split (chunks stored in batches), then embed and
- * index batch by batch. Chunk ids are fixed by document and position and indexing overwrites by
- * id, so a worker lost mid-way resumes at the batch it was on and the index ends with each chunk once.
+ * Parses one uploaded document into searchable chunks (the `ingestDocument` activity); a failure is
+ * recorded on the document with its reason.
  */
 export async function documentIngestWorkflow(input: IngestInput): Promise<IngestOutcome> {
-  let split: { batches: number; chunks: number } | undefined;
   try {
-    split = await extractAndSplit(input);
-    for (let batch = 0; batch < split.batches; batch++) {
-      await embedAndIndexBatch({ ...input, batch, last: batch === split.batches - 1 });
-    }
+    const chunks = await ingestDocument(input);
+    return { status: 'ready', chunks };
   } catch (err) {
-    const failure = failureOf(err, split ? 'index' : 'extract');
+    const failure = failureOf(err);
     if (failure === 'gone') return { status: 'deleted', chunks: 0 };
-    await finishDocument({ ...input, error: failure });
+    await failDocument({ ...input, error: failure });
     return { status: 'failed', chunks: 0, error: failure };
   }
-  await finishDocument({ ...input, error: null });
-  return { status: 'ready', chunks: split?.chunks ?? 0 };
 }

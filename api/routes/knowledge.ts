@@ -26,7 +26,7 @@ const embeddingModelList = z
   .meta({ id: 'EmbeddingModelList' });
 
 export const knowledgeRoutes = (services: Services) => {
-  const { knowledgeBases, documents, chunkIndex, chunkBatches, catalog, temporal, config } = services;
+  const { knowledgeBases, documents, chunkIndex, catalog, temporal, config } = services;
 
   function checkParser(id: string, field: string): void {
     if (!getParser(id)) throw invalid(`${field}: unknown parser ${id}; GET /v1/kb/parsers lists them`, { field });
@@ -54,7 +54,6 @@ export const knowledgeRoutes = (services: Services) => {
     await documents.delete(tenantId, id);
     await stopIngest(id);
     await chunkIndex.deleteWhere({ tenant_id: tenantId, doc_id: id });
-    await chunkBatches.removeDocument(id);
   }
 
   return [
