@@ -161,8 +161,12 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
       return drafts.length;
     },
 
-    /** Records a failure and its reason (success is recorded by `ingestDocument`). */
+    /**
+     * Records a failure and its reason (success is recorded by `ingestDocument`). Batches indexed
+     * before the failure leave the index: a failed document has no searchable chunks.
+     */
     async failDocument(ref: DocumentRef & { error: DocumentFailure }): Promise<void> {
+      await chunkIndex.deleteWhere({ tenant_id: ref.tenantId, doc_id: ref.docId });
       await documents.finish(ref.docId, { ok: false, error: ref.error });
     },
   };

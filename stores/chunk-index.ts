@@ -98,6 +98,8 @@ export function createChunkIndex(es: EsClient, prefix: string) {
      */
     async deleteWhere(filter: { tenant_id: string; kb_id?: string; doc_id?: string }): Promise<number> {
       const query = { bool: { filter: Object.entries(filter).map(([field, value]) => ({ term: { [field]: value } })) } };
+      // Chunks indexed since the last refresh are invisible to the search below: refresh first.
+      await es.indices.refresh({ index: allIndices, allow_no_indices: true, ignore_unavailable: true });
       let deleted = 0;
       for (;;) {
         const found = await es.search({ index: allIndices, allow_no_indices: true, ignore_unavailable: true, size: 1000, _source: false, query });
