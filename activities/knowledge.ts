@@ -157,7 +157,7 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
         if (next) await documents.setProgress(doc._id, { chunks_indexed: end });
         heartbeat(end);
       }
-      await documents.finish(doc._id, { ok: true }, { chunks_indexed: drafts.length });
+      await documents.finish(doc._id, { ok: true, chunksIndexed: drafts.length });
       return drafts.length;
     },
 

@@ -158,14 +158,14 @@ export function createDocumentStore(db: Db) {
       await documents.updateOne({ _id: docId, status: 'parsing' }, { $set: { ...fields, updated_at: new Date() } });
     },
 
-    /** The parse's outcome, with any last progress fields in the same write. */
-    async finish(docId: string, outcome: { ok: true } | { ok: false; error: DocumentFailure }, progress: Partial<Pick<DocumentDoc, 'chunks_indexed'>> = {}) {
+    /** The parse's outcome; a success records its final chunk count in the same write. */
+    async finish(docId: string, outcome: { ok: true; chunksIndexed: number } | { ok: false; error: DocumentFailure }) {
       const now = new Date();
       await documents.updateOne(
         { _id: docId },
         {
           $set: outcome.ok
-            ? { ...progress, status: 'ready', stage: 'done', error: null, finished_at: now, updated_at: now }
+            ? { chunks_indexed: outcome.chunksIndexed, status: 'ready', stage: 'done', error: null, finished_at: now, updated_at: now }
             : { status: 'failed', stage: 'failed', error: outcome.error, finished_at: now, updated_at: now },
         },
       );
