@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { countTokens, splitByTokens, truncateToTokens } from '../../../knowledge/tokens';
 import { splitSentences } from '../../../knowledge/parsers/shared/sentences';
 
@@ -38,5 +40,16 @@ describe('token helpers', () => {
     const sentences = splitSentences(text);
     expect(sentences.join('')).toBe(text);
     expect(sentences).toEqual(['Licensees may convey the work under this\nLicense. ', 'Art. 5 of the Act applies. ', '出租人应当维修。', '承租人应当付款！']);
+  });
+
+  it('splits a long paragraph window by window exactly as the whole text would be split', () => {
+    const licences = ['GPL-3', 'Apache-2.0', 'MPL-2.0'].map((name) => readFileSync(join('/usr/share/common-licenses', name), 'utf8'));
+    // One paragraph of about 100 KB with a sentence far longer than a window inside.
+    const text = `${licences.join(' ').replace(/\s+/g, ' ')} ${'and so on, '.repeat(1_000)}the end. Last one.`;
+    const reference = [...new Intl.Segmenter(undefined, { granularity: 'sentence' }).segment(text)].map((s) => s.segment);
+    const sentences = splitSentences(text);
+    expect(sentences.join('')).toBe(text);
+    expect(sentences).toEqual(reference);
+    expect(sentences.some((s) => s.length > 10_000)).toBe(true);
   });
 });
