@@ -75,7 +75,7 @@ async function embedBatch(embedder: EmbeddingProvider, dimension: number, chunks
   return vectors;
 }
 
-/** Activities that parse documents: read from MongoDB/GridFS, embed, write to Elasticsearch. */
+/** Activities that parse documents: read from MongoDB, embed, write to Elasticsearch. */
 export function createKnowledgeActivities({ documents, knowledgeBases, chunkIndex, catalog, batchSize }: KnowledgeActivityDeps) {
   async function documentOrGone(ref: DocumentRef): Promise<DocumentDoc> {
     const doc = await documents.collection.findOne({ _id: ref.docId, tenant_id: ref.tenantId });
@@ -95,7 +95,7 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
 
   /** The file's text split by the document's parser; a file that cannot be read fails the document with the reason. */
   async function extractAndSplit(doc: DocumentDoc): Promise<ChunkDraft[]> {
-    const bytes = await documents.readFile(doc._id);
+    const bytes = await documents.readFile(doc);
     const parser = getParser(doc.parser_id);
     if (!parser) throw failed({ reason: 'unsupported', message: `parser ${doc.parser_id} no longer exists` }, 'ExtractionFailed');
     let drafts;

@@ -1,4 +1,4 @@
-import { GridFSBucket, type Db } from 'mongodb';
+import { type Binary, type Db } from 'mongodb';
 import { notFound } from '../common/errors';
 import { newId } from '../common/ids';
 import type { DocumentFailure, KnowledgeDocument } from '../common/schemas/knowledge';
@@ -14,6 +14,8 @@ export interface DocumentDoc {
   content_type: string;
   format: string | null;
   size_bytes: number;
+  /** How many `document_file_parts` hold the bytes. */
+  file_parts: number;
   parser_id: string;
   chunk_tokens: number;
   overlap_tokens: number;
@@ -73,20 +75,31 @@ export interface NewDocument {
   bytes: Buffer;
 }
 
+/** One slice of an uploaded file's bytes, well under any document size limit. */
+interface FilePartDoc {
+  _id: string;
+  doc_id: string;
+  n: number;
+  data: Binary | Buffer;
+}
+
+export const FILE_PART_BYTES = 1024 * 1024;
+
+const filePartId = (docId: string, n: number) => `${docId}.${n}`;
+
 /**
- * Uploaded documents: the record in `documents`, the bytes in GridFS (`document_files`) under the
- * same id, so any worker can read them and nothing lives on an API process's disk.
+ * Uploaded documents: the record in `documents`, the bytes in `document_file_parts` under ids
+ * derived from the document's, so any worker can read them and nothing lives on an API process's
+ * disk. Not GridFS: reading a GridFS file is a find on `files_id` sorted by `n`, which
+ * FerretDB-on-PostgreSQL answers by scanning every stored file; a lookup by `_id` is an index hit on
+ * MongoDB and FerretDB alike.
  */
 export function createDocumentStore(db: Db) {
   const documents = db.collection<DocumentDoc>('documents');
-  const files = new GridFSBucket(db, { bucketName: 'document_files' });
+  const fileParts = db.collection<FilePartDoc>('document_file_parts');
 
-  async function removeFile(docId: string): Promise<void> {
-    try {
-      await files.delete(docId as never);
-    } catch (err) {
-      if (!/not found|FileNotFound/i.test(String(err))) throw err;
-    }
+  async function removeFile(docId: string, parts: number): Promise<void> {
+    await Promise.all(Array.from({ length: parts }, (_, n) => fileParts.deleteOne({ _id: filePartId(docId, n) })));
   }
 
   async function getDoc(tenantId: string, docId: string): Promise<DocumentDoc> {
@@ -102,14 +115,15 @@ export function createDocumentStore(db: Db) {
     /** Stores the bytes, then the record; a failed record write removes the bytes again. */
     async create(input: NewDocument): Promise<DocumentDoc> {
       const id = newId('doc');
-      await new Promise<void>((resolve, reject) => {
-        const upload = files.openUploadStreamWithId(id as never, input.name, {
-          metadata: { tenant_id: input.tenantId, kb_id: input.kbId, content_type: input.contentType },
-        });
-        upload.once('finish', () => resolve());
-        upload.once('error', reject);
-        upload.end(input.bytes);
-      });
+      const parts = Math.max(1, Math.ceil(input.bytes.length / FILE_PART_BYTES));
+      try {
+        await fileParts.insertMany(
+          Array.from({ length: parts }, (_, n) => ({ _id: filePartId(id, n), doc_id: id, n, data: input.bytes.subarray(n * FILE_PART_BYTES, (n + 1) * FILE_PART_BYTES) })),
+        );
+      } catch (err) {
+        await removeFile(id, parts).catch(() => undefined);
+        throw err;
+      }
       const now = new Date();
       const doc: DocumentDoc = {
         _id: id,
@@ -119,6 +133,7 @@ export function createDocumentStore(db: Db) {
         content_type: input.contentType,
         format: input.format,
         size_bytes: input.bytes.length,
+        file_parts: parts,
         parser_id: input.parserId,
         chunk_tokens: input.chunkTokens,
         overlap_tokens: input.overlapTokens,
@@ -136,7 +151,7 @@ export function createDocumentStore(db: Db) {
       try {
         await documents.insertOne(doc);
       } catch (err) {
-        await removeFile(id).catch(() => undefined);
+        await removeFile(id, parts).catch(() => undefined);
         throw err;
       }
       return doc;
@@ -147,10 +162,14 @@ export function createDocumentStore(db: Db) {
     list: (tenantId: string, kbId: string, query: PageRequest & { status?: KnowledgeDocument['status'] }) =>
       findPage(documents, { tenant_id: tenantId, kb_id: kbId, ...(query.status ? { status: query.status } : {}) }, query, presentDocument),
 
-    async readFile(docId: string): Promise<Buffer> {
-      const parts: Buffer[] = [];
-      for await (const part of files.openDownloadStream(docId as never)) parts.push(part as Buffer);
-      return Buffer.concat(parts);
+    async readFile(doc: Pick<DocumentDoc, '_id' | 'file_parts'>): Promise<Buffer> {
+      const parts = await Promise.all(Array.from({ length: doc.file_parts }, (_, n) => fileParts.findOne({ _id: filePartId(doc._id, n) })));
+      return Buffer.concat(
+        parts.map((part, n) => {
+          if (!part) throw new Error(`document ${doc._id} is missing part ${n} of its file`);
+          return Buffer.isBuffer(part.data) ? part.data : Buffer.from(part.data.buffer);
+        }),
+      );
     },
 
     /** Progress writes carry the whole new state, so a retried activity writes the same values again. */
@@ -173,9 +192,10 @@ export function createDocumentStore(db: Db) {
 
     /** Removes the record and the bytes (the caller removes chunks from the index). */
     async delete(tenantId: string, docId: string): Promise<void> {
-      const { deletedCount } = await documents.deleteOne({ _id: docId, tenant_id: tenantId });
-      if (deletedCount === 0) throw notFound('document', docId);
-      await removeFile(docId);
+      // No projection: FerretDB's findAndModify does not take one.
+      const doc = await documents.findOneAndDelete({ _id: docId, tenant_id: tenantId });
+      if (!doc) throw notFound('document', docId);
+      await removeFile(docId, doc.file_parts);
     },
   };
 }

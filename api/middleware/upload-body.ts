@@ -4,7 +4,7 @@ import { koaBody } from 'koa-body';
 import { invalid } from '../../common/errors';
 import type { AppContext, AppState } from '../context';
 
-/** An uploaded file held in memory: it goes to GridFS next, never to the API process's disk. */
+/** An uploaded file held in memory: it goes to the database next, never to the API process's disk. */
 export interface UploadedFile {
   originalFilename: string | null;
   mimetype: string | null;
