@@ -66,19 +66,29 @@ export function createActivities(deps: ActivityDeps) {
     catalog: deps.knowledge.catalog,
     knowledgeBases: createKnowledgeBaseStore(deps.db),
   };
+  const runActivities = createRunActivities({
+    sessions,
+    runs,
+    runEvents,
+    eventLog,
+    costs: createCostStore(deps.db, eventLog, { defaultThresholdTokens: deps.completions.defaultCostThresholdTokens }),
+    files,
+    publicBaseUrl: deps.completions.publicBaseUrl,
+  });
   return {
-    ...createLlmActivities({ chat: deps.completions.chat, runEvents, eventLog }),
-    ...createToolActivities({ retrieval, files, runEvents, eventLog, allowPrivateUrls: deps.allowPrivateUrls }),
-    ...createRetrievalActivities({ ...retrieval, runEvents }),
-    ...createRunActivities({
-      sessions,
-      runs,
+    ...createLlmActivities({
+      chat: deps.completions.chat,
       runEvents,
       eventLog,
-      costs: createCostStore(deps.db, eventLog, { defaultThresholdTokens: deps.completions.defaultCostThresholdTokens }),
-      files,
-      publicBaseUrl: deps.completions.publicBaseUrl,
+      recordFinishedRun: runActivities.finishRun,
+      recordedRun: async (ctx) => {
+        const run = await runs.get(ctx.tenantId, ctx.traceId).catch(() => null);
+        return run?.status === 'completed' && run.answer !== null && run.cost ? { answer: run.answer, model: run.model, artifacts: run.artifacts, cost: run.cost } : null;
+      },
     }),
+    ...createToolActivities({ retrieval, files, runEvents, eventLog, allowPrivateUrls: deps.allowPrivateUrls }),
+    ...createRetrievalActivities({ ...retrieval, runEvents }),
+    ...runActivities,
     ...createMongoActivities({ db: deps.db, streamRetentionHours: deps.completions.streamRetentionHours, inboundRetentionDays: deps.config.INBOUND_EVENT_RETENTION_DAYS }),
     ...createWebhookActivities({
       webhooks: createWebhookStore(deps.db, deps.secrets),

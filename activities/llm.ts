@@ -1,5 +1,6 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure, Context, log } from '@temporalio/activity';
 import { type RunContext, stepConfidence } from '../completion/run-input';
+import type { FinishedRun, FinishRunInput } from './runs';
 import { type ChatModelClient, ChatModelError, type ChatRequest, type ChatResult } from '../llm/chat-model';
 import type { EventRecord } from '../common/events';
 import { type EventLog, newEvent } from '../stores/event-log';
@@ -12,6 +13,15 @@ export interface LlmActivityDeps {
   eventLog: EventLog;
   /** Least time between two `message` events of one stream (they carry the whole text so far). */
   messageIntervalMs?: number;
+  /** Records a run the model has just answered (the `finishRun` activity's work). */
+  recordFinishedRun?: (input: FinishRunInput) => Promise<FinishedRun>;
+  /** The run as an earlier attempt of the answering call recorded it, if one did. */
+  recordedRun?: (ctx: RunContext) => Promise<RecordedRun | null>;
+}
+
+export interface RecordedRun extends FinishedRun {
+  answer: string;
+  model: string | null;
 }
 
 /** `agent.step`: the agent advanced one step (`action` says what it did; `confidence` 0-1). */
@@ -20,25 +30,69 @@ export const agentStepEvent = (ctx: RunContext, step: number, action: string, co
     session_id: ctx.sessionId, action, confidence, step, trace_id: ctx.traceId, agent_id: ctx.agentId,
   }, at);
 
+/** What recording the run needs besides the model's answer, should this call be the one that answers. */
+export type RunToFinish = Omit<FinishRunInput, 'ctx' | 'seq' | 'answer' | 'model' | 'tokens' | 'answerStep'> & {
+  /** Tokens the run spent before this call. */
+  tokensBefore: number;
+};
+
 export interface CallModelInput {
   ctx: RunContext;
   seq: number;
   step: number;
   request: ChatRequest;
+  /** Set when an answer ends the run: the call then records the run itself (see callModel). */
+  finishIfAnswered?: RunToFinish;
+}
+
+export interface CallModelResult {
+  result: ChatResult;
+  nextSeq: number;
+  /** The run as recorded, when this call answered and recorded it. */
+  finished?: FinishedRun;
 }
 
 
 /** Activities that reach the language model. */
-export function createLlmActivities({ chat, runEvents, eventLog, messageIntervalMs = 50 }: LlmActivityDeps) {
+export function createLlmActivities({ chat, runEvents, eventLog, messageIntervalMs = 50, recordFinishedRun, recordedRun }: LlmActivityDeps) {
+  /**
+   * Records the run right here when the model has answered: a separate activity for it would cost
+   * the reply another task round trip through the worker. Should recording fail, the workflow
+   * records the run with the `finishRun` activity instead, so the model is never asked again.
+   */
+  async function finishHere(ctx: RunContext, seq: number, step: number, result: ChatResult, run: RunToFinish): Promise<FinishedRun | undefined> {
+    if (!recordFinishedRun) return undefined;
+    const { tokensBefore, ...rest } = run;
+    try {
+      return await recordFinishedRun({
+        ...rest, ctx, seq, answer: result.content, model: result.model, tokens: tokensBefore + result.usage.totalTokens,
+        answerStep: { step, confidence: stepConfidence(result.finishReason) },
+      });
+    } catch (err) {
+      log.warn('recording the answered run failed; the workflow records it instead', { trace_id: ctx.traceId, error: (err as Error).message });
+      return undefined;
+    }
+  }
+
   return {
     /**
      * One model call. While streaming, the answer as it grows goes out as `message` events (the
      * whole text so far, at most one per messageIntervalMs, and always the final text). A 5xx,
-     * 429, network failure or timeout is thrown for Temporal to retry; any other 4xx is not.
+     * 429, network failure or timeout is thrown for Temporal to retry; any other 4xx is not. An
+     * answer (no tool calls) given `finishIfAnswered` is recorded as the run's result before the
+     * call returns.
      */
-    async callModel({ ctx, seq, step, request }: CallModelInput): Promise<{ result: ChatResult; nextSeq: number }> {
+    async callModel({ ctx, seq, step, request, finishIfAnswered }: CallModelInput): Promise<CallModelResult> {
       if (!chat) throw ApplicationFailure.nonRetryable('no language model is configured', 'ModelRequestRejected');
       const { attempt } = Context.current().info;
+      // An earlier attempt that answered and recorded the run, then lost its worker before reporting:
+      // its answer stands (the session already holds it), the model is not asked again.
+      const earlier = attempt > 1 && finishIfAnswered && recordedRun ? await recordedRun(ctx) : null;
+      if (earlier) {
+        const tokens = Math.max(0, earlier.cost.tokens - finishIfAnswered!.tokensBefore);
+        const usage = { promptTokens: 0, completionTokens: tokens, totalTokens: tokens, estimated: false };
+        return { result: { content: earlier.answer, toolCalls: [], usage, finishReason: 'stop', model: earlier.model ?? request.model }, nextSeq: seq, finished: earlier };
+      }
       let next = seq;
       // Stream writes are chained so they land in order without holding up the model's stream.
       let writes: Promise<void> = Promise.resolve();
@@ -84,7 +138,8 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
           agentStepEvent(ctx, step, `call_tools:${result.toolCalls.map((c) => c.name).join(',')}`, stepConfidence(result.finishReason), new Date()),
         ]);
       }
-      return { result, nextSeq: next };
+      const finished = result.toolCalls.length === 0 && finishIfAnswered ? await finishHere(ctx, next, step, result, finishIfAnswered) : undefined;
+      return { result, nextSeq: next, ...(finished ? { finished } : {}) };
     },
   };
 }

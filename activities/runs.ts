@@ -44,6 +44,12 @@ export interface FinishRunInput {
   answerStep: AnswerStep;
 }
 
+/** What a recorded run returns to the workflow: the artifacts as recorded, and the run's cost. */
+export interface FinishedRun {
+  artifacts: Array<Record<string, unknown>>;
+  cost: { tokens: number; duration_ms: number };
+}
+
 const invalidInput = (message: string) => ApplicationFailure.nonRetryable(message, 'InvalidInput');
 
 /** The text a processor works on: the question, then each attachment. */
@@ -100,7 +106,7 @@ export function createRunActivities(deps: RunActivityDeps) {
      * cost, then the stream's last `message` and `done`. Every write is keyed by the trace id, so
      * a retry records nothing twice.
      */
-    async finishRun(input: FinishRunInput): Promise<{ artifacts: Array<Record<string, unknown>>; cost: { tokens: number; duration_ms: number } }> {
+    async finishRun(input: FinishRunInput): Promise<FinishedRun> {
       const { ctx } = input;
       const at = new Date();
       const cost = { tokens: input.tokens, duration_ms: Math.max(0, at.getTime() - input.requestedAt) };

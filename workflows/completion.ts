@@ -1,5 +1,6 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import type { RunToFinish } from '../activities/llm';
 import { firstMessages } from '../completion/context-messages';
 import { type AnswerStep, type AttachmentText, type CompletionInput, type Passage, RUN_FAILURE_TYPE, runContextOf, stepConfidence } from '../completion/run-input';
 import type { StopReason } from '../common/schemas/completions';
@@ -15,7 +16,9 @@ export interface CompletionOutcome {
 }
 
 // Reading attachments and recording the result are short database work: local activities, run
-// inside the workflow task, so a completion costs no extra server round trip for them.
+// inside the workflow task, so a completion costs no extra server round trip for them. A run the
+// model answers is recorded by the answering model call itself (no task at all); `finishRun` records
+// the others (no model, a token budget reached, or that recording failed).
 const { readAttachments, processWithoutModel, finishRun, failRun } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 10, nonRetryableErrorTypes: ['InvalidInput'] },
@@ -42,6 +45,7 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
     const attachments: AttachmentText[] = input.attachmentIds.length > 0
       ? await readAttachments({ tenantId: input.tenantId, fileIds: input.attachmentIds, maxChars: input.limits.attachmentMaxChars })
       : [];
+    const sources = attachments.length > 0 ? attachments.map((a) => a.name) : ['question'];
     let passages: Passage[] = [];
     if (input.route.scenario === 'kbqa') {
       const found = await searchKnowledge({ ctx, seq, kbIds: input.kbIds, docIds: input.contextIds, question: input.question, topK: SEARCH_TOP_K });
@@ -60,14 +64,18 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
       ({ answer, artifacts } = done);
       reference = done.reference;
     } else {
-      const loop = await agentLoop(input, firstMessages(input, passages, attachments), seq);
+      const loop = await agentLoop(input, firstMessages(input, passages, attachments), seq, {
+        question: input.question, reference, artifacts: [], offline: input.offline, route: input.route, requestedAt: input.requestedAt,
+        userId: input.userId, sources,
+      });
       ({ answer, model, stopReason, seq, tokens, answerStep } = loop);
+      // The model call that answered recorded the run already.
+      if (loop.finished) return { answer, reference, model, stopReason, artifacts: loop.finished.artifacts, cost: loop.finished.cost };
     }
 
     const finished = await finishRun({
       ctx, seq, question: input.question, answer, reference, artifacts, model, offline: input.offline,
-      route: input.route, stopReason, tokens, requestedAt: input.requestedAt, userId: input.userId,
-      sources: attachments.length > 0 ? attachments.map((a) => a.name) : ['question'], answerStep,
+      route: input.route, stopReason, tokens, requestedAt: input.requestedAt, userId: input.userId, sources, answerStep,
     });
     return { answer, reference, model, stopReason, artifacts: finished.artifacts, cost: finished.cost };
   } catch (err) {
@@ -77,7 +85,11 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
   }
 }
 
-async function agentLoop(input: CompletionInput, messages: ChatMessage[], startSeq: number) {
+/**
+ * The model, then the tools it asks for, until it answers. `run` is how the run is recorded should
+ * a call answer (the call records it; the result says so in `finished`).
+ */
+async function agentLoop(input: CompletionInput, messages: ChatMessage[], startSeq: number, run: Omit<RunToFinish, 'stopReason' | 'tokensBefore'>) {
   const ctx = runContextOf(input);
   const { callModel } = proxyActivities<Activities>({
     startToCloseTimeout: input.limits.modelCallTimeoutMs + 5_000,
@@ -95,8 +107,10 @@ async function agentLoop(input: CompletionInput, messages: ChatMessage[], startS
   for (let step = 1; ; step++) {
     const lastStep = step >= input.limits.maxSteps;
     const offerTools = input.tools.length > 0 && !lastStep;
+    const stopIfAnswered: StopReason = lastStep && input.tools.length > 0 ? 'step_limit' : 'answered';
     const called = await callModel({
       ctx, seq, step,
+      finishIfAnswered: { ...run, stopReason: stopIfAnswered, tokensBefore: tokens },
       request: {
         model: input.model!.name,
         messages,
@@ -111,11 +125,10 @@ async function agentLoop(input: CompletionInput, messages: ChatMessage[], startS
     const { content, toolCalls } = called.result;
     const answerStep = { step, confidence: stepConfidence(called.result.finishReason) };
     if (toolCalls.length === 0) {
-      const stopReason: StopReason = lastStep && input.tools.length > 0 ? 'step_limit' : 'answered';
-      return { answer: content, model, stopReason, seq, tokens, answerStep };
+      return { answer: content, model, stopReason: stopIfAnswered, seq, tokens, answerStep, finished: called.finished };
     }
     if (tokens >= input.limits.maxTokens) {
-      return { answer: content || 'The run stopped: it reached its token budget before the answer.', model, stopReason: 'token_limit' as const, seq, tokens, answerStep };
+      return { answer: content || 'The run stopped: it reached its token budget before the answer.', model, stopReason: 'token_limit' as const, seq, tokens, answerStep, finished: undefined };
     }
     messages = [...messages, { role: 'assistant', content: content || null, tool_calls: toolCalls }];
     // The model may ask for several tools at once: they run side by side, answers kept in order.

@@ -148,6 +148,8 @@ describe('completions', () => {
     const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!);
     expect(scheduled.map((a) => a.activityType!.name)).toEqual(['callModel']);
     expect(scheduled[0]!.retryPolicy).toMatchObject({ maximumAttempts: 3, nonRetryableErrorTypes: ['ModelRequestRejected'] });
+    // The answering call recorded the run: no local activity (marker) after it.
+    expect(history.events!.filter((e) => e.markerRecordedEventAttributes)).toHaveLength(0);
   });
 
   it('refuses what it cannot run: unknown, foreign or archived sessions, bad routes, unknown ids', async () => {

@@ -1,0 +1,91 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { type CallModelInput, type CallModelResult, createLlmActivities, type RecordedRun } from '../../activities/llm';
+import type { FinishRunInput } from '../../activities/runs';
+import type { RunContext, RunRoute } from '../../completion/run-input';
+import type { ChatModelClient, ChatResult } from '../../llm/chat-model';
+import type { EventLog } from '../../stores/event-log';
+import type { RunEventStore } from '../../stores/run-events';
+
+/**
+ * The answering model call records the run itself, falls back to the workflow's finishRun when that
+ * fails, and on a retry after a recorded answer does not ask the model again.
+ */
+const ctx: RunContext = { traceId: 'trc_1', tenantId: 'default', agentId: 'agt_1', sessionId: 'ses_1', stream: false };
+const route: RunRoute = { text: '@chat@llm@default@', scenario: 'chat', processor: 'llm', mode: 'default', usesModel: true };
+const answer = (content: string, toolCalls: ChatResult['toolCalls'] = []): ChatResult => ({
+  content, toolCalls, finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop', model: 'm', usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15, estimated: false },
+});
+const input = (): CallModelInput => ({
+  ctx, seq: 1, step: 2, request: { model: 'm', messages: [{ role: 'user', content: 'q' }] },
+  finishIfAnswered: { question: 'q', reference: [], artifacts: [], offline: false, route, stopReason: 'answered', requestedAt: 0, userId: 'u', sources: ['question'], tokensBefore: 100 },
+});
+// Neither store is reached by a non-streaming call that asks for no tools.
+const unused = new Proxy({}, { get: () => { throw new Error('not expected to be used'); } });
+
+function activities(chat: ChatModelClient, overrides: { record?: (i: FinishRunInput) => Promise<{ artifacts: []; cost: { tokens: number; duration_ms: number } }>; recorded?: RecordedRun | null } = {}) {
+  const recorded: FinishRunInput[] = [];
+  const acts = createLlmActivities({
+    chat,
+    runEvents: unused as RunEventStore,
+    eventLog: unused as EventLog,
+    recordFinishedRun: async (i) => {
+      recorded.push(i);
+      return overrides.record ? overrides.record(i) : { artifacts: [], cost: { tokens: i.tokens, duration_ms: 7 } };
+    },
+    recordedRun: async () => overrides.recorded ?? null,
+  });
+  return { acts, recorded };
+}
+
+type Acts = ReturnType<typeof createLlmActivities>;
+const call = (acts: Acts, i: CallModelInput, attempt = 1) => new MockActivityEnvironment({ attempt }).run(acts.callModel, i) as Promise<CallModelResult>;
+
+describe('callModel records the run it answers', () => {
+  it('records an answer with the run so far and says so', async () => {
+    const { acts, recorded } = activities({ complete: async () => answer('Paris.') });
+    const out = await call(acts, input());
+    expect(out.finished).toEqual({ artifacts: [], cost: { tokens: 115, duration_ms: 7 } });
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({ answer: 'Paris.', model: 'm', tokens: 115, stopReason: 'answered', answerStep: { step: 2, confidence: 1 }, ctx });
+  });
+
+  it('records nothing when the model asks for tools, or when not asked to', async () => {
+    const toolCall = answer('', [{ id: 'c1', name: 'search', arguments: '{}' }]);
+    // A tool step writes its agent.step event: this one gets a log that takes it.
+    const tools = createLlmActivities({
+      chat: { complete: async () => toolCall },
+      runEvents: unused as RunEventStore,
+      eventLog: { appendMany: async () => undefined } as unknown as EventLog,
+      recordFinishedRun: async () => {
+        throw new Error('must not record');
+      },
+    });
+    expect((await call(tools, input())).finished).toBeUndefined();
+    const { acts, recorded } = activities({ complete: async () => answer('Paris.') });
+    const { finishIfAnswered: _, ...plain } = input();
+    expect((await call(acts, plain)).finished).toBeUndefined();
+    expect(recorded).toHaveLength(0);
+  });
+
+  it('leaves the recording to the workflow when it fails, without failing the call', async () => {
+    const { acts, recorded } = activities({ complete: async () => answer('Paris.') }, { record: async () => { throw new Error('database unreachable'); } });
+    const out = await call(acts, input());
+    expect(recorded).toHaveLength(1);
+    expect(out.finished).toBeUndefined();
+    expect(out.result.content).toBe('Paris.');
+  });
+
+  it('on a retry after a recorded answer, returns that answer without asking the model', async () => {
+    let asked = 0;
+    const earlier: RecordedRun = { answer: 'Paris.', model: 'm', artifacts: [], cost: { tokens: 115, duration_ms: 9 } };
+    const { acts, recorded } = activities({ complete: async () => (asked++, answer('Lyon.')) }, { recorded: earlier });
+    const out = await call(acts, input(), 2);
+    expect(asked).toBe(0);
+    expect(recorded).toHaveLength(0);
+    expect(out.finished).toEqual(earlier);
+    expect(out.result).toMatchObject({ content: 'Paris.', toolCalls: [], usage: { totalTokens: 15 } });
+    // A first attempt never looks: the model is asked.
+    await call(acts, input());
+    expect(asked).toBe(1);
+  });
+});
