@@ -32,6 +32,9 @@ const failed = (failure: DocumentFailure, type: string) => ApplicationFailure.no
 
 const HEARTBEAT_EVERY_MS = 3_000;
 
+/** Documents of more batches than this make their chunks searchable by refreshing the index. */
+const REFRESH_AFTER_BATCHES = 4;
+
 /** Heartbeats every few seconds while `work` runs, so a slow upstream is not taken for a dead worker. */
 async function whileHeartbeating<T>(chunksDone: number, work: () => Promise<T>): Promise<T> {
   const timer = setInterval(() => heartbeat(chunksDone), HEARTBEAT_EVERY_MS);
@@ -146,8 +149,11 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
         const vectors = await whileHeartbeating(start, () => next!);
         next = end < drafts.length ? embedFrom(end) : undefined;
         const chunks = drafts.slice(start, end).map((c, i) => indexedChunk(doc, c, start + i, vectors[i]!));
-        // The last batch returns once everything is searchable, so `ready` means searchable.
-        await whileHeartbeating(start, () => chunkIndex.bulkIndex(dimension, chunks, { waitForSearchable: !next }));
+        // The last batch returns once everything is searchable, so `ready` means searchable. A long
+        // document refreshes the index itself: one refresh is a small share of its indexing work,
+        // and it then need not wait up to a refresh interval.
+        const searchable = next ? undefined : drafts.length > REFRESH_AFTER_BATCHES * batchSize ? 'now' : 'wait';
+        await whileHeartbeating(start, () => chunkIndex.bulkIndex(dimension, chunks, { searchable }));
         // Deleted while this batch was being indexed: take its chunks out again.
         if (!(await documents.collection.findOne({ _id: doc._id }, { projection: { _id: 1 } }))) {
           await chunkIndex.deleteWhere({ tenant_id: doc.tenant_id, doc_id: doc._id });

@@ -71,14 +71,15 @@ export function createChunkIndex(es: EsClient, prefix: string) {
 
     /**
      * Upserts by chunk id: indexing the same batch twice leaves one copy of each chunk.
-     * `waitForSearchable` returns only once the periodic refresh has made the chunks visible,
-     * without forcing a refresh of its own (cheaper when many documents finish at once).
+     * `searchable`: return once the chunks are visible to search, either at the next periodic
+     * refresh (`wait`: no refresh of its own, cheaper when many small documents finish together) or
+     * by refreshing at once (`now`: no waiting up to a refresh interval).
      */
-    async bulkIndex(dimension: number, chunks: IndexedChunk[], { waitForSearchable = false } = {}): Promise<void> {
+    async bulkIndex(dimension: number, chunks: IndexedChunk[], { searchable }: { searchable?: 'wait' | 'now' } = {}): Promise<void> {
       if (chunks.length === 0) return;
       const index = await ensureIndex(dimension);
       const result = await es.bulk({
-        ...(waitForSearchable ? { refresh: 'wait_for' as const } : {}),
+        ...(searchable ? { refresh: searchable === 'now' ? true : ('wait_for' as const) } : {}),
         operations: chunks.flatMap((c) => [{ index: { _index: index, _id: c.chunk_id } }, c]),
       });
       if (result.errors) {
