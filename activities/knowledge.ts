@@ -86,6 +86,17 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
     return doc;
   }
 
+  /**
+   * After a write found no document being parsed: if it was deleted, its chunks indexed so far leave
+   * the index and the parse ends. (One that exists was finished by an earlier attempt whose worker
+   * died before reporting: the parse goes on, rewriting the same chunks and outcome.)
+   */
+  async function stopIfDeleted(doc: DocumentDoc): Promise<void> {
+    if (await documents.collection.findOne({ _id: doc._id }, { projection: { _id: 1 } })) return;
+    await chunkIndex.deleteWhere({ tenant_id: doc.tenant_id, doc_id: doc._id });
+    throw ApplicationFailure.nonRetryable(`document ${doc._id} was deleted`, 'DocumentGone');
+  }
+
   async function embedderOf(ref: DocumentRef) {
     const kb = await knowledgeBases.collection.findOne({ _id: ref.kbId, tenant_id: ref.tenantId });
     if (!kb) throw ApplicationFailure.nonRetryable(`knowledge base ${ref.kbId} was deleted`, 'DocumentGone');
@@ -126,15 +137,12 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
     async ingestDocument(ref: DocumentRef): Promise<number> {
       const resumeAt = Number(activityInfo().heartbeatDetails ?? 0);
       heartbeat(resumeAt);
-      const doc = await documentOrGone(ref);
-      const { embedder, dimension } = await embedderOf(ref);
-      if (resumeAt === 0) await documents.setProgress(doc._id, { stage: 'extracting', started_at: doc.started_at ?? new Date() });
+      const [doc, { embedder, dimension }] = await Promise.all([documentOrGone(ref), embedderOf(ref)]);
+      // Bookkeeping writes run beside the work and are awaited before the next write, so they land in order.
+      const extracting = resumeAt === 0 ? documents.setProgress(doc._id, { stage: 'extracting', started_at: doc.started_at ?? new Date() }) : Promise.resolve(true);
+      extracting.catch(() => undefined);
       const drafts = await whileHeartbeating(resumeAt, () => extractAndSplit(doc));
-      await documents.setProgress(doc._id, {
-        stage: 'embedding',
-        chunks_total: drafts.length,
-        token_count: drafts.reduce((sum, d) => sum + d.tokens, 0),
-      });
+      await extracting;
 
       // While one batch is being indexed the next is embedded: the two upstreams overlap.
       const embedFrom = (start: number) => {
@@ -144,6 +152,9 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
         return vectors;
       };
       let next = resumeAt < drafts.length ? embedFrom(resumeAt) : undefined;
+      // A progress write finds no document once it is deleted; the last batch's check is `finish`.
+      let recorded = documents.setProgress(doc._id, { stage: 'embedding', chunks_total: drafts.length, token_count: drafts.reduce((sum, d) => sum + d.tokens, 0) });
+      recorded.catch(() => undefined);
       for (let start = resumeAt; next; start += batchSize) {
         const end = Math.min(start + batchSize, drafts.length);
         const vectors = await whileHeartbeating(start, () => next!);
@@ -154,16 +165,15 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
         // and it then need not wait up to a refresh interval.
         const searchable = next ? undefined : drafts.length > REFRESH_AFTER_BATCHES * batchSize ? 'now' : 'wait';
         await whileHeartbeating(start, () => chunkIndex.bulkIndex(dimension, chunks, { searchable }));
-        // Deleted while this batch was being indexed: take its chunks out again.
-        if (!(await documents.collection.findOne({ _id: doc._id }, { projection: { _id: 1 } }))) {
-          await chunkIndex.deleteWhere({ tenant_id: doc.tenant_id, doc_id: doc._id });
-          throw ApplicationFailure.nonRetryable(`document ${doc._id} was deleted`, 'DocumentGone');
-        }
+        // Checked only now, so that no batch is still being indexed when a deleted document's chunks are removed.
+        if (!(await recorded)) await stopIfDeleted(doc);
         // Batches are indexed in order, so every chunk before `end` is in.
-        if (next) await documents.setProgress(doc._id, { chunks_indexed: end });
+        recorded = next ? documents.setProgress(doc._id, { chunks_indexed: end }) : Promise.resolve(true);
+        recorded.catch(() => undefined);
         heartbeat(end);
       }
-      await documents.finish(doc._id, { ok: true, chunksIndexed: drafts.length });
+      if (!(await recorded)) await stopIfDeleted(doc);
+      if (!(await documents.finish(doc._id, { ok: true, chunksIndexed: drafts.length }))) await stopIfDeleted(doc);
       return drafts.length;
     },
 

@@ -172,15 +172,19 @@ export function createDocumentStore(db: Db) {
       );
     },
 
-    /** Progress writes carry the whole new state, so a retried activity writes the same values again. */
-    async setProgress(docId: string, fields: Partial<Pick<DocumentDoc, 'stage' | 'chunks_total' | 'chunks_indexed' | 'token_count' | 'started_at'>>) {
-      await documents.updateOne({ _id: docId, status: 'parsing' }, { $set: { ...fields, updated_at: new Date() } });
+    /**
+     * Progress writes carry the whole new state, so a retried activity writes the same values again.
+     * false: no document being parsed has that id (it was deleted).
+     */
+    async setProgress(docId: string, fields: Partial<Pick<DocumentDoc, 'stage' | 'chunks_total' | 'chunks_indexed' | 'token_count' | 'started_at'>>): Promise<boolean> {
+      const { matchedCount } = await documents.updateOne({ _id: docId, status: 'parsing' }, { $set: { ...fields, updated_at: new Date() } });
+      return matchedCount > 0;
     },
 
-    /** The parse's outcome; a success records its final chunk count in the same write. */
-    async finish(docId: string, outcome: { ok: true; chunksIndexed: number } | { ok: false; error: DocumentFailure }) {
+    /** The parse's outcome; a success records its final chunk count in the same write. false: the document is gone. */
+    async finish(docId: string, outcome: { ok: true; chunksIndexed: number } | { ok: false; error: DocumentFailure }): Promise<boolean> {
       const now = new Date();
-      await documents.updateOne(
+      const { matchedCount } = await documents.updateOne(
         { _id: docId },
         {
           $set: outcome.ok
@@ -188,6 +192,7 @@ export function createDocumentStore(db: Db) {
             : { status: 'failed', stage: 'failed', error: outcome.error, finished_at: now, updated_at: now },
         },
       );
+      return matchedCount > 0;
     },
 
     /** Removes the record and the bytes (the caller removes chunks from the index). */
