@@ -91,7 +91,7 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
       if (earlier) {
         const tokens = Math.max(0, earlier.cost.tokens - finishIfAnswered!.tokensBefore);
         const usage = { promptTokens: 0, completionTokens: tokens, totalTokens: tokens, estimated: false };
-        return { result: { content: earlier.answer, toolCalls: [], usage, finishReason: 'stop', model: earlier.model ?? request.model }, nextSeq: seq, finished: earlier };
+        return { result: { content: earlier.answer, toolCalls: [], usage, finishReason: 'stop', model: earlier.model ?? request.model }, nextSeq: seq, finished: { artifacts: earlier.artifacts, cost: earlier.cost } };
       }
       let next = seq;
       // Stream writes are chained so they land in order without holding up the model's stream.
