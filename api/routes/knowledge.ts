@@ -10,6 +10,7 @@ import { ingestWorkflowId, startDocumentIngest } from '../../common/workflow-sta
 import { detectFormat, SUPPORTED_FORMATS } from '../../knowledge/extract';
 import { getParser, listParsers } from '../../knowledge/parsers';
 import { searchChunks } from '../../knowledge/search';
+import { presentDocument } from '../../stores/documents';
 import { uploadedFile } from '../middleware/upload-body';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
@@ -161,7 +162,8 @@ export const knowledgeRoutes = (services: Services) => {
           await documents.delete(principal.tenantId, doc._id).catch(() => undefined);
           throw err;
         }
-        return documents.get(principal.tenantId, doc._id);
+        // The record as created (`parsing`, no chunks), not re-read: the parse may have moved on already.
+        return presentDocument(doc);
       },
     }),
     defineRoute({
