@@ -56,8 +56,112 @@ const invalidInput = (message: string) => ApplicationFailure.nonRetryable(messag
 const inputText = (question: string, attachments: AttachmentText[]) => [question, ...attachments.map((a) => a.text)].join('\n\n');
 
 
+export interface ProcessInput {
+  ctx: RunContext;
+  route: RunRoute;
+  question: string;
+  passages: Passage[];
+  attachments: AttachmentText[];
+  offline: boolean;
+  /** Set when the answer ends the run: it is then recorded in the same activity. */
+  finish?: { seq: number; requestedAt: number; userId: string; sources: string[] };
+}
+
+export interface ProcessedRun {
+  answer: string;
+  reference: Passage[];
+  artifacts: Array<Record<string, unknown>>;
+  /** The run as recorded, when `finish` was given. */
+  finished?: FinishedRun;
+}
+
+/** The answer of a processor that needs no model: rule-based review, structured import, or quoted passages. */
+function answerWithoutModel({ route, question, passages, attachments }: ProcessInput): ProcessedRun {
+  if (route.scenario === 'review') {
+    try {
+      const review = reviewDiff(inputText(question, attachments), { mode: route.mode === 'security' ? 'security' : 'default' });
+      return { answer: review.report, reference: [] as Passage[], artifacts: [reviewArtifact(review.issues_found, review.findings)] };
+    } catch (err) {
+      if (err instanceof NotADiffError) throw invalidInput(`review: ${err.message}`);
+      throw err;
+    }
+  }
+  if (route.scenario === 'import') {
+    // Attached files are what is imported (the question then only asks for it); else the question.
+    const sources = attachments.length > 0 ? attachments.map((a) => ({ name: a.name, text: a.text })) : [{ name: 'question', text: question }];
+    const parsed = sources.map((source) => {
+      try {
+        return parseImport(source.text, { mode: route.mode === 'bugs' ? 'bugs' : 'requirements' });
+      } catch (err) {
+        if (err instanceof NotImportableError) throw invalidInput(`import: ${source.name}: ${err.message}`);
+        throw err;
+      }
+    });
+    const merged = {
+      source_format: [...new Set(parsed.map((p) => p.source_format))].join(', '),
+      items: parsed.flatMap((p) => p.items),
+      errors: parsed.flatMap((p, i) => p.errors.map((e) => (sources.length > 1 ? { ...e, message: `${sources[i]!.name}: ${e.message}` } : e))),
+      count: parsed.reduce((sum, p) => sum + p.count, 0),
+    };
+    return { answer: describeImport(merged), reference: [] as Passage[], artifacts: [importArtifact(merged, sources.map((s) => s.name))] };
+  }
+  const composed = composeOfflineAnswer(question, passages, { maxPassages: EXTRACTIVE_PASSAGES[route.mode] ?? 3 });
+  return { answer: composed.answer, reference: composed.reference, artifacts: [] as Array<Record<string, unknown>> };
+}
+
 /** Activities that record a completion's result in MongoDB, and the processors that need no model. */
 export function createRunActivities(deps: RunActivityDeps) {
+  /**
+   * Records a finished run: the question and answer as session messages, the run's events
+   * (`session.finished`, and `review.completed` / `import.completed` for those scenarios), its
+   * cost, then the stream's last `message` and `done`. Every write is keyed by the trace id, so
+   * a retry records nothing twice.
+   */
+  async function recordRun(input: FinishRunInput): Promise<FinishedRun> {
+    const { ctx } = input;
+    const at = new Date();
+    const cost = { tokens: input.tokens, duration_ms: Math.max(0, at.getTime() - input.requestedAt) };
+    let artifacts = input.artifacts;
+    if (input.route.usesModel && input.model !== null) {
+      if (input.route.scenario === 'review') artifacts = [reviewArtifact(countSeverities(input.answer), [])];
+      if (input.route.scenario === 'import') artifacts = [importArtifact(parseModelImport(input.answer), input.sources)];
+    }
+
+    const [, answerId] = turnMessageIds(ctx.traceId, 2);
+    const reportUrl = `${deps.publicBaseUrl}/v1/combo/sessions/${ctx.sessionId}/messages/${answerId}`;
+    artifacts = artifacts.map((a) => (a.type === 'review_report' ? { ...a, report_url: reportUrl } : a));
+
+    const answerAction = input.route.usesModel && input.model !== null ? 'answer' : `answer:${input.route.processor}`;
+    const events = [
+      agentStepEvent(ctx, input.answerStep.step, answerAction, input.answerStep.confidence, at),
+      newEvent('session.finished', ctx.tenantId, ctx.traceId, {
+        session_id: ctx.sessionId, cost, artifacts, trace_id: ctx.traceId, agent_id: ctx.agentId, route: input.route.text, stop_reason: input.stopReason,
+      }, at),
+    ];
+    for (const artifact of artifacts) {
+      const runIds = { session_id: ctx.sessionId, trace_id: ctx.traceId };
+      if (artifact.type === 'review_report') events.push(newEvent('review.completed', ctx.tenantId, ctx.traceId, { ...reviewEventData(artifact, input.question, reportUrl, cost), ...runIds }, at));
+      if (artifact.type === 'import') events.push(newEvent('import.completed', ctx.tenantId, ctx.traceId, { ...importEventData(artifact), ...runIds }, at));
+    }
+    // Independent writes, side by side: this is on every completion's path to its reply.
+    await Promise.all([
+      deps.sessions.recordTurn(ctx.tenantId, ctx.sessionId, ctx.traceId, [
+        { role: 'user', content: input.question, metadata: {} },
+        { role: 'assistant', content: input.answer, metadata: { route: input.route.text } },
+      ], at),
+      deps.eventLog.appendMany(events),
+      deps.costs.enqueueRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at }),
+      deps.runs.complete(ctx.traceId, { answer: input.answer, reference: input.reference, cost, model: input.model, stopReason: input.stopReason, artifacts }, at),
+    ]);
+    if (ctx.stream) {
+      await deps.runEvents.append(ctx.traceId, input.seq, [
+        { event: 'message', data: { answer: input.answer, reference: input.reference } },
+        { event: 'done', data: { session_id: ctx.sessionId, trace_id: ctx.traceId, cost } },
+      ]);
+    }
+    return { artifacts, cost };
+  }
+
   return {
     async readAttachments({ tenantId, fileIds, maxChars }: { tenantId: string; fileIds: string[]; maxChars: number }): Promise<AttachmentText[]> {
       const files = await deps.files.getTexts(tenantId, fileIds);
@@ -65,91 +169,28 @@ export function createRunActivities(deps: RunActivityDeps) {
       return files.map((f) => ({ file_id: f.file_id, name: f.name, text: f.text.slice(0, share), truncated: f.text.length > share }));
     },
 
-    /** The processors that answer without a language model: extractive quoting, rule-based review, structured import. */
-    async processWithoutModel(input: { ctx: RunContext; route: RunRoute; question: string; passages: Passage[]; attachments: AttachmentText[]; offline: boolean }) {
-      const { route, question, passages, attachments } = input;
-      if (route.scenario === 'review') {
-        try {
-          const review = reviewDiff(inputText(question, attachments), { mode: route.mode === 'security' ? 'security' : 'default' });
-          return { answer: review.report, reference: [] as Passage[], artifacts: [reviewArtifact(review.issues_found, review.findings)] };
-        } catch (err) {
-          if (err instanceof NotADiffError) throw invalidInput(`review: ${err.message}`);
-          throw err;
-        }
-      }
-      if (route.scenario === 'import') {
-        // Attached files are what is imported (the question then only asks for it); else the question.
-        const sources = attachments.length > 0 ? attachments.map((a) => ({ name: a.name, text: a.text })) : [{ name: 'question', text: question }];
-        const parsed = sources.map((source) => {
-          try {
-            return parseImport(source.text, { mode: route.mode === 'bugs' ? 'bugs' : 'requirements' });
-          } catch (err) {
-            if (err instanceof NotImportableError) throw invalidInput(`import: ${source.name}: ${err.message}`);
-            throw err;
-          }
-        });
-        const merged = {
-          source_format: [...new Set(parsed.map((p) => p.source_format))].join(', '),
-          items: parsed.flatMap((p) => p.items),
-          errors: parsed.flatMap((p, i) => p.errors.map((e) => (sources.length > 1 ? { ...e, message: `${sources[i]!.name}: ${e.message}` } : e))),
-          count: parsed.reduce((sum, p) => sum + p.count, 0),
-        };
-        return { answer: describeImport(merged), reference: [] as Passage[], artifacts: [importArtifact(merged, sources.map((s) => s.name))] };
-      }
-      const composed = composeOfflineAnswer(question, passages, { maxPassages: EXTRACTIVE_PASSAGES[route.mode] ?? 3 });
-      return { answer: composed.answer, reference: composed.reference, artifacts: [] as Array<Record<string, unknown>> };
+    /**
+     * The processors that answer without a language model: extractive quoting, rule-based review,
+     * structured import. Given `finish`, the answer is recorded as the run's result here too, so the
+     * run needs no second local activity (each costs the reply a round trip through the worker).
+     */
+    async processWithoutModel(input: ProcessInput): Promise<ProcessedRun> {
+      const processed = answerWithoutModel(input);
+      if (!input.finish) return processed;
+      const { finish, ctx, route, question, offline } = input;
+      const finished = await recordRun({
+        ctx, seq: finish.seq, question, answer: processed.answer, reference: processed.reference, artifacts: processed.artifacts,
+        model: null, offline, route, stopReason: 'answered', tokens: 0, requestedAt: finish.requestedAt, userId: finish.userId,
+        sources: finish.sources, answerStep: { step: 1, confidence: 1 },
+      });
+      return { ...processed, artifacts: finished.artifacts, finished };
     },
 
     /**
-     * Records a finished run: the question and answer as session messages, the run's events
-     * (`session.finished`, and `review.completed` / `import.completed` for those scenarios), its
-     * cost, then the stream's last `message` and `done`. Every write is keyed by the trace id, so
-     * a retry records nothing twice.
+     * Records a finished run: the question and answer as session messages, the run's events, its
+     * cost, then the stream's last `message` and `done` (see recordRun).
      */
-    async finishRun(input: FinishRunInput): Promise<FinishedRun> {
-      const { ctx } = input;
-      const at = new Date();
-      const cost = { tokens: input.tokens, duration_ms: Math.max(0, at.getTime() - input.requestedAt) };
-      let artifacts = input.artifacts;
-      if (input.route.usesModel && input.model !== null) {
-        if (input.route.scenario === 'review') artifacts = [reviewArtifact(countSeverities(input.answer), [])];
-        if (input.route.scenario === 'import') artifacts = [importArtifact(parseModelImport(input.answer), input.sources)];
-      }
-
-      const [, answerId] = turnMessageIds(ctx.traceId, 2);
-      const reportUrl = `${deps.publicBaseUrl}/v1/combo/sessions/${ctx.sessionId}/messages/${answerId}`;
-      artifacts = artifacts.map((a) => (a.type === 'review_report' ? { ...a, report_url: reportUrl } : a));
-
-      const answerAction = input.route.usesModel && input.model !== null ? 'answer' : `answer:${input.route.processor}`;
-      const events = [
-        agentStepEvent(ctx, input.answerStep.step, answerAction, input.answerStep.confidence, at),
-        newEvent('session.finished', ctx.tenantId, ctx.traceId, {
-          session_id: ctx.sessionId, cost, artifacts, trace_id: ctx.traceId, agent_id: ctx.agentId, route: input.route.text, stop_reason: input.stopReason,
-        }, at),
-      ];
-      for (const artifact of artifacts) {
-        const runIds = { session_id: ctx.sessionId, trace_id: ctx.traceId };
-        if (artifact.type === 'review_report') events.push(newEvent('review.completed', ctx.tenantId, ctx.traceId, { ...reviewEventData(artifact, input.question, reportUrl, cost), ...runIds }, at));
-        if (artifact.type === 'import') events.push(newEvent('import.completed', ctx.tenantId, ctx.traceId, { ...importEventData(artifact), ...runIds }, at));
-      }
-      // Independent writes, side by side: this is on every completion's path to its reply.
-      await Promise.all([
-        deps.sessions.recordTurn(ctx.tenantId, ctx.sessionId, ctx.traceId, [
-          { role: 'user', content: input.question, metadata: {} },
-          { role: 'assistant', content: input.answer, metadata: { route: input.route.text } },
-        ], at),
-        deps.eventLog.appendMany(events),
-        deps.costs.enqueueRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at }),
-        deps.runs.complete(ctx.traceId, { answer: input.answer, reference: input.reference, cost, model: input.model, stopReason: input.stopReason, artifacts }, at),
-      ]);
-      if (ctx.stream) {
-        await deps.runEvents.append(ctx.traceId, input.seq, [
-          { event: 'message', data: { answer: input.answer, reference: input.reference } },
-          { event: 'done', data: { session_id: ctx.sessionId, trace_id: ctx.traceId, cost } },
-        ]);
-      }
-      return { artifacts, cost };
-    },
+    finishRun: recordRun,
 
     /** Records a failed run: its error, the tokens it spent, and on the stream `error` then `done`. */
     async failRun(input: { ctx: RunContext; seq: number; question: string; code: number; message: string; tokens: number; requestedAt: number }): Promise<void> {

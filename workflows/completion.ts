@@ -16,9 +16,10 @@ export interface CompletionOutcome {
 }
 
 // Reading attachments and recording the result are short database work: local activities, run
-// inside the workflow task, so a completion costs no extra server round trip for them. A run the
-// model answers is recorded by the answering model call itself (no task at all); `finishRun` records
-// the others (no model, a token budget reached, or that recording failed).
+// inside the workflow task, so a completion costs no extra server round trip for them. The step
+// that answers records the run itself (the answering model call, or processWithoutModel): another
+// local activity would cost the reply a round trip through the worker. `finishRun` records the
+// others (a token budget reached, or the model call's recording failed).
 const { readAttachments, processWithoutModel, finishRun, failRun } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 10, nonRetryableErrorTypes: ['InvalidInput'] },
@@ -60,9 +61,14 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
     let reference = passages;
     let answerStep: AnswerStep = { step: 1, confidence: 1 };
     if (!input.route.usesModel || !input.model) {
-      const done = await processWithoutModel({ ctx, route: input.route, question: input.question, passages, attachments, offline: input.offline });
+      const done = await processWithoutModel({
+        ctx, route: input.route, question: input.question, passages, attachments, offline: input.offline,
+        finish: { seq, requestedAt: input.requestedAt, userId: input.userId, sources },
+      });
       ({ answer, artifacts } = done);
       reference = done.reference;
+      // Recorded with the answer (a history from before that change records it with finishRun below).
+      if (done.finished) return { answer, reference, model, stopReason, artifacts: done.finished.artifacts, cost: done.finished.cost };
     } else {
       const loop = await agentLoop(input, firstMessages(input, passages, attachments), seq, {
         question: input.question, reference, artifacts: [], offline: input.offline, route: input.route, requestedAt: input.requestedAt,

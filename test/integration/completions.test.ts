@@ -414,6 +414,9 @@ describe('completions', () => {
     const reportPath = new URL(event!.data.report_url).pathname;
     const report = await api.call('GET', reportPath, { key: api.adminKey });
     expect(report.json.data).toMatchObject({ role: 'assistant', content: reply.json.data.answer });
+    // The processor recorded the run with its answer: one local activity, one marker.
+    const history = await worker.client.workflow.getHandle(`completion-${sessionId}`).fetchHistory();
+    expect(history.events!.filter((e) => e.markerRecordedEventAttributes)).toHaveLength(1);
 
     const notADiff = await complete({ session_id: sessionId, question: 'no diff here', route: '@review@rules@default@' });
     expect(notADiff.json.code).toBe(10001);
