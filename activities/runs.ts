@@ -55,7 +55,6 @@ const invalidInput = (message: string) => ApplicationFailure.nonRetryable(messag
 /** The text a processor works on: the question, then each attachment. */
 const inputText = (question: string, attachments: AttachmentText[]) => [question, ...attachments.map((a) => a.text)].join('\n\n');
 
-
 export interface ProcessInput {
   ctx: RunContext;
   route: RunRoute;
