@@ -1,5 +1,6 @@
 import { activityInfo, ApplicationFailure, heartbeat } from '@temporalio/activity';
 import type { DocumentFailure } from '../common/schemas/knowledge';
+import { startedEarly } from '../common/started-early';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
 import { chunkIdFor } from '../knowledge/chunk-ids';
 import { type ChunkDraft, ExtractionError } from '../knowledge/document-model';
@@ -139,22 +140,15 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
       heartbeat(resumeAt);
       const [doc, { embedder, dimension }] = await Promise.all([documentOrGone(ref), embedderOf(ref)]);
       // Bookkeeping writes run beside the work and are awaited before the next write, so they land in order.
-      const extracting = resumeAt === 0 ? documents.setProgress(doc._id, { stage: 'extracting', started_at: doc.started_at ?? new Date() }) : Promise.resolve(true);
-      extracting.catch(() => undefined);
+      const extracting = startedEarly(resumeAt === 0 ? documents.setProgress(doc._id, { stage: 'extracting', started_at: doc.started_at ?? new Date() }) : Promise.resolve(true));
       const drafts = await whileHeartbeating(resumeAt, () => extractAndSplit(doc));
       await extracting;
 
       // While one batch is being indexed the next is embedded: the two upstreams overlap.
-      const embedFrom = (start: number) => {
-        const vectors = embedBatch(embedder, dimension, drafts.slice(start, start + batchSize));
-        // Awaited on the next turn; until then a failure must not count as unhandled.
-        vectors.catch(() => undefined);
-        return vectors;
-      };
+      const embedFrom = (start: number) => startedEarly(embedBatch(embedder, dimension, drafts.slice(start, start + batchSize)));
       let next = resumeAt < drafts.length ? embedFrom(resumeAt) : undefined;
       // A progress write finds no document once it is deleted; the last batch's check is `finish`.
-      let recorded = documents.setProgress(doc._id, { stage: 'embedding', chunks_total: drafts.length, token_count: drafts.reduce((sum, d) => sum + d.tokens, 0) });
-      recorded.catch(() => undefined);
+      let recorded = startedEarly(documents.setProgress(doc._id, { stage: 'embedding', chunks_total: drafts.length, token_count: drafts.reduce((sum, d) => sum + d.tokens, 0) }));
       for (let start = resumeAt; next; start += batchSize) {
         const end = Math.min(start + batchSize, drafts.length);
         const vectors = await whileHeartbeating(start, () => next!);
@@ -168,8 +162,7 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
         // Checked only now, so that no batch is still being indexed when a deleted document's chunks are removed.
         if (!(await recorded)) await stopIfDeleted(doc);
         // Batches are indexed in order, so every chunk before `end` is in.
-        recorded = next ? documents.setProgress(doc._id, { chunks_indexed: end }) : Promise.resolve(true);
-        recorded.catch(() => undefined);
+        recorded = startedEarly(next ? documents.setProgress(doc._id, { chunks_indexed: end }) : Promise.resolve(true));
         heartbeat(end);
       }
       if (!(await recorded)) await stopIfDeleted(doc);

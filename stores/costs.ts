@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { invalid } from '../common/errors';
 import type { CostSummary } from '../common/schemas/costs';
+import { startedEarly } from '../common/started-early';
 import { type EventLog, eventIdFor, newEvent } from './event-log';
 import { isDuplicateKey } from './mongo';
 
@@ -241,11 +242,8 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
       const tokens = Math.max(0, Math.round(run.tokens));
       const durationMs = Math.max(0, Math.round(run.durationMs));
       // The reads the ledger entry needs go alongside the run's record: this sits on every completion's path.
-      const thresholdRead = thresholdOf(run.tenantId);
-      const headRead = newest(run.tenantId, period);
-      // Awaited below on every path that continues; an early failure must not surface as unhandled.
-      thresholdRead.catch(() => undefined);
-      headRead.catch(() => undefined);
+      const thresholdRead = startedEarly(thresholdOf(run.tenantId));
+      const headRead = startedEarly(newest(run.tenantId, period));
       try {
         await runs.insertOne({ _id: run.traceId, tenant_id: run.tenantId, period, tokens, duration_ms: durationMs, at: run.at });
       } catch (err) {
