@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { MongoClient } from 'mongodb';
 import { randomToken } from '../common/ids';
 import { bareOneActivityWorkflow } from './bare-workflow';
 import { envelopePoster, freePort, percentile, ratio, startProcess, startServer, stopServer } from './load';
@@ -152,5 +153,8 @@ export async function benchCompletions(): Promise<void> {
     await stopServer(bareWorker);
     model.close();
     await connection.close();
+    const mongo = await MongoClient.connect(env.MONGODB_URI!);
+    await mongo.db(env.MONGODB_DB).dropDatabase();
+    await mongo.close();
   }
 }
