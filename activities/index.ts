@@ -1,6 +1,7 @@
 import type { Client as EsClient } from '@elastic/elasticsearch';
 import type { Db } from 'mongodb';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
+import type { DocumentParsing } from '../knowledge/parse-pool';
 import { createChunkIndex } from '../stores/chunk-index';
 import { createDocumentStore } from '../stores/documents';
 import { createKnowledgeBaseStore } from '../stores/knowledge-bases';
@@ -40,6 +41,8 @@ export interface ActivityDeps {
     indexPrefix: string;
     /** Chunks embedded and indexed per activity (INGEST_BATCH_SIZE). */
     batchSize: number;
+    /** Extracts and splits uploads (PARSE_THREADS, PARSE_TIMEOUT_MS). */
+    parsing: DocumentParsing;
   };
   completions: {
     /** null: no model configured (LLM_BASE_URL unset). */
@@ -110,6 +113,7 @@ export function createActivities(deps: ActivityDeps) {
       knowledgeBases: createKnowledgeBaseStore(deps.db),
       chunkIndex: createChunkIndex(deps.es, deps.knowledge.indexPrefix),
       catalog: deps.knowledge.catalog,
+      parsing: deps.knowledge.parsing,
       batchSize: deps.knowledge.batchSize,
     }),
   };

@@ -3,10 +3,9 @@ import type { DocumentFailure } from '../common/schemas/knowledge';
 import { startedEarly } from '../common/started-early';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
 import { chunkIdFor } from '../knowledge/chunk-ids';
-import { type ChunkDraft, ExtractionError } from '../knowledge/document-model';
+import type { ChunkDraft } from '../knowledge/document-model';
 import { EmbeddingError, type EmbeddingProvider } from '../knowledge/embeddings';
-import { extractDocument } from '../knowledge/extract';
-import { getParser } from '../knowledge/parsers';
+import type { DocumentParsing } from '../knowledge/parse-pool';
 import type { ChunkIndex, IndexedChunk } from '../stores/chunk-index';
 import type { DocumentDoc, DocumentStore } from '../stores/documents';
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
@@ -16,6 +15,7 @@ export interface KnowledgeActivityDeps {
   knowledgeBases: KnowledgeBaseStore;
   chunkIndex: ChunkIndex;
   catalog: KnowledgeCatalog;
+  parsing: DocumentParsing;
   /** Chunks embedded and bulk-indexed together. */
   batchSize: number;
 }
@@ -80,7 +80,7 @@ async function embedBatch(embedder: EmbeddingProvider, dimension: number, chunks
 }
 
 /** Activities that parse documents: read from MongoDB, embed, write to Elasticsearch. */
-export function createKnowledgeActivities({ documents, knowledgeBases, chunkIndex, catalog, batchSize }: KnowledgeActivityDeps) {
+export function createKnowledgeActivities({ documents, knowledgeBases, chunkIndex, catalog, parsing, batchSize }: KnowledgeActivityDeps) {
   async function documentOrGone(ref: DocumentRef): Promise<DocumentDoc> {
     const doc = await documents.collection.findOne({ _id: ref.docId, tenant_id: ref.tenantId });
     if (!doc) throw ApplicationFailure.nonRetryable(`document ${ref.docId} was deleted`, 'DocumentGone');
@@ -110,21 +110,17 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
 
   /** The file's text split by the document's parser; a file that cannot be read fails the document with the reason. */
   async function extractAndSplit(doc: DocumentDoc): Promise<ChunkDraft[]> {
-    const bytes = await documents.readFile(doc);
-    const parser = getParser(doc.parser_id);
-    if (!parser) throw failed({ reason: 'unsupported', message: `parser ${doc.parser_id} no longer exists` }, 'ExtractionFailed');
-    let drafts;
-    try {
-      const extracted = await extractDocument(bytes, doc.name, doc.content_type);
-      drafts = parser.parse(extracted, { chunkTokens: doc.chunk_tokens, overlapTokens: doc.overlap_tokens });
-    } catch (err) {
-      if (err instanceof ExtractionError) throw failed({ reason: err.reason, message: err.message }, 'ExtractionFailed');
-      // The same bytes would fail the same way again: no retry.
-      throw failed({ reason: 'corrupt', message: `the file could not be read: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300) }, 'ExtractionFailed');
-    }
-    drafts = drafts.filter((d) => d.content.trim().length > 0);
-    if (drafts.length === 0) throw failed({ reason: 'empty', message: 'the document has no text to index' }, 'ExtractionFailed');
-    return drafts;
+    const outcome = await parsing.parse({
+      bytes: await documents.readFile(doc),
+      name: doc.name,
+      contentType: doc.content_type,
+      parserId: doc.parser_id,
+      options: { chunkTokens: doc.chunk_tokens, overlapTokens: doc.overlap_tokens },
+    });
+    if (outcome.kind === 'failed') throw failed({ reason: outcome.reason, message: outcome.message }, 'ExtractionFailed');
+    // Our side (an extraction engine that did not load): retried like any infrastructure fault.
+    if (outcome.kind === 'unavailable') throw ApplicationFailure.retryable(outcome.message, 'ExtractorUnavailable');
+    return outcome.drafts;
   }
 
   return {

@@ -135,17 +135,20 @@ async function upload(d: Deployment, kbId: string, f: Upload): Promise<string> {
 }
 
 /**
- * One document parsed to the end in a knowledge base of its own, so that what is timed afterwards
- * is a running service, not a process compiling its parsing code and filling its tokenizer's cache.
+ * A few documents parsed to the end in a knowledge base of their own, at once so that every parsing
+ * thread gets one: what is timed afterwards is a running service, not a process compiling its
+ * parsing code and filling its tokenizer's cache.
  */
 async function warmUp(d: Deployment): Promise<void> {
   const kb = (await d.call('/kb', { name: 'warm-up', chunk_tokens: 128, overlap_tokens: 16 })) as { kb_id: string };
-  const id = await upload(d, kb.kb_id, corpus()[0]!);
-  for (;;) {
-    const doc = (await d.call(`/document/${id}`)) as { status: string };
-    if (doc.status === 'ready') return;
-    if (doc.status === 'failed') throw new Error(`warm-up document ${id} failed`);
-    await new Promise((r) => setTimeout(r, 50));
+  const ids = await Promise.all(corpus().slice(0, 4).map((f) => upload(d, kb.kb_id, f)));
+  for (const id of ids) {
+    for (;;) {
+      const doc = (await d.call(`/document/${id}`)) as { status: string };
+      if (doc.status === 'ready') break;
+      if (doc.status === 'failed') throw new Error(`warm-up document ${id} failed`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 }
 

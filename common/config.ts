@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /**
@@ -94,6 +95,10 @@ export const configSchema = z
     EMBEDDING_DIMENSION: z.coerce.number().int().min(1).max(4096).optional(),
     /** Chunks embedded and indexed per activity while parsing a document. */
     INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(512).default(64),
+    /** Threads of a worker that extract and split uploads (default: the machine's cores, at most 4). */
+    PARSE_THREADS: z.coerce.number().int().min(1).max(64).default(Math.max(1, Math.min(4, availableParallelism()))),
+    /** An upload whose extraction and splitting take longer than this fails as `corrupt`. */
+    PARSE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(7_200_000).default(600_000),
     /** `local` (no network, see README), `http` (Cohere/Jina-style /rerank at RERANK_BASE_URL) or `none`. */
     RERANK_PROVIDER: z.enum(['local', 'http', 'none']).default('local'),
     RERANK_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),

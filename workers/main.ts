@@ -42,11 +42,12 @@ async function main() {
     });
     const costs = createCostStore(mongo.db, createEventLog(mongo.db), { defaultThresholdTokens: config.COST_THRESHOLD_TOKENS });
     const costAggregator = createPollLoop('cost aggregation', () => costs.foldQueued(COST_BATCH), { intervalMs: config.COST_AGGREGATE_INTERVAL_MS, batchSize: COST_BATCH, log });
+    const activities = activityDepsFromConfig(config, mongo.db, es);
     const worker = await createWorker({
       connection,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
-      activities: activityDepsFromConfig(config, mongo.db, es),
+      activities,
       workflowBundlePath: config.WORKFLOW_BUNDLE_PATH,
       maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
     });
@@ -57,6 +58,7 @@ async function main() {
     dispatcher.stop();
     costAggregator.stop();
     await Promise.all([dispatching, aggregating]);
+    await activities.knowledge.parsing.close();
     log.info('worker stopped');
   } finally {
     await connection.close();

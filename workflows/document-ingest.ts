@@ -20,8 +20,8 @@ export interface IngestOutcome {
 // chunks never need storing between steps. A file that cannot be read fails at once; an embedding
 // upstream that is down is retried with backoff for about ten minutes; one that refuses the input
 // is not retried. The heartbeat (after every batch, and every few seconds while anything is in
-// flight) hands the work of a worker that died to another within seconds, resuming after the last
-// batch it reported; parsing a very large text is synchronous, hence the generous timeout.
+// flight, parsing included) hands the work of a worker that died to another within seconds,
+// resuming after the last batch it reported; a very large file takes long, hence the generous timeout.
 const { ingestDocument } = proxyActivities<Activities>({
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '30 seconds',

@@ -73,8 +73,14 @@ export const documentStatus = z.enum(['parsing', 'ready', 'failed']).meta({
 
 export const documentFailure = z
   .object({
-    reason: z.enum(['unsupported', 'encrypted', 'corrupt', 'empty', 'embedding_failed', 'indexing_failed']),
-    message: z.string(),
+    reason: z.enum(['unsupported', 'encrypted', 'corrupt', 'empty', 'embedding_failed', 'indexing_failed']).meta({
+      description:
+        '`unsupported`: not one of the supported formats (or its parser was removed); `encrypted`: password-protected; ' +
+        '`corrupt`: the file cannot be read, or its extraction and splitting ran over the time limit (PARSE_TIMEOUT_MS); ' +
+        '`empty`: no text to index; `embedding_failed`: the embedding model refused the chunks or is not configured; ' +
+        '`indexing_failed`: the index, the database or the embedding upstream stayed unavailable through every retry.',
+    }),
+    message: z.string().meta({ description: 'What went wrong, fit to show the uploader.' }),
   })
   .meta({ id: 'DocumentFailure' });
 

@@ -1,0 +1,42 @@
+import { type ChunkDraft, ExtractionError, type ParserOptions } from './document-model';
+import { extractDocument, ExtractorUnavailableError } from './extract';
+import { getParser } from './parsers';
+
+/** An uploaded file and how to split it. */
+export interface ParseJob {
+  bytes: Uint8Array;
+  name: string;
+  contentType?: string;
+  parserId: string;
+  options: ParserOptions;
+}
+
+/**
+ * What parsing a file came to, as plain data (it may cross a thread boundary, where error classes
+ * are lost): its chunks; a failure of the file itself, with the reason the uploader is shown; or
+ * `unavailable`, a failure on our side that a retry may not meet.
+ */
+export type ParseOutcome =
+  | { kind: 'chunks'; drafts: ChunkDraft[] }
+  | { kind: 'failed'; reason: ExtractionError['reason']; message: string }
+  | { kind: 'unavailable'; message: string };
+
+/** Extracts the file's text and splits it with the job's parser; never throws. */
+export async function parseDocument(job: ParseJob): Promise<ParseOutcome> {
+  const parser = getParser(job.parserId);
+  if (!parser) return { kind: 'failed', reason: 'unsupported', message: `parser ${job.parserId} no longer exists` };
+  let drafts: ChunkDraft[];
+  try {
+    const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
+    drafts = parser.parse(await extractDocument(bytes, job.name, job.contentType), job.options);
+  } catch (err) {
+    if (err instanceof ExtractorUnavailableError) return { kind: 'unavailable', message: err.message };
+    if (err instanceof ExtractionError) return { kind: 'failed', reason: err.reason, message: err.message };
+    // The same bytes would fail the same way again.
+    const message = `the file could not be read: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300);
+    return { kind: 'failed', reason: 'corrupt', message };
+  }
+  drafts = drafts.filter((d) => d.content.trim().length > 0);
+  if (drafts.length === 0) return { kind: 'failed', reason: 'empty', message: 'the document has no text to index' };
+  return { kind: 'chunks', drafts };
+}

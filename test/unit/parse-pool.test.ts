@@ -1,0 +1,70 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDocument, type ParseJob } from '../../knowledge/parse-document';
+import type { createParsePool as CreateParsePool, DocumentParsing } from '../../knowledge/parse-pool';
+
+/**
+ * The pool as the worker runs it: the compiled module (`npm test` builds first), whose parsing
+ * thread exists. Under Jest the sources have no compiled thread entry and parse inline.
+ */
+const COMPILED = join(__dirname, '..', '..', 'dist', 'knowledge', 'parse-pool.js');
+
+const job = (bytes: Buffer, name: string, parserId = 'naive'): ParseJob => ({ bytes, name, parserId, options: { chunkTokens: 128, overlapTokens: 16 } });
+const licence = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'texts', name));
+/** A text whose splitting takes seconds: one unbroken run of words. */
+const slowText = () => Buffer.from('word '.repeat(3_000_000));
+
+describe('parsing threads', () => {
+  let createParsePool: typeof CreateParsePool;
+  let pool: DocumentParsing;
+
+  beforeAll(() => {
+    if (!existsSync(COMPILED)) throw new Error(`${COMPILED} is missing: run npm run build first`);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    createParsePool = (require(COMPILED) as { createParsePool: typeof CreateParsePool }).createParsePool;
+    pool = createParsePool({ threads: 2, timeoutMs: 60_000 });
+  });
+  afterAll(async () => {
+    await pool?.close();
+  });
+
+  it('gives the chunks the calling thread would', async () => {
+    for (const [name, parserId] of [['GPL-3', 'naive'], ['tenancy-regulation.txt', 'laws']] as const) {
+      const inThread = await pool.parse(job(licence(name), `${name}.txt`, parserId));
+      expect(inThread.kind).toBe('chunks');
+      expect(inThread).toEqual(await parseDocument(job(licence(name), `${name}.txt`, parserId)));
+    }
+  });
+
+  it("returns a file's failure with its reason", async () => {
+    expect(await pool.parse(job(Buffer.alloc(0), 'empty.txt'))).toEqual({ kind: 'failed', reason: 'empty', message: 'the file is empty' });
+    expect(await pool.parse(job(licence('GPL-3'), 'GPL-3.txt', 'retired'))).toMatchObject({ kind: 'failed', reason: 'unsupported' });
+    const corrupt = readFileSync(join(__dirname, '..', 'fixtures', 'documents', 'corrupt.pdf'));
+    expect(await pool.parse(job(corrupt, 'corrupt.pdf'))).toMatchObject({ kind: 'failed', reason: 'corrupt' });
+  });
+
+  it('keeps the calling thread free while a long file is parsed', async () => {
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
+    const started = Date.now();
+    try {
+      expect((await pool.parse(job(slowText(), 'long.txt'))).kind).toBe('chunks');
+    } finally {
+      clearInterval(ticker);
+    }
+    const elapsed = Date.now() - started;
+    // Parsed on this thread, the timer could not have fired at all until the parse ended.
+    expect(elapsed).toBeGreaterThan(200);
+    expect(ticks).toBeGreaterThanOrEqual(Math.floor(elapsed / 10 / 4));
+  });
+
+  it('stops a file that runs over the time limit, and parses the next one', async () => {
+    const strict = createParsePool({ threads: 1, timeoutMs: 1_000 });
+    try {
+      expect(await strict.parse(job(slowText(), 'long.txt'))).toEqual({ kind: 'failed', reason: 'corrupt', message: 'the file could not be parsed within 1 s' });
+      expect((await strict.parse(job(licence('Apache-2.0'), 'Apache-2.0.txt'))).kind).toBe('chunks');
+    } finally {
+      await strict.close();
+    }
+  });
+});
