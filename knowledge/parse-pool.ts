@@ -20,14 +20,15 @@ const THREAD_ENTRY = join(__dirname, 'parse-thread.js');
  * Parses uploads in a pool of threads. Extraction and splitting are synchronous CPU work (a large
  * spreadsheet or text takes seconds): on the worker's own thread they would stall every other
  * activity's I/O and heartbeats and every workflow task, and nothing could stop a runaway file.
- * Threads stay up between documents, keeping their compiled code and tokenizer cache warm.
+ * Threads start with the first uploads and then stay, keeping their compiled code and tokenizer
+ * cache warm (a worker that never parses holds none).
  *
  * Where the compiled entry does not exist (Jest runs the TypeScript sources) files are parsed on
  * the calling thread, with the same function and without the time limit.
  */
 export function createParsePool({ threads, timeoutMs }: ParsePoolOptions): DocumentParsing {
   if (!existsSync(THREAD_ENTRY)) return { parse: parseDocument, close: async () => undefined };
-  const pool = new Piscina({ filename: THREAD_ENTRY, name: 'parseDocument', minThreads: threads, maxThreads: threads, idleTimeout: Infinity });
+  const pool = new Piscina({ filename: THREAD_ENTRY, name: 'parseDocument', minThreads: 0, maxThreads: threads, idleTimeout: Infinity });
   // Jobs wait here rather than in the pool's queue, so that a file's time limit starts when a thread takes it.
   const waiting: Array<() => void> = [];
   let running = 0;
