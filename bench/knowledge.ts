@@ -9,7 +9,7 @@ import { randomToken } from '../common/ids';
 import { createLocalMiniLm, defaultLocalModelDir } from '../knowledge/embeddings/local-minilm';
 import { hybridQuery } from '../knowledge/search';
 import { createChunkIndex, type IndexedChunk } from '../stores/chunk-index';
-import { freePort, percentile, ratio, startProcess, startServer, stopServer } from './load';
+import { freePort, percentile, startProcess, startServer, stopServer } from './load';
 
 const LICENSES = '/usr/share/common-licenses';
 const COPIES = Number(process.env.BENCH_KB_COPIES ?? 3);
@@ -218,6 +218,84 @@ async function timed(n: number, run: (i: number) => Promise<unknown>): Promise<n
 const hit = (chunks: Array<{ content: string }>, expect: string) =>
   chunks.slice(0, 5).some((c) => c.content.replace(/\s+/g, ' ').toLowerCase().includes(expect.toLowerCase()));
 
+const median = <T>(sorted: T[]) => sorted[Math.floor(sorted.length / 2)]!;
+
+/**
+ * One corpus imported ROUNDS times with an embedding upstream that costs nothing (what the service
+ * itself adds), each round on a fresh deployment (a fresh index, like the baseline's) and followed by
+ * the raw bulk baseline on the same chunks: the machine's noise shows in the spread of the rounds.
+ */
+async function ingestRows(es: EsClient, instantUrl: string, label: string, uploads: Upload[]): Promise<string[]> {
+  const rounds: Array<{ service: Awaited<ReturnType<typeof ingest>>; raw: Awaited<ReturnType<typeof rawBulk>> }> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const fast = await deploy({ EMBEDDING_PROVIDER: 'openai', EMBEDDING_BASE_URL: instantUrl, EMBEDDING_MODEL: 'instant', EMBEDDING_DIMENSION: '384', RERANK_PROVIDER: 'none' });
+    try {
+      await warmUp(fast);
+      const service = await ingest(fast, uploads);
+      rounds.push({ service, raw: await rawBulk(fast, es, service.kbId) });
+    } finally {
+      await fast.stop();
+    }
+  }
+  const ratios = rounds.map((r) => r.service.rate / r.raw.rate).sort((a, b) => a - b);
+  const { service } = median([...rounds].sort((a, b) => a.service.rate - b.service.rate));
+  const perDoc = `document upload to ready p50 ${percentile(service.latencies, 50).toFixed(0)} ms`;
+  return [
+    `| ingest, ${label} (${service.documents} documents, ${service.chunks} chunks; ${perDoc}), instant embedding upstream, upload to searchable, median of ${ROUNDS} (chunks/s) | ${service.rate.toFixed(1)} |`,
+    `| baseline: the same pre-embedded chunks, bulk API in 500s + refresh, median (chunks/s) | ${median(rounds.map((r) => r.raw.rate).sort((a, b) => a - b)).toFixed(1)} |`,
+    `| ratio ingest / raw bulk, ${label}: median (each round) (target >= 0.5) | ${median(ratios).toFixed(3)} (${ratios.map((r) => r.toFixed(2)).join(', ')}) |`,
+  ];
+}
+
+/** The default deployment, where the local MiniLM model embeds and reranks: its ingest, search latency and recall. */
+async function localModelRows(es: EsClient): Promise<string[]> {
+  const rows: string[] = [];
+  const local = await deploy({ EMBEDDING_PROVIDER: 'local', RERANK_PROVIDER: 'local' });
+  try {
+    const service = await ingest(local, smallDocuments());
+    rows.push(`| ingest with the local MiniLM model (chunks/s, embedding included) | ${service.rate.toFixed(1)} |`);
+
+    const embedder = createLocalMiniLm({ modelDir: process.env.EMBEDDING_MODEL_DIR ?? defaultLocalModelDir() });
+    const vectors = await embedder.embed(questions.map((q) => q.question));
+    const index = createChunkIndex(es, local.env.ELASTICSEARCH_INDEX_PREFIX!).indexFor(384);
+    const q = (i: number) => questions[i % questions.length]!;
+    const body = (i: number, rerank: number) => ({ question: q(i).question, kb_ids: [service.kbId], top_k: 5, rerank_top_n: rerank });
+    const raw = (i: number) => es.search(hybridQuery(index, 'default', [service.kbId], undefined, q(i).question, vectors[i % vectors.length]!, 32, true));
+    for (let i = 0; i < 20; i++) {
+      await local.call('/chunk/search', body(i, 0));
+      await raw(i);
+    }
+    // Interleaved, so that a drift in the machine's load (Elasticsearch merging segments after the
+    // ingest, another tenant of the host) weighs on both sides alike.
+    const serviceTimes: number[] = [];
+    const rawTimes: number[] = [];
+    for (let i = 0; i < SEARCHES; i++) {
+      serviceTimes.push(...(await timed(1, () => local.call('/chunk/search', body(i, 0)))));
+      rawTimes.push(...(await timed(1, () => raw(i))));
+    }
+    serviceTimes.sort((a, b) => a - b);
+    rawTimes.sort((a, b) => a - b);
+    const rerankTimes = await timed(Math.min(SEARCHES, 60), (i) => local.call('/chunk/search', body(i, 10)));
+    rows.push(`| search via the API, no reranking: p50 / p99 ms (${SEARCHES} requests) | ${percentile(serviceTimes, 50).toFixed(1)} / ${percentile(serviceTimes, 99).toFixed(1)} |`);
+    rows.push(`| baseline: the raw Elasticsearch query the service issues (vector precomputed): p50 / p99 ms | ${percentile(rawTimes, 50).toFixed(1)} / ${percentile(rawTimes, 99).toFixed(1)} |`);
+    rows.push(`| ratio search p50 / raw p50 (target <= 1.2) | ${(percentile(serviceTimes, 50) / percentile(rawTimes, 50)).toFixed(2)} |`);
+    rows.push(`| search with the local reranker on the best 10: p50 / p99 ms | ${percentile(rerankTimes, 50).toFixed(1)} / ${percentile(rerankTimes, 99).toFixed(1)} |`);
+
+    let plain = 0;
+    let reranked = 0;
+    for (const [i, item] of questions.entries()) {
+      const a = (await local.call('/chunk/search', body(i, 0))) as { chunks: Array<{ content: string }> };
+      const b = (await local.call('/chunk/search', body(i, 10))) as { chunks: Array<{ content: string }> };
+      if (hit(a.chunks, item.expect)) plain++;
+      if (hit(b.chunks, item.expect)) reranked++;
+    }
+    rows.push(`| recall@5 on ${questions.length} labelled questions: hybrid / hybrid + local reranker | ${(plain / questions.length).toFixed(2)} / ${(reranked / questions.length).toFixed(2)} |`);
+  } finally {
+    await local.stop();
+  }
+  return rows;
+}
+
 /**
  * Knowledge bases: ingest throughput against raw bulk indexing of the same pre-embedded chunks,
  * search latency against the raw Elasticsearch query the service issues, and recall@5 on a
@@ -228,76 +306,9 @@ export async function benchKnowledge(): Promise<void> {
   const instant = await startInstantEmbeddings();
   const rows: string[] = [];
   try {
-    // 1. Ingest with an embedding upstream that costs nothing: what the service itself adds. Each
-    // round of a corpus on a fresh deployment (fresh index, like the baseline's), the raw bulk
-    // baseline right after it on the same chunks; the machine's noise shows in the spread of rounds.
-    const corpora = [['books', 'book-size documents', bookDocuments()], ['small', 'small documents', smallDocuments()]] as const;
-    for (const [, label, uploads] of corpora.filter(([part]) => PARTS.has(part))) {
-      const rounds: Array<{ service: Awaited<ReturnType<typeof ingest>>; raw: Awaited<ReturnType<typeof rawBulk>> }> = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        const fast = await deploy({ EMBEDDING_PROVIDER: 'openai', EMBEDDING_BASE_URL: instant.url, EMBEDDING_MODEL: 'instant', EMBEDDING_DIMENSION: '384', RERANK_PROVIDER: 'none' });
-        try {
-          await warmUp(fast);
-          const service = await ingest(fast, uploads);
-          rounds.push({ service, raw: await rawBulk(fast, es, service.kbId) });
-        } finally {
-          await fast.stop();
-        }
-      }
-      const ratios = rounds.map((r) => r.service.rate / r.raw.rate).sort((a, b) => a - b);
-      const median = <T>(xs: T[]) => xs[Math.floor(xs.length / 2)]!;
-      const { service } = median([...rounds].sort((a, b) => a.service.rate - b.service.rate));
-      const perDoc = `document upload to ready p50 ${percentile(service.latencies, 50).toFixed(0)} ms`;
-      rows.push(`| ingest, ${label} (${service.documents} documents, ${service.chunks} chunks; ${perDoc}), instant embedding upstream, upload to searchable, median of ${ROUNDS} (chunks/s) | ${service.rate.toFixed(1)} |`);
-      rows.push(`| baseline: the same pre-embedded chunks, bulk API in 500s + refresh, median (chunks/s) | ${median(rounds.map((r) => r.raw.rate).sort((a, b) => a - b)).toFixed(1)} |`);
-      rows.push(`| ratio ingest / raw bulk, ${label}: median (each round) (target >= 0.5) | ${median(ratios).toFixed(3)} (${ratios.map((r) => r.toFixed(2)).join(', ')}) |`);
-    }
-
-    // 2. The default deployment: the local MiniLM model embeds and reranks.
-    if (PARTS.has('local')) {
-      const local = await deploy({ EMBEDDING_PROVIDER: 'local', RERANK_PROVIDER: 'local' });
-      try {
-        const service = await ingest(local, smallDocuments());
-        rows.push(`| ingest with the local MiniLM model (chunks/s, embedding included) | ${service.rate.toFixed(1)} |`);
-
-        const embedder = createLocalMiniLm({ modelDir: process.env.EMBEDDING_MODEL_DIR ?? defaultLocalModelDir() });
-        const vectors = await embedder.embed(questions.map((q) => q.question));
-        const index = createChunkIndex(es, local.env.ELASTICSEARCH_INDEX_PREFIX!).indexFor(384);
-        const q = (i: number) => questions[i % questions.length]!;
-        const body = (i: number, rerank: number) => ({ question: q(i).question, kb_ids: [service.kbId], top_k: 5, rerank_top_n: rerank });
-        for (let i = 0; i < 20; i++) {
-          await local.call('/chunk/search', body(i, 0));
-          await es.search(hybridQuery(index, 'default', [service.kbId], undefined, q(i).question, vectors[i % vectors.length]!, 32, true));
-        }
-        // Interleaved, so that a drift in the machine's load (Elasticsearch merging segments after the
-        // ingest, another tenant of the host) weighs on both sides alike.
-        const serviceTimes: number[] = [];
-        const rawTimes: number[] = [];
-        for (let i = 0; i < SEARCHES; i++) {
-          serviceTimes.push(...(await timed(1, () => local.call('/chunk/search', body(i, 0)))));
-          rawTimes.push(...(await timed(1, () => es.search(hybridQuery(index, 'default', [service.kbId], undefined, q(i).question, vectors[i % vectors.length]!, 32, true)))));
-        }
-        serviceTimes.sort((a, b) => a - b);
-        rawTimes.sort((a, b) => a - b);
-        const rerankTimes = await timed(Math.min(SEARCHES, 60), (i) => local.call('/chunk/search', body(i, 10)));
-        rows.push(`| search via the API, no reranking: p50 / p99 ms (${SEARCHES} requests) | ${percentile(serviceTimes, 50).toFixed(1)} / ${percentile(serviceTimes, 99).toFixed(1)} |`);
-        rows.push(`| baseline: the raw Elasticsearch query the service issues (vector precomputed): p50 / p99 ms | ${percentile(rawTimes, 50).toFixed(1)} / ${percentile(rawTimes, 99).toFixed(1)} |`);
-        rows.push(`| ratio search p50 / raw p50 (target <= 1.2) | ${(percentile(serviceTimes, 50) / percentile(rawTimes, 50)).toFixed(2)} |`);
-        rows.push(`| search with the local reranker on the best 10: p50 / p99 ms | ${percentile(rerankTimes, 50).toFixed(1)} / ${percentile(rerankTimes, 99).toFixed(1)} |`);
-
-        let plain = 0;
-        let reranked = 0;
-        for (const [i, item] of questions.entries()) {
-          const a = (await local.call('/chunk/search', body(i, 0))) as { chunks: Array<{ content: string }> };
-          const b = (await local.call('/chunk/search', body(i, 10))) as { chunks: Array<{ content: string }> };
-          if (hit(a.chunks, item.expect)) plain++;
-          if (hit(b.chunks, item.expect)) reranked++;
-        }
-        rows.push(`| recall@5 on ${questions.length} labelled questions: hybrid / hybrid + local reranker | ${(plain / questions.length).toFixed(2)} / ${(reranked / questions.length).toFixed(2)} |`);
-      } finally {
-        await local.stop();
-      }
-    }
+    if (PARTS.has('books')) rows.push(...(await ingestRows(es, instant.url, 'book-size documents', bookDocuments())));
+    if (PARTS.has('small')) rows.push(...(await ingestRows(es, instant.url, 'small documents', smallDocuments())));
+    if (PARTS.has('local')) rows.push(...(await localModelRows(es)));
   } finally {
     instant.close();
     await es.close();
