@@ -14,7 +14,7 @@ export interface ParseJob {
 /**
  * What parsing a file came to, as plain data (it may cross a thread boundary, where error classes
  * are lost): its chunks; a failure of the file itself, with the reason the uploader is shown; or
- * `unavailable`, a failure on our side that a retry may not meet.
+ * `unavailable`, a failure on our side (an extraction engine that did not load) worth retrying.
  */
 export type ParseOutcome =
   | { kind: 'chunks'; drafts: ChunkDraft[] }
