@@ -134,6 +134,21 @@ async function upload(d: Deployment, kbId: string, f: Upload): Promise<string> {
   return ((await d.call('/document', form)) as { doc_id: string }).doc_id;
 }
 
+interface ReadyDocument {
+  chunk_count: number;
+  progress: { finished_at: string };
+}
+
+/** Polls a document until it is ready; a failed one ends the benchmark with its error. */
+async function whenReady(d: Deployment, id: string): Promise<ReadyDocument> {
+  for (;;) {
+    const doc = (await d.call(`/document/${id}`)) as unknown as ReadyDocument & { status: string; error: unknown };
+    if (doc.status === 'ready') return doc;
+    if (doc.status === 'failed') throw new Error(`document ${id} failed: ${JSON.stringify(doc.error)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /**
  * A few documents parsed to the end in a knowledge base of their own, at once so that every parsing
  * thread gets one: what is timed afterwards is a running service, not a process compiling its
@@ -142,14 +157,7 @@ async function upload(d: Deployment, kbId: string, f: Upload): Promise<string> {
 async function warmUp(d: Deployment): Promise<void> {
   const kb = (await d.call('/kb', { name: 'warm-up', chunk_tokens: 128, overlap_tokens: 16 })) as { kb_id: string };
   const ids = await Promise.all(corpus().slice(0, 4).map((f) => upload(d, kb.kb_id, f)));
-  for (const id of ids) {
-    for (;;) {
-      const doc = (await d.call(`/document/${id}`)) as { status: string };
-      if (doc.status === 'ready') break;
-      if (doc.status === 'failed') throw new Error(`warm-up document ${id} failed`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  for (const id of ids) await whenReady(d, id);
 }
 
 /**
@@ -174,17 +182,10 @@ async function ingest(d: Deployment, uploads: Upload[]) {
   let chunks = 0;
   const latencies: number[] = [];
   for (const { id, at } of uploaded) {
-    for (;;) {
-      const doc = (await d.call(`/document/${id}`)) as { status: string; chunk_count: number; progress: { finished_at: string | null }; error: unknown };
-      if (doc.status === 'failed') throw new Error(`document ${id} failed: ${JSON.stringify(doc.error)}`);
-      if (doc.status === 'ready') {
-        chunks += doc.chunk_count;
-        // Recorded by the worker when the chunks became searchable (same machine clock), not when polled.
-        latencies.push(Date.parse(doc.progress.finished_at!) - at);
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const doc = await whenReady(d, id);
+    chunks += doc.chunk_count;
+    // Recorded by the worker when the chunks became searchable (same machine clock), not when polled.
+    latencies.push(Date.parse(doc.progress.finished_at) - at);
   }
   const seconds = (Math.max(...uploaded.map((u, i) => u.at + latencies[i]!)) - started) / 1000;
   return { kbId: kb.kb_id, documents: uploaded.length, chunks, seconds, rate: chunks / seconds, latencies: [...latencies].sort((a, b) => a - b) };
