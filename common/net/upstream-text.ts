@@ -59,9 +59,10 @@ export function isTimeout(err: unknown): boolean {
   return name === 'TimeoutError' || name === 'AbortError';
 }
 
-/** fetch hides the reason in `cause`: ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET... */
+/** ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET...: fetch hides the reason in `cause`, undici's request does not. */
 export function networkCode(err: unknown): string {
-  const { cause, name } = (err ?? {}) as { cause?: { code?: unknown }; name?: unknown };
+  const { cause, code, name } = (err ?? {}) as { cause?: { code?: unknown }; code?: unknown; name?: unknown };
   if (typeof cause?.code === 'string') return cause.code;
+  if (typeof code === 'string') return code;
   return typeof name === 'string' ? name : 'unknown error';
 }
