@@ -1,6 +1,7 @@
 import { activityInfo, ApplicationFailure, heartbeat } from '@temporalio/activity';
 import type { DocumentFailure } from '../common/schemas/knowledge';
 import { startedEarly } from '../common/started-early';
+import { createProgressReporter } from './document-progress';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
 import { chunkIdFor } from '../knowledge/chunk-ids';
 import type { ChunkDraft } from '../knowledge/document-model';
@@ -32,6 +33,9 @@ const embeddingText = (c: ChunkDraft) => (c.sectionPath.length > 0 ? `${c.sectio
 const failed = (failure: DocumentFailure, type: string) => ApplicationFailure.nonRetryable(failure.message, type, failure);
 
 const HEARTBEAT_EVERY_MS = 3_000;
+
+/** A parse that ends sooner records its progress once, with its outcome (see createProgressReporter). */
+const QUIET_PROGRESS_MS = 1_000;
 
 /** Documents of more batches than this make their chunks searchable by refreshing the index. */
 const REFRESH_AFTER_BATCHES = 4;
@@ -133,37 +137,46 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
      */
     async ingestDocument(ref: DocumentRef): Promise<number> {
       const resumeAt = Number(activityInfo().heartbeatDetails ?? 0);
-      heartbeat(resumeAt);
       const [doc, { embedder, dimension }] = await Promise.all([documentOrGone(ref), embedderOf(ref)]);
-      // Bookkeeping writes run beside the work and are awaited before the next write, so they land in order.
-      const extracting = startedEarly(resumeAt === 0 ? documents.setProgress(doc._id, { stage: 'extracting', started_at: doc.started_at ?? new Date() }) : Promise.resolve(true));
-      const drafts = await whileHeartbeating(resumeAt, () => extractAndSplit(doc));
-      await extracting;
+      const progress = createProgressReporter((fields) => documents.setProgress(doc._id, fields), QUIET_PROGRESS_MS);
+      try {
+        progress.report({ ...(resumeAt === 0 ? { stage: 'extracting' as const } : {}), started_at: doc.started_at ?? new Date() });
+        const drafts = await whileHeartbeating(resumeAt, () => extractAndSplit(doc));
 
-      // While one batch is being indexed the next is embedded: the two upstreams overlap.
-      const embedFrom = (start: number) => startedEarly(embedBatch(embedder, dimension, drafts.slice(start, start + batchSize)));
-      let next = resumeAt < drafts.length ? embedFrom(resumeAt) : undefined;
-      // A progress write finds no document once it is deleted; the last batch's check is `finish`.
-      let recorded = startedEarly(documents.setProgress(doc._id, { stage: 'embedding', chunks_total: drafts.length, token_count: drafts.reduce((sum, d) => sum + d.tokens, 0) }));
-      for (let start = resumeAt; next; start += batchSize) {
-        const end = Math.min(start + batchSize, drafts.length);
-        const vectors = await whileHeartbeating(start, () => next!);
-        next = end < drafts.length ? embedFrom(end) : undefined;
-        const chunks = drafts.slice(start, end).map((c, i) => indexedChunk(doc, c, start + i, vectors[i]!));
-        // The last batch returns once everything is searchable, so `ready` means searchable. A long
-        // document refreshes the index itself: one refresh is a small share of its indexing work,
-        // and it then need not wait up to a refresh interval.
-        const searchable = next ? undefined : drafts.length > REFRESH_AFTER_BATCHES * batchSize ? 'now' : 'wait';
-        await whileHeartbeating(start, () => chunkIndex.bulkIndex(dimension, chunks, { searchable }));
-        // Checked only now, so that no batch is still being indexed when a deleted document's chunks are removed.
-        if (!(await recorded)) await stopIfDeleted(doc);
-        // Batches are indexed in order, so every chunk before `end` is in.
-        recorded = startedEarly(next ? documents.setProgress(doc._id, { chunks_indexed: end }) : Promise.resolve(true));
-        heartbeat(end);
+        // While one batch is being indexed the next is embedded: the two upstreams overlap.
+        const embedFrom = (start: number) => startedEarly(embedBatch(embedder, dimension, drafts.slice(start, start + batchSize)));
+        let next = resumeAt < drafts.length ? embedFrom(resumeAt) : undefined;
+        progress.report({ stage: 'embedding', chunks_total: drafts.length, token_count: drafts.reduce((sum, d) => sum + d.tokens, 0) });
+        for (let start = resumeAt; next; start += batchSize) {
+          const end = Math.min(start + batchSize, drafts.length);
+          const vectors = await whileHeartbeating(start, () => next!);
+          next = end < drafts.length ? embedFrom(end) : undefined;
+          const chunks = drafts.slice(start, end).map((c, i) => indexedChunk(doc, c, start + i, vectors[i]!));
+          // The last batch returns once everything is searchable, so `ready` means searchable. A long
+          // document refreshes the index itself: one refresh is a small share of its indexing work,
+          // and it then need not wait up to a refresh interval.
+          const searchable = next ? undefined : drafts.length > REFRESH_AFTER_BATCHES * batchSize ? 'now' : 'wait';
+          await whileHeartbeating(start, () => chunkIndex.bulkIndex(dimension, chunks, { searchable }));
+          // Checked only now, so that no batch is still being indexed when a deleted document's chunks are removed.
+          if (!(await progress.settled())) await stopIfDeleted(doc);
+          if (next) {
+            // Batches are indexed in order, so every chunk before `end` is in. (After the last batch
+            // the activity's completion says it all: no heartbeat, no progress write.)
+            progress.report({ chunks_indexed: end });
+            heartbeat(end);
+          }
+        }
+        if (!(await progress.stop())) await stopIfDeleted(doc);
+        if (!(await documents.finish(doc._id, { ok: true, progress: { ...progress.latest, chunks_indexed: drafts.length } }))) await stopIfDeleted(doc);
+        return drafts.length;
+      } catch (err) {
+        // How far a failed parse got stays readable beside its reason.
+        await progress.writeNow().catch(() => undefined);
+        throw err;
+      } finally {
+        // No write starts once the attempt has ended; one that failed does not hide what ended it.
+        await progress.stop().catch(() => undefined);
       }
-      if (!(await recorded)) await stopIfDeleted(doc);
-      if (!(await documents.finish(doc._id, { ok: true, chunksIndexed: drafts.length }))) await stopIfDeleted(doc);
-      return drafts.length;
     },
 
     /**

@@ -63,6 +63,9 @@ export const presentDocument = (d: DocumentDoc): KnowledgeDocument => ({
   updated_at: d.updated_at.toISOString(),
 });
 
+/** What a parse records as it goes; the final write carries it all again. */
+export type DocumentProgress = Partial<Pick<DocumentDoc, 'stage' | 'chunks_total' | 'chunks_indexed' | 'token_count' | 'started_at'>>;
+
 export interface NewDocument {
   tenantId: string;
   kbId: string;
@@ -176,19 +179,19 @@ export function createDocumentStore(db: Db) {
      * Progress writes carry the whole new state, so a retried activity writes the same values again.
      * false: no document being parsed has that id (it was deleted).
      */
-    async setProgress(docId: string, fields: Partial<Pick<DocumentDoc, 'stage' | 'chunks_total' | 'chunks_indexed' | 'token_count' | 'started_at'>>): Promise<boolean> {
+    async setProgress(docId: string, fields: DocumentProgress): Promise<boolean> {
       const { matchedCount } = await documents.updateOne({ _id: docId, status: 'parsing' }, { $set: { ...fields, updated_at: new Date() } });
       return matchedCount > 0;
     },
 
-    /** The parse's outcome; a success records its final chunk count in the same write. false: the document is gone. */
-    async finish(docId: string, outcome: { ok: true; chunksIndexed: number } | { ok: false; error: DocumentFailure }): Promise<boolean> {
+    /** The parse's outcome; a success records its whole progress in the same write. false: the document is gone. */
+    async finish(docId: string, outcome: { ok: true; progress: DocumentProgress & { chunks_indexed: number } } | { ok: false; error: DocumentFailure }): Promise<boolean> {
       const now = new Date();
       const { matchedCount } = await documents.updateOne(
         { _id: docId },
         {
           $set: outcome.ok
-            ? { chunks_indexed: outcome.chunksIndexed, status: 'ready', stage: 'done', error: null, finished_at: now, updated_at: now }
+            ? { ...outcome.progress, status: 'ready', stage: 'done', error: null, finished_at: now, updated_at: now }
             : { status: 'failed', stage: 'failed', error: outcome.error, finished_at: now, updated_at: now },
         },
       );

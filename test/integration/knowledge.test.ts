@@ -70,6 +70,10 @@ describe('knowledge bases, documents and hybrid search', () => {
     expect(doc.chunk_count).toBeGreaterThan(0);
     expect(doc.progress.token_count).toBeGreaterThan(0);
     expect(doc.progress.chunks_indexed).toBe(doc.chunk_count);
+    // A parse this short records its progress with its outcome, in one write: all of it.
+    expect(doc.progress.chunks_total).toBe(doc.chunk_count);
+    expect(Date.parse(doc.progress.started_at)).toBeLessThanOrEqual(Date.parse(doc.progress.finished_at));
+    expect(Date.parse(doc.progress.started_at)).toBeGreaterThanOrEqual(Date.parse(doc.created_at));
 
     const file = await api.services.documents.readFile((await api.services.documents.collection.findOne({ _id: doc.doc_id }))!);
     expect(file.equals(fixture('guide.md'))).toBe(true);
