@@ -108,7 +108,10 @@ export const document = z
         started_at: isoDate.nullable(),
         finished_at: isoDate.nullable(),
       })
-      .meta({ id: 'DocumentProgress' }),
+      .meta({
+        id: 'DocumentProgress',
+        description: 'Written as the parse goes once it has run for a second; a shorter parse records it all with its outcome.',
+      }),
     created_at: isoDate,
     updated_at: isoDate,
   })
