@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Client as EsClient } from '@elastic/elasticsearch';
 import { MongoClient } from 'mongodb';
@@ -11,6 +12,7 @@ import { createLocalMiniLm, defaultLocalModelDir } from '../knowledge/embeddings
 import { hybridQuery } from '../knowledge/search';
 import { createChunkIndex, type IndexedChunk } from '../stores/chunk-index';
 import { freePort, percentile, startProcess, startServer, stopServer } from './load';
+import { cpuBetween, cpuSnapshot } from './process-cpu';
 
 const LICENSES = '/usr/share/common-licenses';
 const COPIES = Number(process.env.BENCH_KB_COPIES ?? 3);
@@ -60,6 +62,8 @@ interface Deployment {
   base: string;
   key: string;
   env: NodeJS.ProcessEnv;
+  /** The deployment's own processes, for CPU accounting. */
+  pids: Record<string, number>;
   call(path: string, body?: unknown, method?: 'GET' | 'POST' | 'DELETE'): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
@@ -101,6 +105,7 @@ async function deploy(extraEnv: Record<string, string>): Promise<Deployment> {
     base,
     key,
     env,
+    pids: { API: api.pid!, worker: worker.pid! },
     call,
     async stop() {
       await stopServer(worker);
@@ -176,6 +181,8 @@ async function warmUp(d: Deployment): Promise<void> {
  */
 async function ingest(d: Deployment, uploads: Upload[]) {
   const kb = (await d.call('/kb', { name: 'licences', chunk_tokens: 128, overlap_tokens: 16 })) as { kb_id: string };
+  const cpuBefore = cpuSnapshot(d.pids);
+  const benchCpuBefore = process.cpuUsage();
   const started = Date.now();
   const uploaded: Array<{ id: string; at: number }> = [];
   let next = 0;
@@ -196,8 +203,11 @@ async function ingest(d: Deployment, uploads: Upload[]) {
     // Recorded by the worker when the chunks became searchable (same machine clock), not when polled.
     latencies.push(Date.parse(doc.progress.finished_at) - at);
   }
+  const cpu = cpuBetween(cpuBefore, cpuSnapshot(d.pids));
+  const benchCpu = process.cpuUsage(benchCpuBefore);
+  cpu.set('this benchmark (client, instant upstream)', (benchCpu.user + benchCpu.system) / 1000);
   const seconds = (Math.max(...uploaded.map((u, i) => u.at + latencies[i]!)) - started) / 1000;
-  return { kbId: kb.kb_id, documents: uploaded.length, chunks, seconds, rate: chunks / seconds, latencies: [...latencies].sort((a, b) => a - b) };
+  return { kbId: kb.kb_id, documents: uploaded.length, chunks, seconds, rate: chunks / seconds, latencies: [...latencies].sort((a, b) => a - b), cpu };
 }
 
 /** The same chunks with their vectors, bulk-indexed straight into a fresh index: the baseline. */
@@ -207,12 +217,14 @@ async function rawBulk(d: Deployment, es: EsClient, kbId: string) {
   const chunks = all.hits.hits.map((h) => h._source!);
   const target = createChunkIndex(es, `${d.env.ELASTICSEARCH_INDEX_PREFIX}_raw`);
   await target.bulkIndex(384, chunks.slice(0, 1)); // index creation is not part of the timing
+  const cpuBefore = cpuSnapshot({});
   const started = Date.now();
   for (let i = 0; i < chunks.length; i += 500) await target.bulkIndex(384, chunks.slice(i, i + 500));
   await target.refresh(384);
   const seconds = (Date.now() - started) / 1000;
+  const esCpuMs = cpuBetween(cpuBefore, cpuSnapshot({})).get('Elasticsearch') ?? 0;
   await es.indices.delete({ index: target.indexFor(384) });
-  return { chunks: chunks.length, seconds, rate: chunks.length / seconds };
+  return { chunks: chunks.length, seconds, rate: chunks.length / seconds, esCpuMs };
 }
 
 async function timed(n: number, run: (i: number) => Promise<unknown>): Promise<number[]> {
@@ -248,12 +260,15 @@ async function ingestRows(es: EsClient, instantUrl: string, label: string, uploa
     }
   }
   const ratios = rounds.map((r) => r.service.rate / r.raw.rate).sort((a, b) => a - b);
-  const { service } = median([...rounds].sort((a, b) => a.service.rate - b.service.rate));
+  const { service, raw } = median([...rounds].sort((a, b) => a.service.rate - b.service.rate));
   const perDoc = `document upload to ready p50 ${percentile(service.latencies, 50).toFixed(0)} ms`;
+  const cpuPerDoc = [...service.cpu].sort((a, b) => b[1] - a[1]).map(([part, ms]) => `${part} ${(ms / service.documents).toFixed(0)}`);
   return [
     `| ingest, ${label} (${service.documents} documents, ${service.chunks} chunks; ${perDoc}), instant embedding upstream, upload to searchable, median of ${ROUNDS} (chunks/s) | ${service.rate.toFixed(1)} |`,
     `| baseline: the same pre-embedded chunks, bulk API in 500s + refresh, median (chunks/s) | ${median(rounds.map((r) => r.raw.rate).sort((a, b) => a - b)).toFixed(1)} |`,
     `| ratio ingest / raw bulk, ${label}: median (each round) (target >= 0.5) | ${median(ratios).toFixed(3)} (${ratios.map((r) => r.toFixed(2)).join(', ')}) |`,
+    `| CPU per document during the median round's import, by process (ms; the machine's ${availableParallelism()} cores give ${((availableParallelism() * 1000 * service.seconds) / service.documents).toFixed(0)}) | ${cpuPerDoc.join(', ')} |`,
+    `| the same for its raw bulk baseline (ms of Elasticsearch CPU per document's chunks) | ${(raw.esCpuMs / service.documents).toFixed(0)} |`,
   ];
 }
 
