@@ -1,7 +1,6 @@
 import { activityInfo, ApplicationFailure, heartbeat } from '@temporalio/activity';
 import type { DocumentFailure } from '../common/schemas/knowledge';
 import { startedEarly } from '../common/started-early';
-import { createProgressReporter } from './document-progress';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
 import { chunkIdFor } from '../knowledge/chunk-ids';
 import type { ChunkDraft } from '../knowledge/document-model';
@@ -10,6 +9,7 @@ import type { DocumentParsing } from '../knowledge/parse-pool';
 import type { ChunkIndex, IndexedChunk } from '../stores/chunk-index';
 import type { DocumentDoc, DocumentStore } from '../stores/documents';
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
+import { createProgressReporter } from './document-progress';
 
 export interface KnowledgeActivityDeps {
   documents: DocumentStore;
@@ -130,8 +130,8 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
   return {
     /**
      * Parses one document: extracts and splits the file, then embeds and bulk-indexes the chunks batch
-     * by batch and marks the document `ready` once they are searchable. After each batch it heartbeats
-     * the count of chunks done; an attempt on another worker (after this one died) parses again (the
+     * by batch and marks the document `ready` once they are searchable. After each batch but the last
+     * it heartbeats the count of chunks done; an attempt on another worker (after this one died) parses again (the
      * parse is deterministic) and carries on from there. Chunk ids come from document and position, so
      * a batch indexed twice overwrites itself.
      */

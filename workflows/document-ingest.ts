@@ -19,9 +19,10 @@ export interface IngestOutcome {
 // Temporal task costs the server and the worker more than a batch of small chunks does, and the
 // chunks never need storing between steps. A file that cannot be read fails at once; an embedding
 // upstream that is down is retried with backoff for about ten minutes; one that refuses the input
-// is not retried. The heartbeat (after every batch, and every few seconds while anything is in
-// flight, parsing included) hands the work of a worker that died to another within seconds,
-// resuming after the last batch it reported; a very large file takes long, hence the generous timeout.
+// is not retried. The heartbeat (after every batch but the last, and every few seconds while
+// anything is in flight, parsing included) hands the work of a worker that died to another within
+// seconds, resuming after the last batch it reported; a very large file takes long, hence the
+// generous timeout.
 const { ingestDocument } = proxyActivities<Activities>({
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '30 seconds',
