@@ -15,13 +15,15 @@ export interface LlmActivityDeps {
   messageIntervalMs?: number;
   /** Records a run the model has just answered (the `finishRun` activity's work). */
   recordFinishedRun?: (input: FinishRunInput) => Promise<FinishedRun>;
-  /** The run as an earlier attempt of the answering call recorded it, if one did. */
+  /** The answer an earlier attempt of the answering call recorded, if one did (even in part). */
   recordedRun?: (ctx: RunContext) => Promise<RecordedRun | null>;
 }
 
-export interface RecordedRun extends FinishedRun {
+/** An answer an earlier attempt recorded (in the run record or the session), with what the run had spent. */
+export interface RecordedRun {
   answer: string;
   model: string | null;
+  tokens: number;
 }
 
 /** `agent.step`: the agent advanced one step (`action` says what it did; `confidence` 0-1). */
@@ -85,13 +87,16 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
     async callModel({ ctx, seq, step, request, finishIfAnswered }: CallModelInput): Promise<CallModelResult> {
       if (!chat) throw ApplicationFailure.nonRetryable('no language model is configured', 'ModelRequestRejected');
       const { attempt } = Context.current().info;
-      // An earlier attempt that answered and recorded the run, then lost its worker before reporting:
-      // its answer stands (the session already holds it), the model is not asked again.
+      // An earlier attempt that answered and began recording the run, then lost its worker before
+      // reporting: its answer stands and the model is not asked again. Recording it once more
+      // completes whatever that attempt had not written (every write is keyed by the run).
       const earlier = attempt > 1 && finishIfAnswered && recordedRun ? await recordedRun(ctx) : null;
       if (earlier) {
-        const tokens = Math.max(0, earlier.cost.tokens - finishIfAnswered!.tokensBefore);
+        const tokens = Math.max(0, earlier.tokens - finishIfAnswered!.tokensBefore);
         const usage = { promptTokens: 0, completionTokens: tokens, totalTokens: tokens, estimated: false };
-        return { result: { content: earlier.answer, toolCalls: [], usage, finishReason: 'stop', model: earlier.model ?? request.model }, nextSeq: seq, finished: { artifacts: earlier.artifacts, cost: earlier.cost } };
+        const result: ChatResult = { content: earlier.answer, toolCalls: [], usage, finishReason: 'stop', model: earlier.model ?? request.model };
+        const finished = await finishHere(ctx, seq, step, result, finishIfAnswered!);
+        return { result, nextSeq: seq, ...(finished ? { finished } : {}) };
       }
       let next = seq;
       // Stream writes are chained so they land in order without holding up the model's stream.

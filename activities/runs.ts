@@ -146,7 +146,7 @@ export function createRunActivities(deps: RunActivityDeps) {
     await Promise.all([
       deps.sessions.recordTurn(ctx.tenantId, ctx.sessionId, ctx.traceId, [
         { role: 'user', content: input.question, metadata: {} },
-        { role: 'assistant', content: input.answer, metadata: { route: input.route.text } },
+        { role: 'assistant', content: input.answer, metadata: { route: input.route.text }, answeredBy: { model: input.model, tokens: cost.tokens } },
       ], at),
       deps.eventLog.appendMany(events),
       deps.costs.enqueueRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at }),

@@ -25,7 +25,15 @@ interface MessageDoc {
   role: Message['role'];
   content: string;
   metadata: Record<string, string>;
+  /** On a completion's answer: what the run spent, so a retried recording can repeat it exactly (not shown). */
+  answered_by?: AnswerUsage;
   created_at: Date;
+}
+
+/** The model that gave a completion's answer (null: a processor without one) and the run's tokens. */
+export interface AnswerUsage {
+  model: string | null;
+  tokens: number;
 }
 
 const presentSession = (d: SessionDoc): Session => ({
@@ -79,6 +87,7 @@ export interface TurnMessage {
   role: 'user' | 'assistant';
   content: string;
   metadata: Record<string, string>;
+  answeredBy?: AnswerUsage;
 }
 
 export function createSessionStore(db: Db, eventLog: EventLog) {
@@ -229,6 +238,7 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
         role: m.role,
         content: m.content,
         metadata: { ...m.metadata, trace_id: traceId },
+        ...(m.answeredBy ? { answered_by: m.answeredBy } : {}),
         created_at: new Date(at.getTime() + i),
       }));
       // Both writes at once: this is on every completion's path. The message log keeps a turn once
@@ -244,6 +254,12 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
       }
       await remembered;
       return ids;
+    },
+
+    /** The answer a completion recorded in the session, with what it spent; null when none was recorded. */
+    async recordedAnswer(tenantId: string, sessionId: string, traceId: string): Promise<{ content: string; answeredBy: AnswerUsage } | null> {
+      const doc = await messages.findOne({ _id: turnMessageIds(traceId, 2)[1]!, tenant_id: tenantId, session_id: sessionId });
+      return doc?.answered_by ? { content: doc.content, answeredBy: doc.answered_by } : null;
     },
 
     async getMessage(tenantId: string, sessionId: string, messageId: string): Promise<Message> {

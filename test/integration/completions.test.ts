@@ -124,6 +124,12 @@ describe('completions', () => {
     ]);
     const run = await api.call('GET', `/v1/combo/completions/${first.json.data.trace_id}`, { key: api.adminKey });
     expect(run.json.data).toMatchObject({ status: 'completed', answer: 'Paris is the capital of France.', model: 'scripted-model', cost: { tokens: 38 } });
+    // The answer in the session carries what the run spent, so a retried recording repeats it exactly.
+    expect(await api.services.sessions.recordedAnswer('default', sessionId, first.json.data.trace_id)).toEqual({
+      content: 'Paris is the capital of France.',
+      answeredBy: { model: 'scripted-model', tokens: 38 },
+    });
+    expect(await api.services.sessions.recordedAnswer('default', sessionId, 'trc_neverRan')).toBeNull();
 
     const finished = await eventsOf('session.finished', sessionId);
     expect(finished).toHaveLength(2);

@@ -75,14 +75,17 @@ describe('callModel records the run it answers', () => {
     expect(out.result.content).toBe('Paris.');
   });
 
-  it('on a retry after a recorded answer, returns that answer without asking the model', async () => {
+  it('on a retry after a recorded answer, records that answer again without asking the model', async () => {
     let asked = 0;
-    const earlier: RecordedRun = { answer: 'Paris.', model: 'm', artifacts: [], cost: { tokens: 115, duration_ms: 9 } };
+    // The earlier attempt recorded the answer (in the run record or only in the session) and died.
+    const earlier: RecordedRun = { answer: 'Paris.', model: 'm', tokens: 115 };
     const { acts, recorded } = activities({ complete: async () => (asked++, answer('Lyon.')) }, { recorded: earlier });
     const out = await call(acts, input(), 2);
     expect(asked).toBe(0);
-    expect(recorded).toHaveLength(0);
-    expect(out.finished).toEqual({ artifacts: earlier.artifacts, cost: earlier.cost });
+    // Recording it again completes whatever the lost attempt had not written, with the same answer and tokens.
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({ answer: 'Paris.', model: 'm', tokens: 115, stopReason: 'answered', ctx });
+    expect(out.finished).toEqual({ artifacts: [], cost: { tokens: 115, duration_ms: 7 } });
     expect(out.result).toMatchObject({ content: 'Paris.', toolCalls: [], usage: { totalTokens: 15 } });
     // A first attempt never looks: the model is asked.
     await call(acts, input());
