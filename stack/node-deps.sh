@@ -5,12 +5,9 @@ ensure_node_deps() {
   need npm "npm installs the service's packages"
   if [ ! -d "$STACK_ROOT/node_modules" ] || [ "$STACK_ROOT/package-lock.json" -nt "$STACK_ROOT/node_modules/.package-lock.json" ]; then
     log "installing npm packages"
-    # npm ci refuses a lockfile without other platforms' optional binaries, and a registry that
-    # serves only this platform's (as here) cannot record them: then install from the lockfile.
-    (cd "$STACK_ROOT" && npm ci --no-audit --no-fund >&2) || {
-      log "npm ci refused the lockfile; installing its versions with npm install"
-      (cd "$STACK_ROOT" && npm install --no-audit --no-fund >&2)
-    }
+    # npm ci only: the lockfile is the truth and is never rewritten (it records every platform's
+    # optional binaries; regenerate it with `npm install --package-lock-only` after a change).
+    (cd "$STACK_ROOT" && npm ci --no-audit --no-fund >&2) || die "npm ci refused the lockfile"
   fi
   (cd "$STACK_ROOT" && node -e "require('@temporalio/core-bridge'); require('@swc/core'); require('onnxruntime-node')") ||
     die "native modules (@temporalio/core-bridge, @swc/core, onnxruntime-node) do not load after npm ci"
