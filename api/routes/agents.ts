@@ -1,6 +1,8 @@
 import { agent, agentPage, agentParams, createAgentBody, type UpdateAgentBody, updateAgentBody } from '../../common/schemas/agents';
 import { parseRoute } from '../../completion/route-catalog';
+import { deleteAgentQuery } from '../../common/schemas/agent-delete';
 import { deletedResult, pageQuery } from '../../common/schemas/common';
+import { createAgentDeletion } from '../agent-deletion';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
 
@@ -8,7 +10,9 @@ const tag = 'Agents';
 
 const REFERENCES = 'kb_ids and skills must exist in the tenant (10004); default_route must name a supported scenario, processor and mode (10001).';
 
-export const agentRoutes = ({ agents, sessions, knowledgeBases, skills }: Services) => {
+export const agentRoutes = (services: Services) => {
+  const { agents, knowledgeBases, skills } = services;
+  const deleteAgent = createAgentDeletion(services);
   /** What an agent refers to must exist: a run would otherwise fail later, far from the mistake. */
   async function checkReferences(tenantId: string, body: UpdateAgentBody): Promise<void> {
     if (body.default_route) parseRoute(body.default_route, 'body.default_route');
@@ -49,11 +53,14 @@ export const agentRoutes = ({ agents, sessions, knowledgeBases, skills }: Servic
     }),
     defineRoute({
       method: 'delete', path: '/v1/combo/agents/{agent_id}', operationId: 'deleteAgent', tag,
-      summary: 'Delete an agent', description: 'Also deletes its sessions and their messages.',
-      params: agentParams, response: deletedResult,
-      handler: async ({ principal, params }) => {
-        await agents.delete(principal.tenantId, params.agent_id);
-        await sessions.deleteForAgent(principal.tenantId, params.agent_id);
+      summary: 'Delete an agent',
+      description:
+        'Also deletes its sessions and their messages. While cron jobs or event triggers run the agent, the delete is refused with ' +
+        '10005 and `data.cron_ids` / `data.trigger_ids`; with `cascade=true` they are deleted too (a cron job\'s Temporal Schedule ' +
+        'included; runs already going finish). A job or trigger saved while the delete runs is deleted with it.',
+      params: agentParams, query: deleteAgentQuery, response: deletedResult,
+      handler: async ({ principal, params, query }) => {
+        await deleteAgent(principal.tenantId, params.agent_id, { cascade: query.cascade === 'true' });
         return { deleted: true as const };
       },
     }),
