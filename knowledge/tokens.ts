@@ -7,13 +7,69 @@ import { decode, encode as encodeWith } from 'gpt-tokenizer/cjs/encoding/cl100k_
 // them about ten times faster than a plain BPE (token ids are the same).
 const AS_PLAIN_TEXT = { allowedSpecial: new Set<string>(), disallowedSpecial: new Set<string>() };
 
+/**
+ * Places where cl100k's pre-tokenizer always splits, so the tokens of the pieces between them are
+ * the tokens of the whole: after a line break that a non-space follows, and before a space that
+ * sits between a non-space and a letter (the space starts the next word's token).
+ */
+const TOKEN_BOUNDARY = /\n(?=\S)|(?<=\S)(?= \p{L})/gu;
+
+/**
+ * BPE merges within one pre-token in time quadratic in its length (30 KB of one letter or of CJK
+ * text without spaces takes seconds, 300 KB over a minute), so no piece handed to the encoder has
+ * a stretch longer than this without a boundary: such a stretch is cut every this many characters.
+ * Natural text has boundaries every few dozen characters and is encoded exactly; a cut stretch may
+ * come out a token or so longer or shorter per cut.
+ */
+export const MAX_RUN_CHARS = 256;
+
+/** Boundary-separated stretches are encoded together up to about this size (fewer encoder calls). */
+const PIECE_CHARS = 8 * 1024;
+
+/** `end`, moved back one when it would split a surrogate pair. */
+function atCodePoint(text: string, end: number): number {
+  const code = text.charCodeAt(end - 1);
+  return end < text.length && code >= 0xd800 && code <= 0xdbff ? end - 1 : end;
+}
+
+/**
+ * `text` as consecutive pieces for the encoder (they concatenate back to it): cut at token
+ * boundaries into pieces of about PIECE_CHARS, and inside a stretch longer than MAX_RUN_CHARS
+ * without a boundary, every MAX_RUN_CHARS. Work is linear in the length of `text`.
+ */
+export function* encoderPieces(text: string): Generator<string> {
+  let pieceStart = 0;
+  let lastCut = 0;
+  const cutAt = function* (position: number): Generator<string> {
+    if (position - lastCut > MAX_RUN_CHARS) {
+      if (lastCut > pieceStart) yield text.slice(pieceStart, lastCut);
+      for (let start = lastCut; start < position; ) {
+        const end = atCodePoint(text, Math.min(position, start + MAX_RUN_CHARS));
+        yield text.slice(start, end);
+        start = end;
+      }
+      pieceStart = position;
+    } else if (position - pieceStart >= PIECE_CHARS || position === text.length) {
+      if (position > pieceStart) yield text.slice(pieceStart, position);
+      pieceStart = position;
+    }
+    lastCut = position;
+  };
+  for (const boundary of text.matchAll(TOKEN_BOUNDARY)) yield* cutAt(boundary.index + boundary[0].length);
+  yield* cutAt(text.length);
+}
+
 /** Special-token strings inside a document (say `<|endoftext|>`) are plain text here, never a reason to throw. */
 function encode(text: string): number[] {
-  return encodeWith(text, AS_PLAIN_TEXT);
+  const tokens: number[] = [];
+  for (const piece of encoderPieces(text)) for (const token of encodeWith(piece, AS_PLAIN_TEXT)) tokens.push(token);
+  return tokens;
 }
 
 export function countTokens(text: string): number {
-  return text.length === 0 ? 0 : encode(text).length;
+  let count = 0;
+  for (const piece of encoderPieces(text)) count += encodeWith(piece, AS_PLAIN_TEXT).length;
+  return count;
 }
 
 /**

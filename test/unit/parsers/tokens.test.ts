@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { countTokens, splitByTokens, truncateToTokens } from '../../../knowledge/tokens';
+import { encode as exactEncode } from 'gpt-tokenizer/cjs/encoding/cl100k_base';
+import { countTokens, encoderPieces, MAX_RUN_CHARS, splitByTokens, truncateToTokens } from '../../../knowledge/tokens';
 import { splitSentences } from '../../../knowledge/parsers/shared/sentences';
 
 describe('token helpers', () => {
@@ -51,5 +52,39 @@ describe('token helpers', () => {
     expect(sentences.join('')).toBe(text);
     expect(sentences).toEqual(reference);
     expect(sentences.some((s) => s.length > 10_000)).toBe(true);
+  });
+
+  describe('on long runs without spaces', () => {
+    const exactCount = (text: string) => exactEncode(text, { allowedSpecial: new Set(), disallowedSpecial: new Set() }).length;
+    const runs = ['a', '中', '!', ' ', 'ab1', '😀'].map((unit) => unit.repeat(Math.ceil(300_000 / unit.length)));
+
+    it('counts natural text exactly as the whole text is counted', () => {
+      const licences = ['GPL-3', 'Apache-2.0', 'MPL-2.0'].map((name) => readFileSync(join('/usr/share/common-licenses', name), 'utf8'));
+      const text = licences.join('\n\n');
+      expect(countTokens(text)).toBe(exactCount(text));
+      const chinese = '出租人应当按照约定将房屋交付承租人， 并保证房屋及其附属设施符合安全和居住要求。\n'.repeat(500);
+      expect(countTokens(chinese)).toBe(exactCount(chinese));
+    });
+
+    it('hands the encoder no stretch without a boundary longer than MAX_RUN_CHARS, so the work is linear', () => {
+      for (const run of runs) {
+        const pieces = [...encoderPieces(run)];
+        expect(pieces.join('')).toBe(run);
+        expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThanOrEqual(MAX_RUN_CHARS);
+        expect(pieces.some((piece) => /[\uD800-\uDBFF]$/.test(piece))).toBe(false);
+      }
+      const mixed = `${'word '.repeat(10_000)}${'x'.repeat(100_000)}\n${'more words '.repeat(10_000)}`;
+      expect([...encoderPieces(mixed)].join('')).toBe(mixed);
+    });
+
+    it('counts a run close to its exact count, twice the run about twice the tokens', () => {
+      for (const run of runs) {
+        const short = run.slice(0, 6_000);
+        expect(Math.abs(countTokens(short) - exactCount(short))).toBeLessThanOrEqual(Math.ceil(short.length / MAX_RUN_CHARS));
+        const once = countTokens(run);
+        expect(Math.abs(countTokens(run + run) - 2 * once)).toBeLessThanOrEqual(2);
+      }
+      expect(truncateToTokens('a'.repeat(300_000), 100)).toMatch(/^a+$/);
+    });
   });
 });
