@@ -1,8 +1,8 @@
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
-import { errors as joseErrors, jwtVerify } from 'jose';
+import { errors as joseErrors, type JWTPayload, jwtVerify } from 'jose';
 import { z } from 'zod';
 import type { Config } from '../common/config';
-import { unauthenticated } from '../common/errors';
+import { AppError, unauthenticated } from '../common/errors';
 import type { Role } from '../common/schemas/api-keys';
 import { type ApiKeyStore, looksLikeApiKey } from '../stores/api-keys';
 
@@ -61,6 +61,23 @@ export function createAuthenticator(config: Config, apiKeys: ApiKeyStore) {
     return principal;
   }
 
+  /**
+   * A stolen token is only as harmless as its remaining life: one without `exp` (unless allowed)
+   * or living longer than JWT_MAX_LIFETIME_S is refused. An `iat` in the future cannot shorten the
+   * measured lifetime: it is counted from now then.
+   */
+  function checkLifetime(payload: JWTPayload): void {
+    if (payload.exp === undefined) {
+      if (config.JWT_REQUIRE_EXP) throw unauthenticated('token has no expiry (exp)');
+      return;
+    }
+    const now = Math.floor(Date.now() / 1000);
+    const issued = Math.min(payload.iat ?? now, now);
+    if (payload.exp - issued > config.JWT_MAX_LIFETIME_S) {
+      throw unauthenticated(`token lifetime exceeds ${config.JWT_MAX_LIFETIME_S} seconds`);
+    }
+  }
+
   async function fromJwt(token: string): Promise<Principal> {
     if (!jwtKey) throw unauthenticated('console tokens are not enabled on this installation');
     try {
@@ -69,6 +86,7 @@ export function createAuthenticator(config: Config, apiKeys: ApiKeyStore) {
         issuer: config.JWT_ISSUER,
         audience: config.JWT_AUDIENCE,
       });
+      checkLifetime(payload);
       const claims = jwtClaims.parse(payload);
       return {
         tenantId: claims.tenant_id,
@@ -78,6 +96,7 @@ export function createAuthenticator(config: Config, apiKeys: ApiKeyStore) {
         rateKey: `user:${claims.tenant_id}:${claims.sub}`,
       };
     } catch (err) {
+      if (err instanceof AppError) throw err;
       if (err instanceof joseErrors.JWTExpired) throw unauthenticated('token expired');
       throw unauthenticated('invalid token');
     }

@@ -31,6 +31,13 @@ export const configSchema = z
     JWT_PUBLIC_KEY: optionalText,
     JWT_ISSUER: optionalText,
     JWT_AUDIENCE: optionalText,
+    /** A console token without `exp` would be valid forever once leaked: refused unless this is false. */
+    JWT_REQUIRE_EXP: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((v) => v === 'true'),
+    /** Longest accepted console-token lifetime, `exp` minus `iat` (or minus now when `iat` is absent or in the future). */
+    JWT_MAX_LIFETIME_S: z.coerce.number().int().min(60).max(31_536_000).default(86_400),
     /** An API key that is guaranteed to exist (admin of BOOTSTRAP_TENANT_ID) for a new installation. */
     BOOTSTRAP_API_KEY: optionalText.pipe(
       z
