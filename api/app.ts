@@ -8,6 +8,7 @@ import { rateLimit } from './middleware/rate-limit';
 import { uploadBody } from './middleware/upload-body';
 import { requestContext } from './middleware/request-context';
 import { buildOpenApiDocument } from './openapi';
+import { corsPolicy } from './middleware/cors';
 import { type AnyRoute, mountRoute } from './route';
 import { agentRoutes } from './routes/agents';
 import { completionRoutes } from './routes/completions';
@@ -77,6 +78,7 @@ export function createApp(services: Services): Koa<AppState> {
   app.use(async (ctx) => {
     const match = router.match(ctx.path, ctx.method);
     if (match.path.length > 0 && !match.route) {
+  app.use(corsPolicy(services.config.CORS_ORIGINS));
       const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
       ctx.set('Allow', allowed.join(', '));
       throw new AppError(ErrorCodes.NOT_FOUND, `${ctx.method} is not supported on ${ctx.path}; use ${allowed.join(', ')}`);

@@ -14,6 +14,14 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
 
+function isOrigin(value: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(value).protocol) && new URL(value).origin === value;
+  } catch {
+    return false;
+  }
+}
+
 export const configSchema = z
   .object({
     API_HOST: z.string().default('0.0.0.0'),
@@ -55,6 +63,12 @@ export const configSchema = z
       .enum(['true', 'false'])
       .default('false')
       .transform((v) => v === 'true'),
+    /** Browser origins (`scheme://host[:port]`, comma-separated) allowed to call the API; none by default. */
+    CORS_ORIGINS: z
+      .string()
+      .default('')
+      .transform((v) => v.split(',').map((o) => o.trim()).filter((o) => o !== ''))
+      .pipe(z.array(z.string().refine(isOrigin, 'each entry must be an origin such as https://console.example.com (no path)')).max(100)),
     /** How often the worker looks for newly recorded events to deliver. */
     WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
     /** How long a verified API key is trusted before it is looked up again (revocation delay). */
