@@ -3,6 +3,8 @@ import { type RunContext, stepConfidence } from '../completion/run-input';
 import type { FinishedRun, FinishRunInput } from './runs';
 import { type ChatModelClient, ChatModelError, type ChatRequest, type ChatResult } from '../llm/chat-model';
 import type { EventRecord } from '../common/events';
+import { startedEarly } from '../common/started-early';
+import { storableText } from '../common/storable-text';
 import { type EventLog, newEvent } from '../stores/event-log';
 import type { RunEventStore, StreamEvent } from '../stores/run-events';
 
@@ -102,9 +104,10 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
       // Stream writes are chained so they land in order without holding up the model's stream.
       let writes: Promise<void> = Promise.resolve();
       const emit = (events: StreamEvent[]) => {
-        writes = writes.then(async () => {
+        // Awaited only once the model is done: a failed write must not surface before as an unhandled rejection.
+        writes = startedEarly(writes.then(async () => {
           next = await runEvents.append(ctx.traceId, next, events);
-        });
+        }));
       };
       if (ctx.stream) emit([{ event: 'thinking', data: { phase: attempt > 1 ? 'model_retry' : 'model', step, attempt } }]);
 
@@ -115,8 +118,8 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
         const now = Date.now();
         if (now - lastAt < messageIntervalMs) return;
         lastAt = now;
-        lastSent = text;
-        emit([{ event: 'message', data: { answer: text } }]);
+        lastSent = storableText(text);
+        emit([{ event: 'message', data: { answer: lastSent } }]);
       };
 
       let result: ChatResult;
@@ -133,6 +136,8 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
         }
         throw err;
       }
+      // The model's text is stored as it is shown (stream, session, run): what the store cannot hold goes.
+      result = { ...result, content: storableText(result.content) };
       if (ctx.stream && result.content !== '' && result.content !== lastSent) emit([{ event: 'message', data: { answer: result.content } }]);
       await writes;
 

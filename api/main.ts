@@ -1,4 +1,5 @@
 import { loadConfigOrExit } from '../common/config';
+import { survivePassingFaults } from '../common/crash-guard';
 import { createLogger } from '../common/logger';
 import { createApp } from './app';
 import { createServices } from './services-factory';
@@ -6,6 +7,7 @@ import { createServices } from './services-factory';
 async function main() {
   const config = loadConfigOrExit();
   const log = createLogger(config.LOG_LEVEL, 'api');
+  survivePassingFaults(log);
   const services = await createServices(config, log);
   const server = createApp(services).listen(config.API_PORT, config.API_HOST);
   server.keepAliveTimeout = 65_000;

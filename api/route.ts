@@ -2,11 +2,12 @@ import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openap
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
-import { forbidden, invalid, unauthenticated } from '../common/errors';
+import { forbidden, invalid, notFound, unauthenticated } from '../common/errors';
 import { envelopeOf, errorEnvelope } from '../common/schemas/envelope';
 import type { Principal } from './auth';
 import type { AppContext, AppState } from './context';
 import { deprecationHeaders } from './middleware/deprecation';
+import { findInputProblem, problemMessage } from './request-text';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
@@ -44,10 +45,11 @@ export interface RouteDef<P extends AnyObject | undefined, Q extends AnyObject |
    */
   multipart?: { documented: z.ZodType };
   /**
-   * Also keep the JSON body's text exactly as received, on ctx.request.rawBody (inbound webhook
-   * signatures are computed over it). Same size limit and parse errors as every JSON body.
+   * The body is read as the bytes received (no decoding or inflating, same size limit as JSON
+   * bodies) onto ctx.state.rawBody and not parsed: the handler checks them first (inbound webhook
+   * signatures are computed over them), then parses. `documented` describes the body.
    */
-  rawBody?: boolean;
+  rawBody?: { documented: z.ZodType };
   response: R;
   /** The endpoint may answer text/event-stream (documented by this schema); its handler then returns STREAMED. */
   eventStream?: z.ZodType;
@@ -71,6 +73,12 @@ export const defineRoute = <P extends AnyObject | undefined = undefined, Q exten
 const koaPath = (openApiPath: string) => openApiPath.replace(/\{(\w+)\}/g, ':$1');
 
 function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
+  // Text the stores cannot hold is refused whatever field it is in, before the schema sees it.
+  const problem = findInputProblem(value);
+  if (problem) {
+    const field = [where, ...problem.path].join('.');
+    throw invalid(`${field}: ${problemMessage(problem.reason)}`, { field });
+  }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
@@ -79,6 +87,25 @@ function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, where: str
   const field = [where, ...path.map(String)].join('.');
   const message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message;
   throw invalid(`${field}: ${message}`, { field });
+}
+
+/** What a path parameter names, for its 10004 (the stores' own not-found errors use the same words). */
+const RESOURCE_OF_PARAM: Record<string, string> = {
+  agent_id: 'agent', session_id: 'session', message_id: 'message', doc_id: 'document', kb_id: 'knowledge base',
+  key_id: 'api key', cron_id: 'cron job', file_id: 'file', integration_id: 'integration', skill_id: 'skill',
+  trigger_id: 'event trigger', subscription_id: 'webhook subscription', delivery_id: 'webhook delivery',
+  replay_id: 'replay', trace_id: 'completion',
+};
+
+/**
+ * A path names a resource: one that does not match any (malformed id, unknown channel, a NUL
+ * included) answers 10004 like a well-formed id that names nothing.
+ */
+function parseParamsOrNotFound<T extends z.ZodType>(schema: T, params: Record<string, string>): z.infer<T> {
+  const result = findInputProblem(params) ? undefined : schema.safeParse(params);
+  if (result?.success) return result.data;
+  const name = result ? String(result.error.issues[0]!.path[0] ?? '') : Object.keys(params).find((k) => findInputProblem(params[k])) ?? '';
+  throw notFound(RESOURCE_OF_PARAM[name] ?? name.replace(/_id$/, ''), params[name] ?? '');
 }
 
 function authorize(state: AppState, access: Access): Principal | undefined {
@@ -95,8 +122,8 @@ function hasBody(ctx: AppContext): boolean {
 
 export interface BodyParsers {
   json: Middleware<AppState>;
-  /** The JSON parser that also keeps the unparsed text (routes with `rawBody`). */
-  rawJson: Middleware<AppState>;
+  /** Reads the unparsed bytes (routes with `rawBody`). */
+  rawBytes: Middleware<AppState>;
   multipart: Middleware<AppState>;
 }
 
@@ -106,16 +133,16 @@ export interface BodyParsers {
  */
 export function mountRoute(router: Router<AppState>, route: AnyRoute, bodyParsers?: BodyParsers): void {
   const access = route.access ?? 'member';
-  const bodyParser = route.multipart ? bodyParsers?.multipart : route.rawBody ? bodyParsers?.rawJson : bodyParsers?.json;
-  const parsers = route.body && bodyParser ? [bodyParser] : [];
+  const bodyParser = route.multipart ? bodyParsers?.multipart : route.rawBody ? bodyParsers?.rawBytes : bodyParsers?.json;
+  const parsers = (route.body || route.rawBody) && bodyParser ? [bodyParser] : [];
   const checkRequest: Middleware<AppState> = async (ctx, next) => {
     if (route.deprecated) deprecationHeaders(ctx as AppContext, route.deprecated.sunset);
     ctx.state.checked = {
       principal: authorize(ctx.state, access),
-      params: route.params ? parseOrThrow(route.params, ctx.params, 'path') : undefined,
+      params: route.params ? parseParamsOrNotFound(route.params, ctx.params) : undefined,
       query: route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined,
     };
-    if (route.body) {
+    if (route.body || route.rawBody) {
       if (route.multipart) {
         if (!ctx.is('multipart/form-data')) throw invalid('Content-Type must be multipart/form-data');
       } else if (hasBody(ctx as AppContext) && !ctx.is('application/json')) {
@@ -155,6 +182,7 @@ const rateLimitHeaders = z.object({
 
 export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void {
   const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+  const body = route.body ?? route.rawBody?.documented;
   const config: RouteConfig = {
     method: route.method,
     path: route.path,
@@ -167,8 +195,8 @@ export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void 
     request: {
       params: route.params,
       query: route.query,
-      body: route.body
-        ? { content: route.multipart ? { 'multipart/form-data': { schema: route.multipart.documented } } : json(route.body), required: true }
+      body: body
+        ? { content: route.multipart ? { 'multipart/form-data': { schema: route.multipart.documented } } : json(body), required: true }
         : undefined,
     },
     responses: {

@@ -17,8 +17,13 @@ export interface EventStreamDeps {
 const END_GRACE_MS = 3_000;
 const MAX_POLL_MS = 200;
 
-const frame = (traceId: string, seq: number, event: string, data: unknown) =>
-  `id: ${streamEventId(traceId, seq)}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+/** How long a client waits before reconnecting, sent once with the first event. */
+const RECONNECT_MS = 1_000;
+
+// `retry:` rides in the first event's frame: a frame of its own has no `data`, and common clients
+// (Python's httpx-sse) take every frame for an event.
+const frame = (traceId: string, seq: number, event: string, data: unknown, first: boolean) =>
+  `${first ? `retry: ${RECONNECT_MS}\n` : ''}id: ${streamEventId(traceId, seq)}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /**
  * Serves a run's stream events from `fromSeq` on as text/event-stream, following the persisted
@@ -47,11 +52,14 @@ export function streamRunEvents(ctx: AppContext, deps: EventStreamDeps, traceId:
     let seq = fromSeq;
     let lastWrite = Date.now();
     let wait = deps.pollMs;
-    out.write('retry: 1000\n\n');
+    let first = true;
+    // Resumed after its `done`: the stream has nothing more to send.
+    if (seq > 0 && (await deps.runEvents.read(traceId, seq - 1))?.event === 'done') return;
     while (!closed) {
       const event = await deps.runEvents.read(traceId, seq);
       if (event) {
-        out.write(frame(traceId, seq, event.event, event.data));
+        out.write(frame(traceId, seq, event.event, event.data, first));
+        first = false;
         lastWrite = Date.now();
         seq++;
         wait = deps.pollMs;

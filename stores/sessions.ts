@@ -1,6 +1,7 @@
 import type { Db, UpdateFilter } from 'mongodb';
 import { conflict, notFound } from '../common/errors';
 import { newId } from '../common/ids';
+import { startedEarly } from '../common/started-early';
 import type { CreateMessageBody, CreateSessionBody, Message, Session } from '../common/schemas/sessions';
 import { type EventLog, newEvent, type OutboxHolder } from './event-log';
 import { isDuplicateKey } from './mongo';
@@ -244,7 +245,7 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
       // Both writes at once: this is on every completion's path. The message log keeps a turn once
       // (derived ids); a recording retried after an infrastructure fault may repeat the turn in the
       // memory the model is given, which is harmless.
-      const remembered = remember(tenantId, sessionId, turn.map(({ role, content }) => ({ role, content })));
+      const remembered = startedEarly(remember(tenantId, sessionId, turn.map(({ role, content }) => ({ role, content }))));
       try {
         await messages.insertMany(docs, { ordered: false });
       } catch (err) {

@@ -2,6 +2,7 @@ import { Client as EsClient } from '@elastic/elasticsearch';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfigOrExit } from '../common/config';
+import { survivePassingFaults } from '../common/crash-guard';
 import { createLogger } from '../common/logger';
 import { connectMongo, ensureIndexes } from '../stores/mongo';
 import { createSecretBox } from '../stores/secret-box';
@@ -23,6 +24,7 @@ const COST_BATCH = 200;
 async function main() {
   const config = loadConfigOrExit();
   const log = createLogger(config.LOG_LEVEL, 'worker');
+  survivePassingFaults(log);
   const mongo = await connectMongo(config.MONGODB_URI, config.MONGODB_DB);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const clientConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });

@@ -1,5 +1,6 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { type ActivityDeps, createActivities } from '../activities';
+import { unstorableTextInterceptors } from './unstorable-text-interceptor';
 
 export interface WorkerOptions {
   connection: NativeConnection;
@@ -19,6 +20,7 @@ export function createWorker({ connection, namespace, taskQueue, activities, wor
     taskQueue,
     ...(maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows }),
     activities: createActivities(activities),
+    interceptors: { activity: [unstorableTextInterceptors] },
     ...(workflowBundlePath
       ? { workflowBundle: { codePath: workflowBundlePath } }
       : { workflowsPath: require.resolve('../workflows') }),

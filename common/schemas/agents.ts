@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { isoDate, metadataMap, pageOf, resourceId } from './common';
-import { kbId } from './knowledge';
+import { isoDate, metadataMap, pageOf, referenceTo, resourceId } from './common';
 import { routeString } from './routes';
 
 export const agentId = resourceId('agt', 'agent id');
@@ -27,8 +26,8 @@ const agentFields = {
     .array(builtinToolName)
     .max(BUILTIN_TOOL_NAMES.length)
     .meta({ description: 'built-in tools the model may call in every scenario (the `agent` scenario offers all that apply); skills add their own' }),
-  kb_ids: z.array(kbId).max(32).meta({ description: 'knowledge bases the agent may search (must exist: 10004)' }),
-  skills: z.array(resourceId('skl', 'skill id')).max(32).meta({ description: 'installed skills active on every session of the agent (must exist: 10004)' }),
+  kb_ids: z.array(referenceTo('kb', 'knowledge base id')).max(32).meta({ description: 'knowledge bases the agent may search (must exist: 10004)' }),
+  skills: z.array(referenceTo('skl', 'skill id')).max(32).meta({ description: 'installed skills active on every session of the agent (must exist: 10004)' }),
   default_route: routeString.nullable().meta({ description: 'route used when a completion names none' }),
   metadata: metadataMap,
 };

@@ -9,6 +9,17 @@ export const resourceId = (prefix: string, description: string) =>
     .regex(new RegExp(`^${prefix}_[A-Za-z0-9]{1,64}$`), `must be a ${prefix}_ id`)
     .meta({ description, example: `${prefix}_8a3XbQv2mK0pLr7sTu9w` });
 
+/**
+ * An id a request body refers to. Any shape is taken: one that names nothing answers 10004 from the
+ * lookup, exactly like a well-formed id that names nothing.
+ */
+export const referenceTo = (prefix: string, description: string) =>
+  z
+    .string()
+    .min(1)
+    .max(128)
+    .meta({ description: `${description} (\`${prefix}_…\`; one that names nothing: 10004)`, example: `${prefix}_8a3XbQv2mK0pLr7sTu9w` });
+
 export const metadataMap = z
   .record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'keys are 1-64 of A-Z a-z 0-9 _ . -'), z.string().max(1000))
   .refine((m) => Object.keys(m).length <= 32, 'at most 32 keys')

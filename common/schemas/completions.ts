@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { isoDate, resourceId } from './common';
-import { fileId } from './files';
+import { isoDate, referenceTo, resourceId } from './common';
 import { docId } from './knowledge';
 import { routeString } from './routes';
 import { sessionId } from './sessions';
@@ -9,19 +8,19 @@ export const traceId = resourceId('trc', 'trace id of one completion run');
 
 export const completionBody = z
   .object({
-    session_id: sessionId.meta({ description: 'an active session of this agent (create it first)' }),
+    session_id: referenceTo('ses', 'an active session of this agent (create it first)'),
     question: z.string().trim().min(1).max(32_000).meta({ description: 'the user message' }),
     stream: z.boolean().default(false).meta({ description: '`true`: a text/event-stream reply (see the description)' }),
     route: routeString
       .optional()
       .meta({ description: "`@scenario@processor@mode@` (GET /v1/combo/scenarios); default: the agent's default_route, else `@chat@llm@default@`" }),
     attachments: z
-      .array(fileId)
+      .array(referenceTo('fil', 'attachment file id'))
       .max(10)
       .default([])
       .meta({ description: 'files uploaded with POST /v1/files whose text the run reads (at most 10)' }),
     context_ids: z
-      .array(docId)
+      .array(referenceTo('doc', 'document id'))
       .max(64)
       .default([])
       .meta({ description: "knowledge-base documents retrieval is restricted to (documents of the agent's knowledge bases)" }),

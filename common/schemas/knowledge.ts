@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, metadataMap, pageOf, pageQuery, resourceId } from './common';
+import { isoDate, metadataMap, pageOf, pageQuery, referenceTo, resourceId } from './common';
 
 export const kbId = resourceId('kb', 'knowledge base id');
 export const docId = resourceId('doc', 'document id');
@@ -134,8 +134,8 @@ export const documentQuery = pageQuery.extend({ status: documentStatus.optional(
 export const searchBody = z
   .object({
     question: z.string().trim().min(1).max(2000),
-    kb_ids: z.array(kbId).min(1).max(32),
-    doc_ids: z.array(docId).max(256).optional().meta({ description: 'restrict the search to these documents of the knowledge bases' }),
+    kb_ids: z.array(referenceTo('kb', 'knowledge base id')).min(1).max(32),
+    doc_ids: z.array(referenceTo('doc', 'document id')).max(256).optional().meta({ description: 'restrict the search to these documents of the knowledge bases' }),
     top_k: z.number().int().min(1).max(100).default(8).meta({ description: 'chunks returned (1-100, default 8)' }),
     similarity_threshold: z
       .number()

@@ -1,7 +1,7 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { z } from 'zod';
 import { parseHttpUrl, UnsafeUrlError } from '../net/url-guard';
-import { isoDate, pageOf, resourceId } from './common';
+import { isoDate, pageOf, referenceTo, resourceId } from './common';
 import { sessionId } from './sessions';
 
 export const skillId = resourceId('skl', 'skill id');
@@ -239,7 +239,7 @@ export const skillPage = pageOf(skill, 'SkillPage');
 export const skillParams = z.object({ skill_id: skillId }).strict();
 
 export const activateSkillBody = z
-  .object({ session_id: sessionId })
+  .object({ session_id: referenceTo('ses', 'session id') })
   .strict()
   .meta({ id: 'ActivateSkillRequest', description: 'an active session of the tenant (archived: 10005)' });
 

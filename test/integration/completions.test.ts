@@ -165,6 +165,10 @@ describe('completions', () => {
     const otherSession = (await api.call('POST', `/v1/combo/agents/${other.json.data.agent_id}/sessions`, { key: api.adminKey, body: {} })).json.data.session_id;
 
     expect((await complete({ session_id: 'ses_doesnotexist', question: 'hi' })).json).toMatchObject({ code: 10004 });
+    const malformed = await complete({ session_id: 'no-such-session', question: 'hi' });
+    expect(malformed.status).toBe(404);
+    expect(malformed.json).toMatchObject({ code: 10004, data: { resource: 'session', id: 'no-such-session' } });
+    expect((await complete({ session_id: sessionId, question: 'hi', attachments: ['not-a-file'] })).json).toMatchObject({ code: 10004, data: { id: 'not-a-file' } });
     expect((await complete({ session_id: otherSession, question: 'hi' })).json).toMatchObject({ code: 10004, message: expect.stringContaining('does not belong') });
     expect((await complete({ session_id: sessionId, question: 'hi' }, 'agt_unknown')).json.code).toBe(10004);
     expect((await complete({ question: 'hi' })).json).toMatchObject({ code: 10001, data: { field: 'body.session_id' } });

@@ -44,9 +44,14 @@ describe('envelope and error codes', () => {
     expect(await agentCount()).toBe(before);
   });
 
-  it('refuses bad ids and bad query parameters with 10001', async () => {
+  it('answers 10004 for a path that names no resource whatever its shape, and 10001 for bad query parameters', async () => {
+    for (const path of ['/v1/combo/agents/does-not-exist', '/v1/combo/agents/agt_doesnotexist', '/v1/document/x', '/v1/cron/zzz', '/v1/kb/%00', '/v1/combo/sessions/%E2%98%83']) {
+      const res = await api.call('GET', path, { key: api.adminKey });
+      expect(res.status).toBe(404);
+      expect(res.json).toMatchObject({ code: 10004 });
+    }
     const badId = await api.call('GET', '/v1/combo/agents/not-an-id', { key: api.adminKey });
-    expect(badId.json).toMatchObject({ code: 10001, data: { field: 'path.agent_id' } });
+    expect(badId.json).toMatchObject({ code: 10004, data: { resource: 'agent', id: 'not-an-id' } });
     const badPage = await api.call('GET', '/v1/combo/agents?page_size=1000', { key: api.adminKey });
     expect(badPage.json).toMatchObject({ code: 10001, data: { field: 'query.page_size' } });
     const unknownQuery = await api.call('GET', '/v1/combo/agents?sort=name', { key: api.adminKey });

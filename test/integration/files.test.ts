@@ -128,7 +128,7 @@ describe('attachment files', () => {
     expect((await api.call('DELETE', `/v1/files/${file.file_id}`, { key: member })).json).toMatchObject({ code: 0, data: { deleted: true } });
     expect((await api.call('GET', `/v1/files/${file.file_id}`, { key: member })).json.code).toBe(10004);
     expect((await api.call('DELETE', `/v1/files/${file.file_id}`, { key: member })).json.code).toBe(10004);
-    expect((await api.call('GET', '/v1/files/not-an-id', { key: member })).json).toMatchObject({ code: 10001, data: { field: 'path.file_id' } });
+    expect((await api.call('GET', '/v1/files/not-an-id', { key: member })).json).toMatchObject({ code: 10004, data: { resource: 'file' } });
   });
 
   it('gives completions the texts in the order asked, naming the first unknown id', async () => {

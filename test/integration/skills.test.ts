@@ -226,8 +226,8 @@ describe('activating skills on sessions', () => {
     const sessionId = await newSession();
     expect((await activate(s.skill_id, 'ses_doesnotexist0000000')).json).toMatchObject({ code: 10004, data: { resource: 'session' } });
     expect((await activate('skl_doesnotexist0000000', sessionId)).json).toMatchObject({ code: 10004, data: { resource: 'skill' } });
-    expect((await activate(s.skill_id, 'not-a-session')).json).toMatchObject({ code: 10001, data: { field: 'body.session_id' } });
-    expect((await activate('nope', sessionId)).json).toMatchObject({ code: 10001, data: { field: 'path.skill_id' } });
+    expect((await activate(s.skill_id, 'not-a-session')).json).toMatchObject({ code: 10004, data: { resource: 'session' } });
+    expect((await activate('nope', sessionId)).json).toMatchObject({ code: 10004, data: { resource: 'skill' } });
 
     // Another tenant's session does not exist for the caller.
     const theirSkill = (await install({ manifest: manifest() }, otherTenant)).json.data;
