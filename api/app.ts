@@ -5,6 +5,7 @@ import { AppError, ErrorCodes } from '../common/errors';
 import type { AppState } from './context';
 import { errorEnvelope } from './middleware/errors';
 import { rateLimit } from './middleware/rate-limit';
+import { rawBytesBody } from './middleware/raw-body';
 import { uploadBody } from './middleware/upload-body';
 import { requestContext } from './middleware/request-context';
 import { buildOpenApiDocument } from './openapi';
@@ -59,12 +60,19 @@ export function createApp(services: Services): Koa<AppState> {
     multipart: false,
   };
   const jsonBody = koaBody(jsonOptions);
-  const rawJsonBody = koaBody({ ...jsonOptions, includeUnparsed: true });
   const router = new Router<AppState>();
-  const bodyParsers = { json: jsonBody, rawJson: rawJsonBody, multipart: uploadBody(services.config.MAX_UPLOAD_BYTES) };
+  const bodyParsers = {
+    json: jsonBody,
+    rawBytes: rawBytesBody(services.config.MAX_JSON_BODY_BYTES),
+    multipart: uploadBody(services.config.MAX_UPLOAD_BYTES),
+  };
   for (const route of routes) mountRoute(router, route, bodyParsers);
 
-  const app = new Koa<AppState>({ proxy: false });
+  // X-Forwarded-For decides the client address (rate limits of unauthenticated and inbound calls)
+  // only behind a configured number of proxies: each appends the address it saw, so the entry that
+  // many places from the right is the one no client can forge.
+  const proxyHops = services.config.TRUSTED_PROXY_HOPS;
+  const app = new Koa<AppState>({ proxy: proxyHops > 0, maxIpsCount: proxyHops });
   // A client that leaves a stream early is routine, not an error worth a stack trace.
   app.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET') return;

@@ -9,6 +9,13 @@ export interface AppState {
   authError?: Error;
   /** Set by a route before its body is read: the authorized caller and the parsed path and query. */
   checked?: { principal: Principal | undefined; params: unknown; query: unknown };
+  /** The body's bytes exactly as received, on routes declaring `rawBody`. */
+  rawBody?: Buffer;
+  /**
+   * Set by the rate limiter on inbound webhook calls: the handler calls it once the signature
+   * holds, so the call counts against its integration (or trigger), not as a refused call.
+   */
+  inboundVerified?: () => Promise<void>;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

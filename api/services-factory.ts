@@ -64,6 +64,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
         uploads: config.RATE_LIMIT_UPLOADS_PER_MIN,
         default: config.RATE_LIMIT_DEFAULT_PER_MIN,
         inbound: config.RATE_LIMIT_INBOUND_PER_MIN,
+        inbound_refused: config.RATE_LIMIT_INBOUND_PER_MIN,
       },
       syncMs: options.rateLimitSyncMs ?? config.RATE_LIMIT_SYNC_MS,
       processId: `${hostname()}-${process.pid}-${randomToken(6)}`,

@@ -76,8 +76,16 @@ export const configSchema = z
     RATE_LIMIT_COMPLETIONS_PER_MIN: positiveInt(60),
     RATE_LIMIT_UPLOADS_PER_MIN: positiveInt(10),
     RATE_LIMIT_DEFAULT_PER_MIN: positiveInt(300),
-    /** Inbound webhook calls per minute, counted per integration (per trigger on the generic channel). */
+    /**
+     * Inbound webhook calls per minute: signed calls per integration (per trigger on the generic
+     * channel); refused calls (bad signature, ...) separately, per integration and client address.
+     */
     RATE_LIMIT_INBOUND_PER_MIN: positiveInt(600),
+    /**
+     * Reverse proxies in front of the API, each appending the address it saw to X-Forwarded-For.
+     * 0: the header is not trusted and the client address is the connection's peer.
+     */
+    TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
     /** How far an inbound webhook's X-Combo-Timestamp may be from the server's clock, in seconds. */
     INBOUND_TIMESTAMP_TOLERANCE_S: z.coerce.number().int().min(1).max(86_400).default(300),
     /**

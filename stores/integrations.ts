@@ -27,7 +27,8 @@ interface IntegrationDoc {
 /**
  * One inbound call seen: `_id` = `<integration_id>:<event_id>`, so a repeat of the event id fails
  * the insert (a lookup by `_id`, cheap on FerretDB). The body is kept as text, not as a document:
- * senders' keys may hold `.` or `$`, which the store refuses.
+ * senders' keys may hold `.` or `$`, which the store refuses; text the store cannot hold (NUL)
+ * has been cleaned out of it before.
  */
 interface InboundEventDoc {
   _id: string;
@@ -35,7 +36,7 @@ interface InboundEventDoc {
   integration_id: string;
   trigger_id: string | null;
   event: Omit<InboundEvent, 'payload'>;
-  /** The body as received; null when larger than MAX_STORED_PAYLOAD_BYTES. */
+  /** The body's JSON (decompressed, decoded, cleaned); null when larger than MAX_STORED_PAYLOAD_BYTES. */
   payload_text: string | null;
   payload_bytes: number;
   received_at: Date;
@@ -90,7 +91,7 @@ export function createIntegrationStore(db: Db, secretBox: SecretBox, { publicBas
     integrations,
     inboundEvents,
 
-    /** One integration per (tenant, channel): a unique index (ensureIndexes) makes a second one 10005. */
+    /** A tenant may have several integrations of a channel (two GitHub organisations, each its own secret). */
     async create(tenantId: string, body: CreateIntegrationBody): Promise<IntegrationWithSecret> {
       const secret = newSecret();
       const now = new Date();
@@ -106,16 +107,7 @@ export function createIntegrationStore(db: Db, secretBox: SecretBox, { publicBas
         created_at: now,
         updated_at: now,
       };
-      try {
-        await integrations.insertOne(doc);
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-        const existing = await integrations.findOne({ tenant_id: tenantId, channel: body.channel }, { projection: { _id: 1 } });
-        throw conflict(`the tenant already has a ${body.channel} integration; rotate its secret instead`, {
-          channel: body.channel,
-          ...(existing ? { integration_id: existing._id } : {}),
-        });
-      }
+      await integrations.insertOne(doc);
       return { ...present(doc), secret };
     },
 
@@ -161,9 +153,9 @@ export function createIntegrationStore(db: Db, secretBox: SecretBox, { publicBas
     },
 
     /** Records the event id as seen; false when the integration had already seen it (a replay). */
-    async recordInbound(integrationId: string, tenantId: string, event: InboundEvent, rawBody: string, triggerId: string | null): Promise<boolean> {
+    async recordInbound(integrationId: string, tenantId: string, event: InboundEvent, payloadText: string, triggerId: string | null): Promise<boolean> {
       const { payload: _payload, ...withoutPayload } = event;
-      const payloadBytes = Buffer.byteLength(rawBody, 'utf8');
+      const payloadBytes = Buffer.byteLength(payloadText, 'utf8');
       try {
         await inboundEvents.insertOne({
           _id: `${integrationId}:${event.event_id}`,
@@ -171,7 +163,7 @@ export function createIntegrationStore(db: Db, secretBox: SecretBox, { publicBas
           integration_id: integrationId,
           trigger_id: triggerId,
           event: withoutPayload,
-          payload_text: payloadBytes <= MAX_STORED_PAYLOAD_BYTES ? rawBody : null,
+          payload_text: payloadBytes <= MAX_STORED_PAYLOAD_BYTES ? payloadText : null,
           payload_bytes: payloadBytes,
           received_at: new Date(event.received_at),
           tasks: null,

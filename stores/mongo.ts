@@ -21,8 +21,22 @@ export async function connectMongo(uri: string, dbName: string): Promise<MongoHa
 
 export const isDuplicateKey = (err: unknown): boolean => err instanceof MongoServerError && err.code === 11000;
 
-/** Creates the indexes every store needs; safe to call on every start. */
+/**
+ * Installations from before several integrations per channel were allowed hold a unique index on
+ * (tenant, channel): dropped on start. Idempotent, and harmless when the API and the worker race.
+ */
+async function dropOneIntegrationPerChannelIndex(db: Db): Promise<void> {
+  const indexes = await db.collection('integrations').listIndexes().toArray().catch(() => []);
+  const old = indexes.filter((ix) => ix.unique && Object.keys(ix.key ?? {}).join(',') === 'tenant_id,channel');
+  await Promise.all(old.map((ix) => db.collection('integrations').dropIndex(String(ix.name)).catch((err: unknown) => {
+    // Dropped meanwhile by the other process starting.
+    if (!(err instanceof MongoServerError && (err.code === 27 || err.codeName === 'IndexNotFound'))) throw err;
+  })));
+}
+
+/** Creates the indexes every store needs (and drops retired ones); safe to call on every start. */
 export async function ensureIndexes(db: Db): Promise<void> {
+  await dropOneIntegrationPerChannelIndex(db);
   await Promise.all([
     db.collection('api_keys').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('agents').createIndex({ tenant_id: 1, created_at: -1 }),
@@ -42,7 +56,6 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('cron_jobs').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('skills').createIndex({ tenant_id: 1, name: 1, version: 1 }, { unique: true }),
     db.collection('rate_limits').createIndex({ bucket: 1 }),
-    db.collection('integrations').createIndex({ tenant_id: 1, channel: 1 }, { unique: true }),
     db.collection('integrations').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('inbound_events').createIndex({ integration_id: 1 }),
     db.collection('event_triggers').createIndex({ tenant_id: 1, created_at: -1 }),

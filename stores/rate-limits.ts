@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 
-export type RateFamily = 'completions' | 'uploads' | 'default' | 'inbound';
+/** `inbound_refused`: inbound calls whose signature did not verify, counted apart from signed ones. */
+export type RateFamily = 'completions' | 'uploads' | 'default' | 'inbound' | 'inbound_refused';
 
 export interface RateDecision {
   allowed: boolean;

@@ -3,6 +3,7 @@ import { notFound } from '../common/errors';
 import { newId } from '../common/ids';
 import type { CreateTriggerBody, EventTrigger, TriggerConfig, UpdateTriggerBody } from '../common/schemas/triggers';
 import type { InboundEvent } from '../triggers/inbound-event';
+import { unknownPathProblems } from '../triggers/templates';
 import { findPage, type PageRequest } from './pagination';
 
 interface TriggerDoc {
@@ -18,12 +19,18 @@ interface TriggerDoc {
 /** Where a generic trigger's events are POSTed. */
 export const genericInboundPath = (triggerId: string) => `/v1/webhook/generic/${triggerId}`;
 
+/** Paths saved before templates were checked for them: shown, and filled as empty as they always were. */
+const problemsOf = (config: TriggerConfig) =>
+  Object.entries(config.action.inputs ?? {}).flatMap(([name, template]) =>
+    unknownPathProblems(template).map((message) => ({ field: `trigger.action.inputs.${name}`, message })));
+
 const present = (d: TriggerDoc): EventTrigger => ({
   trigger_id: d._id,
   name: d.name,
   enabled: d.enabled,
   trigger: d.trigger,
   inbound_path: d.trigger.source === 'generic' ? genericInboundPath(d._id) : null,
+  problems: problemsOf(d.trigger),
   created_at: d.created_at.toISOString(),
   updated_at: d.updated_at.toISOString(),
 });

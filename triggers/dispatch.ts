@@ -7,7 +7,7 @@ import { agentTaskWorkflow } from '../workflows/agent-task';
 import type { AgentTaskInput, DispatchedTask, InboundEvent, TriggerDispatcher } from './inbound-event';
 import { triggerMatches } from './match';
 import { planSession } from './session-templates';
-import { fillInputs } from './templates';
+import { renderInputs } from './templates';
 
 export interface TriggerDispatcherDeps {
   triggers: TriggerStore;
@@ -24,20 +24,27 @@ export const agentTaskWorkflowId = (triggerId: string, eventId: string) =>
 
 export const triggerOrigin = (triggerId: string) => `trigger:${triggerId}`;
 
-/** What a matching trigger starts for this event: its inputs filled, its template's question. */
-export function agentTaskFor(tenantId: string, trigger: EventTrigger, event: InboundEvent): AgentTaskInput {
+/**
+ * What a matching trigger starts for this event (its inputs filled, its template's question), or
+ * why it starts nothing: an input names a path the event lacks, and an empty input would mislead.
+ */
+export function agentTaskFor(tenantId: string, trigger: EventTrigger, event: InboundEvent): { task: AgentTaskInput } | { error: string } {
   const { action } = trigger.trigger;
-  const inputs = fillInputs(action.inputs, event);
+  const rendered = renderInputs(action.inputs, event);
+  if ('error' in rendered) return rendered;
+  const { inputs } = rendered;
   const origin = triggerOrigin(trigger.trigger_id);
   // The question does not depend on the model being configured; the route is settled by the task.
   const { question } = planSession(action.session_template, { event, inputs, origin, modelConfigured: false });
-  return { tenantId, origin, key: event.event_id, agentId: action.agent_id, sessionTemplate: action.session_template, inputs, question, event };
+  return { task: { tenantId, origin, key: event.event_id, agentId: action.agent_id, sessionTemplate: action.session_template, inputs, question, event } };
 }
 
 export function createTriggerDispatcher({ triggers, temporal, taskQueue }: TriggerDispatcherDeps): TriggerDispatcher {
   async function start(tenantId: string, trigger: EventTrigger, event: InboundEvent): Promise<DispatchedTask> {
     const workflowId = agentTaskWorkflowId(trigger.trigger_id, event.event_id);
-    const input = agentTaskFor(tenantId, trigger, event);
+    const planned = agentTaskFor(tenantId, trigger, event);
+    if ('error' in planned) return { trigger_id: trigger.trigger_id, workflow_id: workflowId, started: false, error: planned.error };
+    const input = planned.task;
     try {
       await temporal.workflow.start(agentTaskWorkflow, {
         workflowId,
@@ -64,7 +71,7 @@ export function createTriggerDispatcher({ triggers, temporal, taskQueue }: Trigg
       const candidates = options.triggerId
         ? [await triggers.get(tenantId, options.triggerId)]
         : await triggers.enabledForSource(tenantId, event.source);
-      const matching = candidates.filter((t) => triggerMatches({ enabled: t.enabled, ...t.trigger }, event));
+      const matching = candidates.filter((t) => triggerMatches({ enabled: t.enabled, ...t.trigger }, event, options.integrationId));
       // Every match is started even when one start fails; the sender's retry then starts only what is missing.
       const outcomes = await Promise.allSettled(matching.map((t) => start(tenantId, t, event)));
       const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');

@@ -48,15 +48,18 @@ export interface AgentTaskInput {
 export interface DispatchedTask {
   trigger_id: string;
   workflow_id: string;
-  /** false: this (trigger, event) already had its task; nothing new was started. */
+  /** false: this (trigger, event) already had its task, or `error` says why none was started. */
   started: boolean;
+  /** Why the task was not started (a template path the event lacks); absent when it was, or already had been. */
+  error?: string;
 }
 
 /**
  * Matches a normalised inbound event against the tenant's enabled triggers and starts one agent
  * task per matching (trigger, event id). With `triggerId` (the generic channel), only that trigger
- * is considered, and an unknown or foreign one is 10004.
+ * is considered, and an unknown or foreign one is 10004. `integrationId`: the integration the event
+ * came through; a trigger naming another one does not match.
  */
 export interface TriggerDispatcher {
-  dispatch(tenantId: string, event: InboundEvent, options?: { triggerId?: string }): Promise<DispatchedTask[]>;
+  dispatch(tenantId: string, event: InboundEvent, options?: { triggerId?: string; integrationId?: string }): Promise<DispatchedTask[]>;
 }

@@ -9,6 +9,8 @@ import type { InboundChannel, InboundEvent } from './inbound-event';
 export interface TriggerRule {
   enabled: boolean;
   source: InboundChannel | 'generic';
+  /** Only events through this integration; absent: every integration of the source's channel. */
+  integration_id?: string | null;
   match: { event: string; project_regex?: string | null };
 }
 
@@ -40,12 +42,13 @@ function compile(pattern: string): RE2JS {
 }
 
 /**
- * The trigger is enabled, listens to the event's source, names the event (or `*`), and its project
- * pattern (if any) is found in the event's project; an event without a project never matches a
- * pattern.
+ * The trigger is enabled, listens to the event's source (and integration, when it names one), names
+ * the event (or `*`), and its project pattern (if any) is found in the event's project; an event
+ * without a project never matches a pattern.
  */
-export function triggerMatches(rule: TriggerRule, event: Pick<InboundEvent, 'source' | 'event' | 'project'>): boolean {
+export function triggerMatches(rule: TriggerRule, event: Pick<InboundEvent, 'source' | 'event' | 'project'>, integrationId?: string): boolean {
   if (!rule.enabled || rule.source !== event.source) return false;
+  if (rule.integration_id && rule.integration_id !== integrationId) return false;
   if (rule.match.event !== '*' && rule.match.event !== event.event) return false;
   const pattern = rule.match.project_regex;
   if (pattern === undefined || pattern === null) return true;

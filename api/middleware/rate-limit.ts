@@ -12,22 +12,55 @@ const INTEGRATION_ID = /^int_[A-Za-z0-9]{1,64}$/;
  * The spec's endpoint families: completions 60/min, file uploads 10/min, everything else 300/min;
  * plus inbound webhooks (RATE_LIMIT_INBOUND_PER_MIN), which carry no API key.
  */
-export function rateFamilyOf(method: string, path: string): RateFamily {
+export function rateFamilyOf(method: string, path: string): Exclude<RateFamily, 'inbound_refused'> {
   if (method === 'POST' && /^\/v1\/combo\/agents\/[^/]+\/completions\/?$/.test(path)) return 'completions';
   if (method === 'POST' && /^\/v1\/(?:document|files)\/?$/.test(path)) return 'uploads';
   if (method === 'POST' && INBOUND_PATH.test(path)) return 'inbound';
   return 'default';
 }
 
-/**
- * An inbound call counts against the trigger it names (generic) or the integration it names, before
- * its signature is checked; one naming neither counts against the client address.
- */
-function inboundRateKey(ctx: AppContext): string | undefined {
+/** The integration (or, on the generic channel, the trigger) an inbound call names; undefined when neither. */
+function inboundSubject(ctx: AppContext): string | undefined {
   const triggerId = INBOUND_PATH.exec(ctx.path)?.[1];
   if (triggerId) return `trigger:${triggerId}`;
   const named = ctx.query.integration_id ?? ctx.get('x-combo-integration');
   return typeof named === 'string' && INTEGRATION_ID.test(named) ? `integration:${named}` : undefined;
+}
+
+/** Counts one request; the headers go on the response, and over the ceiling it is 429. */
+async function enforce(ctx: AppContext, limiter: RateLimiter, key: string, family: RateFamily): Promise<void> {
+  const decision = await limiter.take(key, family);
+  ctx.set('X-RateLimit-Limit', String(decision.limit));
+  ctx.set('X-RateLimit-Remaining', String(decision.remaining));
+  ctx.set('X-RateLimit-Reset', String(decision.resetAt));
+  if (!decision.allowed) {
+    ctx.set('Retry-After', String(decision.retryAfter));
+    throw new AppError(ErrorCodes.RATE_LIMITED, `rate limit of ${decision.limit} requests per minute exceeded`, {
+      retry_after: decision.retryAfter,
+    });
+  }
+}
+
+/**
+ * An inbound call is counted once its signature has been checked (cheap): a signed call against its
+ * integration (or trigger), anything refused against (integration or trigger, client address). So
+ * forged calls exhaust only their sender's own ceiling, never the one signed events count against.
+ */
+async function limitInbound(ctx: AppContext, limiter: RateLimiter, next: () => Promise<unknown>): Promise<void> {
+  const subject = inboundSubject(ctx);
+  let counted = false;
+  const countRefused = () => enforce(ctx, limiter, `refused:${subject ?? '-'}:ip:${ctx.ip}`, 'inbound_refused');
+  ctx.state.inboundVerified = async () => {
+    counted = true;
+    await enforce(ctx, limiter, subject ?? `ip:${ctx.ip}`, 'inbound');
+  };
+  try {
+    await next();
+  } catch (err) {
+    if (!counted) await countRefused();
+    throw err;
+  }
+  if (!counted) await countRefused();
 }
 
 /**
@@ -37,17 +70,8 @@ function inboundRateKey(ctx: AppContext): string | undefined {
 export function rateLimit(limiter: RateLimiter): Middleware<AppState> {
   return async (ctx, next) => {
     const family = rateFamilyOf(ctx.method, ctx.path);
-    const key = (family === 'inbound' ? inboundRateKey(ctx as AppContext) : ctx.state.principal?.rateKey) ?? `ip:${ctx.ip}`;
-    const decision = await limiter.take(key, family);
-    ctx.set('X-RateLimit-Limit', String(decision.limit));
-    ctx.set('X-RateLimit-Remaining', String(decision.remaining));
-    ctx.set('X-RateLimit-Reset', String(decision.resetAt));
-    if (!decision.allowed) {
-      ctx.set('Retry-After', String(decision.retryAfter));
-      throw new AppError(ErrorCodes.RATE_LIMITED, `rate limit of ${decision.limit} requests per minute exceeded`, {
-        retry_after: decision.retryAfter,
-      });
-    }
+    if (family === 'inbound') return limitInbound(ctx as AppContext, limiter, next);
+    await enforce(ctx as AppContext, limiter, ctx.state.principal?.rateKey ?? `ip:${ctx.ip}`, family);
     await next();
   };
 }

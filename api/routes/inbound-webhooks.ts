@@ -4,6 +4,7 @@ import { inboundAccepted, inboundPayload, type IntegrationChannel } from '../../
 import { triggerId } from '../../common/schemas/triggers';
 import { signatureMatches } from '../../common/signature';
 import { normaliseInbound } from '../../triggers/channels';
+import { readInboundBody } from '../../triggers/inbound-body';
 import { INBOUND_CHANNELS, type InboundChannel } from '../../triggers/inbound-event';
 import type { AppContext } from '../context';
 import { defineRoute } from '../route';
@@ -33,9 +34,14 @@ const verification =
   'HMAC-SHA256 of "<timestamp>.<raw body>" keyed with the integration\'s secret; during a rotation\'s grace the previous ' +
   'secret verifies too). A missing or unknown integration, another channel\'s integration, a bad timestamp and a wrong ' +
   'signature all answer 10002 "signature verification failed"; a missing event id is 10001. An event id the ' +
-  'integration has already received is acknowledged with `duplicate: true` and starts nothing. The body is a JSON ' +
-  'object of at most MAX_JSON_BODY_BYTES. Calls count against the integration\'s own rate ceiling ' +
-  '(RATE_LIMIT_INBOUND_PER_MIN, default 600/min).';
+  'integration has already received is acknowledged with `duplicate: true` and starts nothing. The signature covers the ' +
+  'bytes as sent: a body compressed by the sender (Content-Encoding gzip, deflate or br) is signed compressed, and bytes ' +
+  'that are not valid in the declared charset (UTF-8 by default) still verify (they read as U+FFFD). The body is a JSON ' +
+  'object of at most MAX_JSON_BODY_BYTES, compressed and decompressed, nested at most 64 levels. Text the stores cannot ' +
+  'hold (NUL, lone surrogates) is removed from the stored and dispatched copy (keys and values); the event is not ' +
+  'refused. Signed calls count against the integration\'s rate ceiling (RATE_LIMIT_INBOUND_PER_MIN, default 600/min; ' +
+  'per trigger on the generic channel); refused ones count separately, per integration and client address, so forged ' +
+  'calls cannot use up the ceiling of signed ones.';
 
 export const inboundWebhookRoutes = ({ integrations, triggerDispatcher, config, log }: Services) => {
   /** The same answer whatever failed, so a caller learns nothing; the reason goes to the debug log. */
@@ -44,10 +50,8 @@ export const inboundWebhookRoutes = ({ integrations, triggerDispatcher, config, 
     throw unauthenticated('signature verification failed');
   }
 
-  async function receive(ctx: AppContext, channel: IntegrationChannel, named: string | undefined, payload: Record<string, unknown>, generic?: string) {
+  async function receive(ctx: AppContext, channel: IntegrationChannel, named: string | undefined, generic?: string) {
     const receivedAt = new Date();
-    // A body-less POST gets past the JSON parser; an event is always a JSON object.
-    if (!ctx.request.rawBody) throw invalid('body: the event must be a JSON object', { field: 'body' });
     const integrationId = named ?? (ctx.get('x-combo-integration') || undefined);
     if (!integrationId || !INTEGRATION_ID.test(integrationId)) refuse(ctx, channel, 'no integration id, or not an int_ id');
     const verifier = await integrations.verifierOf(integrationId);
@@ -61,19 +65,21 @@ export const inboundWebhookRoutes = ({ integrations, triggerDispatcher, config, 
     if (!UNIX_SECONDS.test(timestamp)) refuse(ctx, channel, 'timestamp missing or not an integer', integrationId);
     const skew = Math.abs(receivedAt.getTime() / 1000 - Number(timestamp));
     if (skew > config.INBOUND_TIMESTAMP_TOLERANCE_S) refuse(ctx, channel, `timestamp ${Math.round(skew)} s from the server clock`, integrationId);
-    const rawBody = ctx.request.rawBody;
+    const rawBody = ctx.state.rawBody ?? Buffer.alloc(0);
     const signature = ctx.get('x-combo-signature');
     // Every secret is tried (no early exit), so the timing does not tell which one matched.
     const matches = verifier.secrets.map((secret) => signatureMatches(secret, timestamp, rawBody, signature));
     if (!matches.includes(true)) refuse(ctx, channel, signature ? 'signature mismatch' : 'no signature', integrationId);
+    await ctx.state.inboundVerified?.();
 
-    const event = normaliseInbound(channel, ctx.headers, payload, eventId, receivedAt);
+    const body = readInboundBody(rawBody, { contentEncoding: ctx.get('content-encoding'), charset: ctx.request.charset, maxBytes: config.MAX_JSON_BODY_BYTES });
+    const event = normaliseInbound(channel, ctx.headers, body.payload, eventId, receivedAt);
     const { payload: _payload, ...summary } = event;
-    const fresh = await integrations.recordInbound(integrationId, verifier.tenantId, event, rawBody, generic ?? null);
+    const fresh = await integrations.recordInbound(integrationId, verifier.tenantId, event, body.text, generic ?? null);
     if (!fresh) return { ...summary, duplicate: true, tasks: [] };
     let tasks;
     try {
-      tasks = await triggerDispatcher.dispatch(verifier.tenantId, event, generic ? { triggerId: generic } : undefined);
+      tasks = await triggerDispatcher.dispatch(verifier.tenantId, event, { integrationId, ...(generic ? { triggerId: generic } : {}) });
     } catch (err) {
       await integrations.forgetInbound(integrationId, eventId).catch((forgetErr: unknown) =>
         log.warn('inbound event id kept after a failed dispatch; a retry will count as a duplicate', {
@@ -88,30 +94,30 @@ export const inboundWebhookRoutes = ({ integrations, triggerDispatcher, config, 
 
   return [
     defineRoute({
-      method: 'post', path: '/v1/webhook/{channel}', operationId: 'receiveInboundWebhook', tag, access: 'none', rawBody: true,
+      method: 'post', path: '/v1/webhook/{channel}', operationId: 'receiveInboundWebhook', tag, access: 'none', rawBody: { documented: inboundPayload },
       summary: 'Receive an event from an external system',
       description:
         `Channels: ${INBOUND_CHANNELS.join(', ')} (review-a: Gerrit; git-a: GitLab; git-b: GitHub, kind in X-GitHub-Event; ` +
         'git-c: Gitea, kind in X-Gitea-Event; workchat-a: Lark/Feishu events; workchat-b: DingTalk robot messages and ' +
         'contact events). The body is normalised into an event (name, project, actor, link) and every enabled event trigger ' +
         `of the tenant on this channel that matches it starts one agent task. ${verification}`,
-      params: channelParams, query: inboundQuery, body: inboundPayload, response: inboundAccepted,
-      handler: async ({ ctx, params, query, body }) => {
+      params: channelParams, query: inboundQuery, response: inboundAccepted,
+      handler: async ({ ctx, params, query }) => {
         if (!isInboundChannel(params.channel)) {
           throw new AppError(ErrorCodes.NOT_FOUND, `no inbound channel ${params.channel}; channels: ${INBOUND_CHANNELS.join(', ')}`);
         }
-        return receive(ctx, params.channel, query.integration_id, body);
+        return receive(ctx, params.channel, query.integration_id);
       },
     }),
     defineRoute({
-      method: 'post', path: '/v1/webhook/generic/{trigger_id}', operationId: 'receiveGenericWebhook', tag, access: 'none', rawBody: true,
+      method: 'post', path: '/v1/webhook/generic/{trigger_id}', operationId: 'receiveGenericWebhook', tag, access: 'none', rawBody: { documented: inboundPayload },
       summary: 'Receive an event for one custom (generic) trigger',
       description:
         'Signed with the tenant\'s `generic` integration. The body is free-form; its top-level strings `event`, `project`, ' +
         '`actor` and `url` fill the normalised event (an unnamed event is `generic`), and only the trigger in the path is ' +
         `considered (10004 when the tenant has no such trigger). ${verification}`,
-      params: genericParams, query: inboundQuery, body: inboundPayload, response: inboundAccepted,
-      handler: ({ ctx, params, query, body }) => receive(ctx, 'generic', query.integration_id, body, params.trigger_id),
+      params: genericParams, query: inboundQuery, response: inboundAccepted,
+      handler: ({ ctx, params, query }) => receive(ctx, 'generic', query.integration_id, params.trigger_id),
     }),
   ];
 };

@@ -20,7 +20,8 @@ export const integrationRoutes = ({ integrations }: Services) => [
     summary: 'Set up inbound webhooks from one system (channel)',
     description:
       `Generates the shared secret inbound calls of this channel are signed with; it is shown in this reply only. ${howInboundCallsAreSigned} ` +
-      'A tenant has one integration per channel: a second is 10005 (rotate the secret instead).',
+      'A tenant may have several integrations of one channel (two GitHub organisations, each with its own secret); an event ' +
+      'trigger naming `integration_id` hears only its own, one without hears them all.',
     body: createIntegrationBody, response: integrationWithSecret,
     handler: ({ principal, body }) => integrations.create(principal.tenantId, body),
   }),

@@ -22,10 +22,12 @@ const CONFIGURATION =
   'workflow is findable in Temporal by `TriggerId` and `EventId`.\n\n' +
   'Validation (10001, naming the field): the agent must exist in the tenant; `project_regex` must be an RE2 expression of at ' +
   'most 500 characters (a linear-time engine, so no catastrophic backtracking; no backreferences or lookaround); each input ' +
-  'is text with `{{ event.<path> }}` expressions only (at most 20 inputs); `session_template` must be one of:\n\n' +
+  'is text with `{{ event.<path> }}` expressions only, each naming a field of the event (`event_id`, `source`, `event`, ' +
+  '`project`, `actor`, `url`, `received_at`) or a path under `event.payload` (at most 20 inputs); `integration_id`, when ' +
+  'given, must be an integration of the tenant on the `source` channel; `session_template` must be one of:\n\n' +
   templatesText;
 
-export const triggerRoutes = ({ triggers, agents }: Services) => {
+export const triggerRoutes = ({ triggers, agents, integrations }: Services) => {
   /** A trigger whose agent does not exist could never run: refused here, naming the field. */
   async function checkAgent(tenantId: string, config: TriggerConfig): Promise<void> {
     try {
@@ -36,6 +38,18 @@ export const triggerRoutes = ({ triggers, agents }: Services) => {
       }
       throw err;
     }
+    if (config.integration_id) await checkIntegration(tenantId, config);
+  }
+
+  /** A trigger can only hear an integration of its tenant and channel. */
+  async function checkIntegration(tenantId: string, config: TriggerConfig): Promise<void> {
+    const field = 'body.trigger.integration_id';
+    const found = await integrations.get(tenantId, config.integration_id!).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === ErrorCodes.NOT_FOUND) return null;
+      throw err;
+    });
+    if (!found) throw invalid(`${field}: integration ${config.integration_id} does not exist`, { field });
+    if (found.channel !== config.source) throw invalid(`${field}: integration ${config.integration_id} is on channel ${found.channel}, not ${config.source}`, { field });
   }
 
   return [

@@ -78,7 +78,12 @@ export const inboundAccepted = z
     url: z.string().nullable(),
     received_at: isoDate,
     tasks: z
-      .array(z.object({ trigger_id: z.string(), workflow_id: z.string(), started: z.boolean().meta({ description: 'false: the trigger already had its task for this event' }) }))
+      .array(z.object({
+        trigger_id: z.string(),
+        workflow_id: z.string(),
+        started: z.boolean().meta({ description: 'false: the trigger already had its task for this event, or `error` says why none was started' }),
+        error: z.string().optional().meta({ description: 'why no task was started: an input of the trigger names a path this event lacks' }),
+      }))
       .meta({ description: 'one agent task per matching event trigger' }),
   })
   .meta({ id: 'InboundWebhookAccepted' });

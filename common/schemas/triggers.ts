@@ -5,6 +5,7 @@ import { SESSION_TEMPLATE_NAMES } from '../../triggers/session-templates';
 import { templateProblem } from '../../triggers/templates';
 import { agentId } from './agents';
 import { isoDate, pageOf, resourceId } from './common';
+import { integrationId } from './integrations';
 
 export const triggerId = resourceId('trg', 'event trigger id');
 
@@ -22,7 +23,7 @@ const inputTemplate = z
     const problem = templateProblem(template);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
-  .meta({ description: 'literal text with `{{ event.<path> }}` expressions, e.g. `{{ event.payload.pull_request.html_url }}`' });
+  .meta({ description: 'literal text with `{{ event.<path> }}` expressions, e.g. `{{ event.payload.pull_request.html_url }}`; a path the event cannot have (`{{ event.foo }}`) is 10001 naming the input' });
 
 const inputs = z
   .record(z.string(), inputTemplate)
@@ -38,14 +39,21 @@ const inputs = z
   .meta({
     description:
       `Input names (1-40 of a-z 0-9 _, starting with a letter; at most ${MAX_TRIGGER_INPUTS}) and their templates, filled from the ` +
-      'normalised inbound event: `event_id`, `source`, `event`, `project`, `actor`, `url`, `received_at` and `payload` (the body ' +
-      'as sent). Strings are filled as they are, numbers and booleans as text, objects as JSON, a missing field as the empty ' +
-      'string; a filled value is cut at 20 000 characters.',
+      'normalised inbound event: `event_id`, `source`, `event`, `project`, `actor`, `url`, `received_at`, and `payload` (the ' +
+      'body as sent) with any path below it (`payload.pull_request.labels.0.name`). Strings are filled as they are, numbers ' +
+      'and booleans as text, objects as JSON, JSON null (and a null field such as `project`) as the empty string; a filled ' +
+      'value is cut at 20 000 characters. When an event lacks a path an input names, the trigger starts no task for it: ' +
+      'its entry in the inbound call\'s `tasks` has `started: false` and `error` naming the path.',
   });
 
 export const triggerConfig = z
   .object({
     source: triggerSource,
+    integration_id: integrationId.optional().meta({
+      description:
+        'only events received through this integration (of the tenant, on the `source` channel: 10001 otherwise); absent: ' +
+        'events through every integration of the channel',
+    }),
     match: z
       .object({
         event: z
@@ -109,6 +117,13 @@ export const eventTrigger = z
       .string()
       .nullable()
       .meta({ description: 'for `generic` triggers, the path external systems POST their events to; null for channel triggers' }),
+    problems: z
+      .array(z.object({ field: z.string(), message: z.string() }))
+      .meta({
+        description:
+          'what is wrong with a trigger saved before it was checked (e.g. an input naming `{{ event.foo }}`, which fills as ' +
+          'empty); empty when nothing is. Saving the trigger again requires fixing them.',
+      }),
     created_at: isoDate,
     updated_at: isoDate,
   })

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { MongoClient } from 'mongodb';
 import { randomToken } from '../../common/ids';
 import { signPayload } from '../../common/signature';
+import { ensureIndexes } from '../../stores/mongo';
 import { consoleToken, startTestApi, type TestApi } from '../support/api';
 
 const MAX_BODY = 300_000;
@@ -17,7 +20,7 @@ interface SendOptions {
   eventId?: string | null;
   timestamp?: string | null;
   /** The body the signature is computed over, when it differs from the one sent. */
-  signedBody?: string;
+  signedBody?: string | Buffer;
   headers?: Record<string, string>;
   contentType?: string;
 }
@@ -53,7 +56,7 @@ describe('inbound webhooks', () => {
     return res.json.data as { trigger_id: string };
   };
 
-  async function send(path: string, body: string, options: SendOptions) {
+  async function send(path: string, body: string | Buffer, options: SendOptions) {
     const { secret, integrationId, via = 'query', signedBody = body } = options;
     const timestamp = options.timestamp === undefined ? String(nowSeconds()) : options.timestamp;
     const eventId = options.eventId === undefined ? `evt-${randomToken(12)}` : options.eventId;
@@ -72,7 +75,7 @@ describe('inbound webhooks', () => {
   }
 
   describe('integrations', () => {
-    it('shows the secret once, stores it encrypted, and is one per channel', async () => {
+    it('shows the secret once, stores it encrypted, and may be several per channel', async () => {
       const created = await createIntegration('git-a');
       expect(created).toMatchObject({ channel: 'git-a', name: 'git-a', previous_secret_valid_until: null });
       expect(created.integration_id).toMatch(/^int_[A-Za-z0-9]{20}$/);
@@ -90,7 +93,9 @@ describe('inbound webhooks', () => {
       expect(JSON.stringify(stored)).not.toContain(created.secret);
 
       const second = await api.call('POST', '/v1/integrations', { key: admin(), body: { channel: 'git-a', name: 'again' } });
-      expect(second.json).toMatchObject({ code: 10005, data: { channel: 'git-a', integration_id: created.integration_id } });
+      expect(second.json).toMatchObject({ code: 0, data: { channel: 'git-a', name: 'again' } });
+      expect(second.json.data.integration_id).not.toBe(created.integration_id);
+      expect(second.json.data.secret).not.toBe(created.secret);
       // Another tenant has channels of its own.
       const theirs = await api.call('POST', '/v1/integrations', { key: stranger, body: { channel: 'git-a' } });
       expect(theirs.json.code).toBe(0);
@@ -147,7 +152,7 @@ describe('inbound webhooks', () => {
     let triggerId: string;
     const prBody = fixture('git-b', 'pull_request.opened.json');
     const prHeaders = { 'x-github-event': 'pull_request' };
-    const sendPr = (options: Partial<SendOptions> = {}, body = prBody) =>
+    const sendPr = (options: Partial<SendOptions> = {}, body: string | Buffer = prBody) =>
       send('/v1/webhook/git-b', body, { secret: gitB.secret, integrationId: gitB.integration_id, headers: prHeaders, ...options });
     const expectRefused = (res: Awaited<ReturnType<typeof send>>) => {
       expect(res.status).toBe(401);
@@ -261,6 +266,77 @@ describe('inbound webhooks', () => {
       expect(stored).toMatchObject({ payload_text: null, payload_bytes: Buffer.byteLength(body), event: { event: 'pull_request.opened' } });
     });
 
+    const storedEvent = (integrationId: string, eventId: string) =>
+      api.services.mongo.db.collection('inbound_events').findOne({ _id: `${integrationId}:${eventId}` as never });
+
+    it('verifies the signature over the bytes as sent: a gzip-compressed body, a body that is not UTF-8', async () => {
+      const gzipped = gzipSync(Buffer.from(prBody));
+      const eventId = `gz-${randomToken(8)}`;
+      const compressed = await sendPr({ eventId, headers: { ...prHeaders, 'content-encoding': 'gzip' } }, gzipped);
+      expect(compressed.json).toMatchObject({ code: 0, data: { event: 'pull_request.opened', project: 'Codertocat/Hello-World', tasks: [{ trigger_id: triggerId, started: true }] } });
+      expect((await storedEvent(gitB.integration_id, eventId))!.payload_text).toBe(prBody);
+      // Signed over the decompressed text instead: refused.
+      expectRefused(await sendPr({ signedBody: prBody, headers: { ...prHeaders, 'content-encoding': 'gzip' } }, gzipped));
+
+      const latin1 = Buffer.concat([Buffer.from('{"action":"opened","note":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+      const undeclared = `l1-${randomToken(8)}`;
+      expect((await sendPr({ eventId: undeclared }, latin1)).json).toMatchObject({ code: 0, data: { duplicate: false } });
+      expect((await storedEvent(gitB.integration_id, undeclared))!.payload_text).toBe('{"action":"opened","note":"caf\uFFFD"}');
+      const declared = `l1-${randomToken(8)}`;
+      expect((await sendPr({ eventId: declared, contentType: 'application/json; charset=iso-8859-1' }, latin1)).json.code).toBe(0);
+      expect((await storedEvent(gitB.integration_id, declared))!.payload_text).toBe('{"action":"opened","note":"café"}');
+    });
+
+    it('accepts a signed event carrying NUL: stored cleaned (keys and values) and dispatched', async () => {
+      const pr = JSON.parse(prBody);
+      const body = JSON.stringify({
+        ...pr,
+        'note\u0000': 'x\u0000y',
+        pull_request: { ...pr.pull_request, title: 'Fix\u0000 login' },
+        repository: { ...pr.repository, full_name: 'Codertocat/Hello\u0000-World' },
+      });
+      expect(body).toContain('\\u0000');
+      const eventId = `nul-${randomToken(8)}`;
+      const res = await sendPr({ eventId }, body);
+      expect(res.json).toMatchObject({ code: 0, data: { project: 'Codertocat/Hello-World', tasks: [{ trigger_id: triggerId, started: true }] } });
+      const stored = await storedEvent(gitB.integration_id, eventId);
+      expect(stored!.payload_text).not.toContain('\\u0000');
+      expect(JSON.parse(stored!.payload_text)).toMatchObject({ note: 'xy', pull_request: { title: 'Fix login' } });
+      expect(stored!.event).toMatchObject({ project: 'Codertocat/Hello-World' });
+    });
+
+    it('starts no task with an input the event lacks: the task entry says which path (null is present)', async () => {
+      const lacking = await createTrigger({
+        source: 'git-b',
+        match: { event: 'pull_request.opened' },
+        action: { agent_id: agentId, session_template: 'default', inputs: { closed: '{{ event.payload.pull_request.closed_at }}', merged_by: '{{ event.payload.pull_request.merged_by.login }}' } },
+      });
+      const withNull = await createTrigger({
+        source: 'git-b',
+        match: { event: 'pull_request.opened' },
+        action: { agent_id: agentId, session_template: 'default', inputs: { closed: '{{ event.payload.pull_request.closed_at }}' } },
+      });
+      try {
+        const pr = JSON.parse(prBody);
+        const eventId = `miss-${randomToken(8)}`;
+        const res = await sendPr({ eventId }, JSON.stringify({ ...pr, pull_request: { ...pr.pull_request, closed_at: null } }));
+        expect(res.json.code).toBe(0);
+        const byTrigger = Object.fromEntries(res.json.data.tasks.map((t: { trigger_id: string }) => [t.trigger_id, t]));
+        expect(byTrigger[lacking.trigger_id]).toEqual({
+          trigger_id: lacking.trigger_id, workflow_id: expect.any(String), started: false,
+          error: expect.stringContaining('input merged_by: event.payload.pull_request.merged_by.login'),
+        });
+        expect(byTrigger[withNull.trigger_id]).toMatchObject({ started: true });
+        expect(byTrigger[withNull.trigger_id].error).toBeUndefined();
+        expect(byTrigger[triggerId]).toMatchObject({ started: true });
+        await expect(api.services.temporal.workflow.getHandle(byTrigger[lacking.trigger_id].workflow_id).describe()).rejects.toThrow();
+        expect((await storedEvent(gitB.integration_id, eventId))!.tasks).toEqual(res.json.data.tasks);
+      } finally {
+        await api.call('DELETE', `/v1/event-trigger/${lacking.trigger_id}`, { key: admin() });
+        await api.call('DELETE', `/v1/event-trigger/${withNull.trigger_id}`, { key: admin() });
+      }
+    });
+
     it('answers 10004 for an unknown channel and leaves the outbound routes alone', async () => {
       const res = await send('/v1/webhook/git-z', prBody, { secret: gitB.secret, integrationId: gitB.integration_id });
       expect(res.json.code).toBe(10004);
@@ -270,16 +346,75 @@ describe('inbound webhooks', () => {
       expect((await api.call('POST', '/v1/webhook/subscriptions', { body: { url: 'http://127.0.0.1:9/hook', events: ['session.created'] } })).json.code).toBe(10002);
     });
 
-    it('puts the rate-limit headers on inbound calls, counted per integration', async () => {
+    it('puts the rate-limit headers on inbound calls, counted per integration; refused calls apart', async () => {
       const first = await sendPr();
-      const second = await sendPr({ secret: 'wrong' });
+      const second = await sendPr();
+      const refused = await sendPr({ secret: 'wrong' });
       expect(first.headers.get('x-ratelimit-limit')).toBe('1000');
       expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1);
+      expect(refused.headers.get('x-ratelimit-limit')).toBe('1000');
+      expect(Number(refused.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(Number(second.headers.get('x-ratelimit-remaining')));
       expect(Number(second.headers.get('x-ratelimit-reset'))).toBeGreaterThan(nowSeconds());
       const other = await send('/v1/webhook/git-c', fixture('git-c', 'push.json'), { secret: gitC.secret, integrationId: gitC.integration_id });
       expect(Number(other.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(Number(second.headers.get('x-ratelimit-remaining')));
       // API calls keep their own family.
       expect((await api.call('GET', '/v1/integrations', { key: admin() })).headers.get('x-ratelimit-limit')).toBe('100000');
+    });
+  });
+
+  describe('several integrations of one channel', () => {
+    it('each verifies with its own secret; a trigger naming one hears only it, one naming none hears all', async () => {
+      const orgA = await createIntegration('git-c');
+      const orgB = await createIntegration('git-c');
+      const action = { agent_id: agentId, session_template: 'default' };
+      const anyOrg = await createTrigger({ source: 'git-c', match: { event: 'push' }, action });
+      const onlyB = await createTrigger({ source: 'git-c', integration_id: orgB.integration_id, match: { event: 'push' }, action });
+      try {
+        const got = await api.call('GET', `/v1/event-trigger/${onlyB.trigger_id}`, { key: admin() });
+        expect(got.json.data.trigger.integration_id).toBe(orgB.integration_id);
+        const push = (org: { integration_id: string; secret: string }, secret = org.secret) =>
+          send('/v1/webhook/git-c', fixture('git-c', 'push.json'), { secret, integrationId: org.integration_id, headers: { 'x-gitea-event': 'push' } });
+        const started = (res: Awaited<ReturnType<typeof send>>) => res.json.data.tasks.map((t: { trigger_id: string }) => t.trigger_id).sort();
+
+        expect(started(await push(orgA))).toEqual([anyOrg.trigger_id]);
+        expect(started(await push(orgB))).toEqual([anyOrg.trigger_id, onlyB.trigger_id].sort());
+        expect((await push(orgB, orgA.secret)).json).toMatchObject({ code: 10002 });
+
+        // Only an integration of the tenant on the trigger's channel can be named.
+        const gitBIntegration = await createIntegration('git-b');
+        const theirs = await createIntegration('git-c', stranger);
+        for (const integration_id of [gitBIntegration.integration_id, theirs.integration_id, 'int_doesnotexist00000000']) {
+          const res = await api.call('POST', '/v1/event-trigger', { key: admin(), body: { name: 'x', trigger: { source: 'git-c', integration_id, match: { event: 'push' }, action } } });
+          expect(res.json).toMatchObject({ code: 10001, data: { field: 'body.trigger.integration_id' } });
+        }
+      } finally {
+        await api.call('DELETE', `/v1/event-trigger/${anyOrg.trigger_id}`, { key: admin() });
+        await api.call('DELETE', `/v1/event-trigger/${onlyB.trigger_id}`, { key: admin() });
+      }
+    });
+
+    it('installations of earlier versions lose their one-per-channel unique index on start', async () => {
+      const dbName = `test_mig_${randomToken(8).toLowerCase()}`;
+      const client = await new MongoClient(process.env.MONGODB_URI!).connect();
+      const db = client.db(dbName);
+      // As the earlier version created it.
+      await db.collection('integrations').createIndex({ tenant_id: 1, channel: 1 }, { unique: true });
+      const channelIndexes = async () =>
+        (await db.collection('integrations').listIndexes().toArray()).filter((ix) => Object.keys(ix.key).join(',') === 'tenant_id,channel');
+      expect(await channelIndexes()).toHaveLength(1);
+      const upgraded = await startTestApi({ MONGODB_DB: dbName });
+      try {
+        expect(await channelIndexes()).toEqual([]);
+        for (let i = 0; i < 2; i++) {
+          expect((await upgraded.call('POST', '/v1/integrations', { key: upgraded.adminKey, body: { channel: 'git-b' } })).json.code).toBe(0);
+        }
+        // The next start (the worker's, say) finds nothing left to do.
+        await ensureIndexes(db);
+        expect(await channelIndexes()).toEqual([]);
+      } finally {
+        await upgraded.close();
+        await client.close();
+      }
     });
   });
 
@@ -377,7 +512,64 @@ describe('inbound webhooks', () => {
         expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
         // Another integration id has its own count (this one is unknown: refused, but not rate limited).
         expect((await post('int_someoneelse00000000')).json.code).toBe(10002);
+        // X-Forwarded-For is not trusted by default: another claimed address is the same client.
+        const fromClaimed = (claimed: string) => small.call('POST', `/v1/webhook/git-b?integration_id=${one.integration_id}`, {
+          rawBody: body, headers: { 'content-type': 'application/json', 'x-forwarded-for': claimed, 'x-combo-event-id': randomToken(10), 'x-combo-timestamp': String(nowSeconds()), 'x-combo-signature': 'sha256=forged' },
+        });
+        expect((await fromClaimed('203.0.113.1')).status).toBe(401);
+        expect((await fromClaimed('203.0.113.2')).status).toBe(401);
+        expect((await fromClaimed('203.0.113.3')).status).toBe(429);
       } finally {
+        await small.close();
+      }
+    });
+
+    it('counts refused calls apart, per client address: a forged flood cannot block signed events', async () => {
+      const small = await startTestApi({ RATE_LIMIT_INBOUND_PER_MIN: '3', TRUSTED_PROXY_HOPS: '1' }, { rateLimitSyncMs: 0 });
+      const started: string[] = [];
+      try {
+        const create = async (channel: string) => (await small.call('POST', '/v1/integrations', { key: small.adminKey, body: { channel } })).json.data;
+        const gitB = await create('git-b');
+        const generic = await create('generic');
+        const agent = (await small.call('POST', '/v1/combo/agents', { key: small.adminKey, body: { name: 'a' } })).json.data.agent_id;
+        const trigger = (await small.call('POST', '/v1/event-trigger', {
+          key: small.adminKey, body: { name: 'g', trigger: { source: 'generic', match: { event: '*' }, action: { agent_id: agent, session_template: 'default' } } },
+        })).json.data;
+        const paths = { integration: '/v1/webhook/git-b', trigger: `/v1/webhook/generic/${trigger.trigger_id}` };
+        const post = async (key: keyof typeof paths, secret: string, from: string) => {
+          const integration = key === 'integration' ? gitB : generic;
+          const body = key === 'integration' ? fixture('git-b', 'push.json') : fixture('generic', 'build-finished.json');
+          const ts = String(nowSeconds());
+          const res = await small.call('POST', `${paths[key]}?integration_id=${integration.integration_id}`, {
+            rawBody: body,
+            headers: {
+              'content-type': 'application/json', 'x-github-event': 'push', 'x-forwarded-for': from,
+              'x-combo-event-id': randomToken(10), 'x-combo-timestamp': ts, 'x-combo-signature': signPayload(secret, ts, body),
+            },
+          });
+          for (const task of res.json?.data?.tasks ?? []) if (task.started) started.push(task.workflow_id);
+          return res;
+        };
+
+        for (const key of ['integration', 'trigger'] as const) {
+          const secret = key === 'integration' ? gitB.secret : generic.secret;
+          // A flood larger than the ceiling from one address: refused, then rate limited.
+          const flood = [];
+          for (let i = 0; i < 6; i++) flood.push((await post(key, 'forged-secret', '203.0.113.7')).status);
+          expect({ key, flood }).toEqual({ key, flood: [401, 401, 401, 429, 429, 429] });
+          // A correctly signed event from that very address is accepted: it counts against the signed ceiling.
+          expect((await post(key, secret, '203.0.113.7')).json).toMatchObject({ code: 0, data: { duplicate: false } });
+          // Another address has a refused-call ceiling of its own ...
+          expect((await post(key, 'forged-secret', '198.51.100.9')).status).toBe(401);
+          // ... which a client cannot claim by writing it first: only the address the proxy appended counts.
+          expect((await post(key, 'forged-secret', '198.51.100.9, 203.0.113.7')).status).toBe(429);
+          // Signed events have their own ceiling, from any address.
+          expect((await post(key, secret, '198.51.100.10')).json.code).toBe(0);
+          expect((await post(key, secret, '198.51.100.11')).json.code).toBe(0);
+          expect((await post(key, secret, '198.51.100.12')).status).toBe(429);
+        }
+      } finally {
+        await Promise.all(started.map((id) => small.services.temporal.workflow.getHandle(id).terminate('test over').catch(() => undefined)));
         await small.close();
       }
     });

@@ -12,7 +12,7 @@ import { TEST_JWT_SECRET, testConfig } from './config';
 export interface CallOptions {
   key?: string;
   body?: unknown;
-  rawBody?: string;
+  rawBody?: string | Buffer;
   headers?: Record<string, string>;
 }
 

@@ -3,7 +3,7 @@ import { agentTaskFor, agentTaskWorkflowId } from '../../triggers/dispatch';
 import type { InboundEvent } from '../../triggers/inbound-event';
 import { projectRegexProblem, type TriggerRule, triggerMatches } from '../../triggers/match';
 import { isSessionTemplate, planSession, QUESTION_MAX_CHARS, sessionTemplateCatalog } from '../../triggers/session-templates';
-import { fillInputs, fillTemplate, INPUT_VALUE_MAX_CHARS, templateProblem } from '../../triggers/templates';
+import { fillInputs, fillTemplate, INPUT_VALUE_MAX_CHARS, renderInputs, templateProblem, unknownPathProblems } from '../../triggers/templates';
 
 const pullRequestEvent = (overrides: Partial<InboundEvent> = {}): InboundEvent => ({
   event_id: 'delivery-1',
@@ -39,6 +39,15 @@ describe('trigger matching', () => {
     expect(triggerMatches(rule({ match: { event: '*' } }), event)).toBe(true);
     expect(triggerMatches(rule({ match: { event: '*' } }), pullRequestEvent({ event: 'push' }))).toBe(true);
     expect(triggerMatches(rule({ source: 'generic', match: { event: '*' } }), event)).toBe(false);
+  });
+
+  it('with an integration named, matches only events through it; without, events through any integration', () => {
+    const event = pullRequestEvent();
+    expect(triggerMatches(rule({ integration_id: 'int_a' }), event, 'int_a')).toBe(true);
+    expect(triggerMatches(rule({ integration_id: 'int_a' }), event, 'int_b')).toBe(false);
+    expect(triggerMatches(rule({ integration_id: 'int_a' }), event)).toBe(false);
+    expect(triggerMatches(rule(), event, 'int_b')).toBe(true);
+    expect(triggerMatches(rule({ integration_id: null }), event, 'int_b')).toBe(true);
   });
 
   it('searches the project with the pattern; an event without a project never matches one', () => {
@@ -77,6 +86,32 @@ describe('input templates', () => {
     expect(templateProblem('{{ event.payload["x"] }}')).toMatch(/not an expression/);
     expect(templateProblem('{{ event.a | upper }}')).toMatch(/not an expression/);
     expect(templateProblem('{{ event.a }} and {{ event.b')).toMatch(/without its closing/);
+  });
+
+  it('refuses paths no event has: unknown fields, and fields below any field but payload', () => {
+    expect(templateProblem('{{ event.foo }}')).toMatch(/event\.foo is not a field of the event .*event\.payload/);
+    expect(templateProblem('x {{ event.url }} {{ event.pull_request.title }}')).toMatch(/event\.pull_request\.title is not a field/);
+    expect(templateProblem('{{ event.project.name }}')).toMatch(/event\.project\.name is not a field/);
+    for (const known of ['event_id', 'source', 'event', 'project', 'actor', 'url', 'received_at', 'payload', 'payload.a.0.b']) {
+      expect(templateProblem(`{{ event.${known} }}`)).toBeNull();
+    }
+    expect(unknownPathProblems('{{ event.foo }} {{ event.payload.x }} {{ event.bar.baz }}')).toEqual([
+      expect.stringContaining('event.foo '), expect.stringContaining('event.bar.baz '),
+    ]);
+    expect(unknownPathProblems('{{ event.payload.x }}')).toEqual([]);
+  });
+
+  it('renders inputs, or says which path the event lacks; null is there and renders empty', () => {
+    const event = pullRequestEvent({ project: null, payload: { ...pullRequestEvent().payload, closed_at: null, commits: [{ id: 'c1' }] } });
+    expect(renderInputs({ p: '[{{ event.project }}]', c: '{{ event.payload.closed_at }}', id: '{{ event.payload.commits.0.id }}' }, event))
+      .toEqual({ inputs: { p: '[]', c: '', id: 'c1' } });
+    const missing = renderInputs({ ok: '{{ event.url }}', title: '{{ event.payload.pull_request.nope }}', more: '{{ event.payload.commits.3.id }}' }, event);
+    expect(missing).toEqual({ error: expect.stringContaining('input title: event.payload.pull_request.nope') });
+    expect((missing as { error: string }).error).toContain('input more: event.payload.commits.3.id');
+    // Below a null there is nothing: absent.
+    expect(renderInputs({ c: '{{ event.payload.closed_at.day }}' }, event)).toEqual({ error: expect.stringContaining('event.payload.closed_at.day') });
+    // A stored path no event can have fills as empty, as it did before such paths were refused.
+    expect(renderInputs({ legacy: '[{{ event.foo }}]' }, event)).toEqual({ inputs: { legacy: '[]' } });
   });
 
   it('fills strings as they are, numbers and booleans as text, objects as JSON, missing fields as empty', () => {
@@ -192,13 +227,15 @@ describe('agent tasks of a trigger', () => {
 
     const event = pullRequestEvent();
     const trigger = {
-      trigger_id: 'trg_a', name: 'n', enabled: true, inbound_path: null, created_at: '', updated_at: '',
+      trigger_id: 'trg_a', name: 'n', enabled: true, inbound_path: null, problems: [], created_at: '', updated_at: '',
       trigger: { source: 'git-b' as const, match: { event: '*' }, action: { agent_id: 'agt_1', session_template: 'code-review' as const, inputs: { pr_url: '{{ event.payload.pull_request.html_url }}' } } },
     };
     const task = agentTaskFor('tenant-1', trigger, event);
-    expect(task).toEqual({
+    expect(task).toEqual({ task: {
       tenantId: 'tenant-1', origin: 'trigger:trg_a', key: 'delivery-1', agentId: 'agt_1', sessionTemplate: 'code-review',
       inputs: { pr_url: 'https://git.example.com/acme/app/pull/7' }, question: 'Review the change https://git.example.com/acme/app/pull/7', event,
-    });
+    } });
+    const lacking = { ...trigger, trigger: { ...trigger.trigger, action: { ...trigger.trigger.action, inputs: { pr_url: '{{ event.payload.pr.url }}' } } } };
+    expect(agentTaskFor('tenant-1', lacking, event)).toEqual({ error: expect.stringContaining('event.payload.pr.url') });
   });
 });
