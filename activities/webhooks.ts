@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { assertPublicHttpUrl, UnsafeUrlError } from '../common/net/url-guard';
+import { guardedFetch } from '../common/net/guarded-fetch';
+import { UnsafeUrlError } from '../common/net/url-guard';
 import { signPayload } from '../common/signature';
 import type { EventLog } from '../stores/event-log';
 import { presentEvent } from '../stores/event-log';
@@ -65,8 +66,8 @@ export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls, 
         error = 'subscription disabled';
       } else {
         try {
-          const url = await assertPublicHttpUrl(destination.url, allowPrivateUrls);
-          const res = await fetch(url, {
+          // The address is checked as the connection is made: no second lookup between check and request.
+          const res = await guardedFetch(destination.url, {
             method: 'POST',
             redirect: 'manual',
             signal: AbortSignal.timeout(CONSUMER_DEADLINE_MS),
@@ -80,7 +81,7 @@ export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls, 
               'x-combo-attempt': String(attempt),
             },
             body,
-          });
+          }, { allowPrivate: allowPrivateUrls });
           statusCode = res.status;
           await res.body?.cancel();
           if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}`;

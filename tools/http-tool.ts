@@ -1,4 +1,6 @@
-import { assertPublicHttpUrl, UnsafeUrlError } from '../common/net/url-guard';
+import { Headers, type Response } from 'undici';
+import { type GuardedFetchOptions, guardedFetch } from '../common/net/guarded-fetch';
+import { parseHttpUrl, UnsafeUrlError } from '../common/net/url-guard';
 import { argumentValidator, InvalidJsonSchemaError } from '../common/schemas/skills';
 
 /** Largest answer body read, in bytes; the rest is dropped. */
@@ -49,6 +51,8 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 
 export interface HttpToolOptions {
   allowPrivateUrls: boolean;
+  /** Tests only: the client (and so the name resolver) the call connects through. */
+  agent?: GuardedFetchOptions['agent'];
   /** The caller's cancellation (e.g. the activity's); it ends the call with the signal's reason. */
   signal?: AbortSignal;
 }
@@ -121,20 +125,22 @@ const describeFailure = (err: unknown): string => {
 };
 
 /**
- * Runs one call of a skill's HTTP tool. The arguments are validated against the tool's parameters
- * and the target address is checked again (a name can resolve elsewhere since install) before any
- * request is sent. Redirects are not followed: the place they point at was never checked.
+ * Runs one call of a skill's HTTP tool. The arguments are validated against the tool's parameters;
+ * the target address is checked again when the connection is made (a name can resolve elsewhere
+ * since install), before anything is sent. Redirects are not followed: the place they point at was
+ * never checked.
  */
 export async function callHttpTool(tool: HttpToolDefinition, args: Record<string, unknown>, options: HttpToolOptions): Promise<HttpToolResult> {
   checkArguments(tool, args);
   const method = tool.http.method.toUpperCase();
   if (!METHODS.has(method)) throw new ToolCallError(`tool ${tool.name} cannot be called: unsupported method ${tool.http.method}`);
   const timeoutMs = tool.http.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  const refused = (err: UnsafeUrlError) => new ToolCallError(`tool ${tool.name} cannot be called: its URL ${err.message}`);
   let url: URL;
   try {
-    url = await assertPublicHttpUrl(tool.http.url, options.allowPrivateUrls);
+    url = parseHttpUrl(tool.http.url);
   } catch (err) {
-    if (err instanceof UnsafeUrlError) throw new ToolCallError(`tool ${tool.name} cannot be called: its URL ${err.message}`);
+    if (err instanceof UnsafeUrlError) throw refused(err);
     throw err;
   }
   const inQuery = method === 'GET' || method === 'DELETE';
@@ -147,13 +153,11 @@ export async function callHttpTool(tool: HttpToolDefinition, args: Record<string
     const headers = new Headers({ accept: 'application/json, text/*;q=0.9, */*;q=0.5' });
     for (const [name, value] of Object.entries(tool.http.headers ?? {})) headers.set(name, value);
     if (!inQuery) headers.set('content-type', 'application/json');
-    const res = await fetch(url, {
-      method,
-      headers,
-      body: inQuery ? undefined : JSON.stringify(args),
-      redirect: 'manual',
-      signal,
-    });
+    const res = await guardedFetch(
+      url,
+      { method, headers, body: inQuery ? undefined : JSON.stringify(args), redirect: 'manual', signal },
+      { allowPrivate: options.allowPrivateUrls, agent: options.agent },
+    );
     const read = await readCapped(res);
     if (res.status < 200 || res.status > 299) {
       const snippet = read.text.slice(0, ERROR_BODY_MAX_CHARS);
@@ -163,6 +167,7 @@ export async function callHttpTool(tool: HttpToolDefinition, args: Record<string
     return { status: res.status, body: resultBody(res.headers.get('content-type') ?? '', read) };
   } catch (err) {
     if (err instanceof ToolCallError) throw err;
+    if (err instanceof UnsafeUrlError) throw refused(err);
     if (options.signal?.aborted) throw options.signal.reason ?? err;
     if (timeout.aborted) throw new ToolTimeoutError(`${target} did not answer within ${timeoutMs} ms`, timeoutMs);
     throw new ToolCallError(`${target} failed: ${describeFailure(err)}`);

@@ -1,11 +1,17 @@
-import { lookup } from 'node:dns/promises';
+import { lookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+
+/** Resolves a host name to every address it has (dns.lookup with `all`, or a test's stand-in). */
+export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+
+export const systemResolver: Resolver = (hostname) =>
+  new Promise((resolve, reject) => lookup(hostname, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
 
 /**
  * Outbound HTTP (webhook deliveries, tools) must not reach the service's own network: loopback,
  * private, link-local, carrier-grade NAT, multicast and reserved ranges are refused unless the
- * installation allows them. Checked when a URL is configured and again before each request, since
- * a name can resolve elsewhere later.
+ * installation allows them. Checked when a URL is configured (an early, clear refusal) and again on
+ * every connection by guarded-fetch.ts, since a name can resolve elsewhere later.
  */
 const blocked = new BlockList();
 for (const [net, prefix] of [
@@ -18,7 +24,9 @@ for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::'
   blocked.addSubnet(net, prefix, 'ipv6');
 }
 
-export class UnsafeUrlError extends Error {}
+export class UnsafeUrlError extends Error {
+  override readonly name = 'UnsafeUrlError';
+}
 
 export function parseHttpUrl(raw: string): URL {
   let url: URL;
@@ -32,16 +40,19 @@ export function parseHttpUrl(raw: string): URL {
   return url;
 }
 
-const isBlockedAddress = (address: string) => blocked.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+export const isBlockedAddress = (address: string) => blocked.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+
+/** The URL's host without IPv6 brackets. */
+export const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
 /** Resolves the host and refuses private targets unless `allowPrivate`. Returns the parsed URL. */
-export async function assertPublicHttpUrl(raw: string, allowPrivate: boolean): Promise<URL> {
+export async function assertPublicHttpUrl(raw: string, allowPrivate: boolean, resolve: Resolver = systemResolver): Promise<URL> {
   const url = parseHttpUrl(raw);
   if (allowPrivate) return url;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const host = bareHost(url);
   let addresses: string[];
   try {
-    addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+    addresses = isIP(host) ? [host] : (await resolve(host)).map((a) => a.address);
   } catch {
     throw new UnsafeUrlError(`host ${host} does not resolve`);
   }
