@@ -21,6 +21,7 @@ import { createCompletionRunStore } from '../stores/completion-runs';
 import { createRunEventStore } from '../stores/run-events';
 import { createCostStore } from '../stores/costs';
 import { createFileStore } from '../stores/files';
+import { createParsePool, parsePoolOptions } from '../knowledge/parse-pool';
 import { createIntegrationStore } from '../stores/integrations';
 import { createCronJobStore } from '../stores/cron-jobs';
 import { createTriggerStore } from '../stores/triggers';
@@ -45,6 +46,8 @@ export async function createServices(config: Config, log: Logger, options: Servi
   const apiKeys = createApiKeyStore(mongo.db);
   const secretBox = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
   const triggers = createTriggerStore(mongo.db);
+  // Attachments are read while their client waits, in threads: the event loop keeps answering.
+  const attachmentParsing = createParsePool(parsePoolOptions(config, config.FILE_PARSE_TIMEOUT_MS));
   if (config.BOOTSTRAP_API_KEY) await apiKeys.ensureBootstrap(config.BOOTSTRAP_TENANT_ID, config.BOOTSTRAP_API_KEY);
 
   const services: Services = {
@@ -80,7 +83,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     completionRuns: createCompletionRunStore(mongo.db),
     runEvents: createRunEventStore(mongo.db),
     costs: createCostStore(mongo.db, eventLog, { defaultThresholdTokens: config.COST_THRESHOLD_TOKENS }),
-    files: createFileStore(mongo.db),
+    files: createFileStore(mongo.db, attachmentParsing),
     cronJobs: createCronJobStore(mongo.db),
     triggers,
     triggerDispatcher: createTriggerDispatcher({ triggers, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE }),
@@ -88,6 +91,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
   return {
     ...services,
     async close() {
+      await attachmentParsing.close();
       await connection.close();
       await es.close();
       await mongo.close();

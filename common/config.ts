@@ -128,6 +128,14 @@ export const configSchema = z
     PARSE_THREADS: z.coerce.number().int().min(1).max(64).default(Math.max(1, Math.min(4, availableParallelism()))),
     /** An upload whose extraction and splitting take longer than this fails as `corrupt`. */
     PARSE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(7_200_000).default(600_000),
+    /** POST /v1/files extracts while the client waits: a file still being read after this long is refused (10001, `corrupt`). */
+    FILE_PARSE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
+    /** Heap of each parsing thread (worker and API); a file that needs more fails as `too_large` and the thread is replaced. */
+    PARSE_THREAD_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(1_024),
+    /** A DOCX or XLSX whose parts add up to more than this unpacked is refused as `too_large` before it is unpacked. */
+    ZIP_MAX_UNCOMPRESSED_BYTES: positiveInt(100 * 1024 * 1024),
+    /** ... and so is one with a part over 1 MiB unpacked that is compressed more than this many to one (a zip bomb). */
+    ZIP_MAX_COMPRESSION_RATIO: z.coerce.number().int().min(2).max(100_000).default(100),
     /** `local` (no network, see README), `http` (Cohere/Jina-style /rerank at RERANK_BASE_URL) or `none`. */
     RERANK_PROVIDER: z.enum(['local', 'http', 'none']).default('local'),
     RERANK_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),

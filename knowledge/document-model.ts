@@ -23,7 +23,7 @@ export interface ExtractedDocument {
 /** Why a file could not be read; becomes the document's failure reason. */
 export class ExtractionError extends Error {
   constructor(
-    readonly reason: 'unsupported' | 'encrypted' | 'corrupt' | 'empty',
+    readonly reason: 'unsupported' | 'encrypted' | 'corrupt' | 'empty' | 'too_large',
     message: string,
   ) {
     super(message);

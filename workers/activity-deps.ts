@@ -3,7 +3,7 @@ import type { Db } from 'mongodb';
 import type { ActivityDeps } from '../activities';
 import type { Config } from '../common/config';
 import { createKnowledgeCatalog } from '../knowledge/catalog';
-import { createParsePool } from '../knowledge/parse-pool';
+import { createParsePool, parsePoolOptions } from '../knowledge/parse-pool';
 import { createOpenAiChatClient } from '../llm/openai-chat';
 import { createSecretBox } from '../stores/secret-box';
 
@@ -19,7 +19,7 @@ export function activityDepsFromConfig(config: Config, db: Db, es: EsClient, ove
       catalog: createKnowledgeCatalog(config),
       indexPrefix: config.ELASTICSEARCH_INDEX_PREFIX,
       batchSize: config.INGEST_BATCH_SIZE,
-      parsing: createParsePool({ threads: config.PARSE_THREADS, timeoutMs: config.PARSE_TIMEOUT_MS }),
+      parsing: createParsePool(parsePoolOptions(config, config.PARSE_TIMEOUT_MS)),
     },
     completions: {
       chat: config.LLM_BASE_URL

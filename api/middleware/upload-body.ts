@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import type { Part } from 'formidable';
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { invalid } from '../../common/errors';
@@ -37,6 +38,12 @@ export function uploadBody(maxFileBytes: number): Middleware<AppState> {
       maxFieldsSize: 64 * 1024,
       allowEmptyFiles: true,
       minFileSize: 0,
+      // formidable takes a part without Content-Type for a text field, even one with a filename:
+      // such a part is a file of unknown type, whose format comes from its name and content.
+      onPart: (part: Part, handle: (part: Part) => void) => {
+        if (typeof part.originalFilename === 'string' && !part.mimetype) part.mimetype = 'application/octet-stream';
+        handle(part);
+      },
       fileWriteStreamHandler: (file?: unknown) => {
         const target = file as UploadedFile;
         const parts: Buffer[] = [];

@@ -31,7 +31,7 @@ export function detectDelimiter(text: string): string {
 
 /** One table block, header row first; blank rows are dropped, ragged rows kept as they are. */
 export function extractCsv(bytes: Buffer): ExtractedDocument {
-  const text = decodeText(bytes, { windows1252Fallback: true });
+  const text = decodeText(bytes);
   let rows: string[][];
   try {
     rows = parse(text, {

@@ -2,7 +2,7 @@ import mammoth from 'mammoth';
 import { ExtractedDocument, ExtractionError } from '../document-model';
 import { rejectCompoundFile } from './compound-file';
 import { htmlToDocument } from './html';
-import { assertZipWithinLimits } from './zip-directory';
+import { assertZipWithinLimits, type ZipLimits } from './zip-limits';
 
 /** Images carry no text; by default mammoth would inline each one as a base64 data URI. */
 const WITHOUT_IMAGE_DATA = mammoth.images.imgElement(async () => ({ src: '' }));
@@ -11,9 +11,9 @@ const WITHOUT_IMAGE_DATA = mammoth.images.imgElement(async () => ({ src: '' }));
  * mammoth maps Word's heading styles to h1..h6 and keeps lists and tables, so its HTML goes
  * through the HTML extractor. Its warnings (unknown styles, images) do not concern the text.
  */
-export async function extractDocx(bytes: Buffer): Promise<ExtractedDocument> {
+export async function extractDocx(bytes: Buffer, zipLimits?: ZipLimits): Promise<ExtractedDocument> {
   rejectCompoundFile(bytes, '.docx');
-  const entries = assertZipWithinLimits(bytes, 'Word document');
+  const entries = await assertZipWithinLimits(bytes, 'Word document', zipLimits);
   if (!entries.some((entry) => entry.name === 'word/document.xml')) {
     throw new ExtractionError('corrupt', 'the file is a ZIP archive but not a Word document (no word/document.xml)');
   }

@@ -1,4 +1,5 @@
-import { ExtractedDocument, ExtractionError } from '../document-model';
+import { storableText } from '../../common/storable-text';
+import { Block, ExtractedDocument, ExtractionError } from '../document-model';
 import { extractCsv } from './csv';
 import { describeContent, detectFormat } from './detect-format';
 import { extractDocx } from './docx';
@@ -11,11 +12,16 @@ import { extractPdf } from './pdf';
 import { requireText } from './require-text';
 import { extractText } from './text';
 import { extractXlsx } from './xlsx';
+import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-limits';
 
 export { detectFormat, ExtractorUnavailableError, SUPPORTED_FORMATS };
-export type { Format };
+export type { Format, ZipLimits };
 
-const EXTRACTORS: Record<Format, (bytes: Buffer) => ExtractedDocument | Promise<ExtractedDocument>> = {
+export interface ExtractOptions {
+  zipLimits?: ZipLimits;
+}
+
+const EXTRACTORS: Record<Format, (bytes: Buffer, zipLimits: ZipLimits) => ExtractedDocument | Promise<ExtractedDocument>> = {
   text: extractText,
   markdown: extractMarkdown,
   html: extractHtml,
@@ -26,6 +32,21 @@ const EXTRACTORS: Record<Format, (bytes: Buffer) => ExtractedDocument | Promise<
   json: extractJson,
 };
 
+/**
+ * Text the stores can hold (no NUL, no lone surrogate): a text file with stray NUL bytes, or a PDF
+ * whose text layer has them, is read rather than failing where it is stored or indexed.
+ */
+function storableBlock(block: Block): Block {
+  if (block.kind !== 'table') return { ...block, text: storableText(block.text) };
+  const rows = block.rows.map((row) => row.map(storableText));
+  return block.name === undefined ? { ...block, rows } : { ...block, rows, name: storableText(block.name) };
+}
+
+function storableDocument(doc: ExtractedDocument): ExtractedDocument {
+  const blocks = doc.blocks.map(storableBlock);
+  return doc.title === undefined ? { ...doc, blocks } : { ...doc, blocks, title: storableText(doc.title) };
+}
+
 const SUPPORTED_LIST = 'plain text, Markdown, HTML, PDF, DOCX, CSV, XLSX and JSON';
 
 /**
@@ -33,7 +54,7 @@ const SUPPORTED_LIST = 'plain text, Markdown, HTML, PDF, DOCX, CSV, XLSX and JSO
  * can be shown to the uploader: libraries' own exceptions (with their paths and internals) are
  * replaced, never passed on. ExtractorUnavailableError means our side failed; retry, do not fail the file.
  */
-export async function extractDocument(bytes: Buffer, filename: string, contentType?: string): Promise<ExtractedDocument> {
+export async function extractDocument(bytes: Buffer, filename: string, contentType?: string, options: ExtractOptions = {}): Promise<ExtractedDocument> {
   if (bytes.length === 0) throw new ExtractionError('empty', 'the file is empty');
   const format = detectFormat(bytes, filename, contentType);
   if (!format) {
@@ -44,10 +65,10 @@ export async function extractDocument(bytes: Buffer, filename: string, contentTy
   }
   let doc: ExtractedDocument;
   try {
-    doc = await EXTRACTORS[format](bytes);
+    doc = await EXTRACTORS[format](bytes, options.zipLimits ?? DEFAULT_ZIP_LIMITS);
   } catch (error) {
     if (error instanceof ExtractionError || error instanceof ExtractorUnavailableError) throw error;
     throw new ExtractionError('corrupt', `the ${formatNoun(format)} cannot be read`);
   }
-  return requireText(doc, `the ${formatNoun(format)} contains no text`);
+  return requireText(storableDocument(doc), `the ${formatNoun(format)} contains no text`);
 }

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { Block, ExtractedDocument, ExtractionError } from '../document-model';
 import { rejectCompoundFile } from './compound-file';
-import { assertZipWithinLimits } from './zip-directory';
+import { assertZipWithinLimits, type ZipLimits } from './zip-limits';
 
 /** Excel shows 15 significant digits; more would index binary floating-point noise (0.1+0.2). */
 function numberText(value: number): string {
@@ -48,9 +48,9 @@ function sheetRows(sheet: ExcelJS.Worksheet): string[][] {
 }
 
 /** One table block per non-empty sheet, named after the sheet; pageCount is the number of sheets. */
-export async function extractXlsx(bytes: Buffer): Promise<ExtractedDocument> {
+export async function extractXlsx(bytes: Buffer, zipLimits?: ZipLimits): Promise<ExtractedDocument> {
   rejectCompoundFile(bytes, '.xlsx');
-  const entries = assertZipWithinLimits(bytes, 'Excel workbook');
+  const entries = await assertZipWithinLimits(bytes, 'Excel workbook', zipLimits);
   if (!entries.some((entry) => entry.name === 'xl/workbook.xml')) {
     throw new ExtractionError('corrupt', 'the file is a ZIP archive but not an Excel workbook (no xl/workbook.xml)');
   }

@@ -1,9 +1,11 @@
-import { ExtractionError } from '../document-model';
-
 export interface ZipEntry {
   name: string;
-  /** As declared by the archive; a hostile archive can lie, see `assertZipWithinLimits`. */
+  /** As declared by the archive; a hostile archive can lie, see zip-limits.ts. */
   uncompressedSize: number;
+  compressedSize: number;
+  /** 0 stored, 8 deflated; anything else is not read by the Office libraries. */
+  method: number;
+  localHeaderOffset: number;
 }
 
 const END_OF_DIRECTORY = 0x06054b50;
@@ -12,12 +14,6 @@ const ZIP64_END_OF_DIRECTORY = 0x06064b50;
 const DIRECTORY_ENTRY = 0x02014b50;
 const ZIP64_EXTRA_FIELD = 0x0001;
 const NO_32BIT_VALUE = 0xffffffff;
-
-/**
- * Office files are more than 256 MiB of XML only in pathological cases; past that the libraries
- * would exhaust the worker's memory, so such a file is refused before anything is inflated.
- */
-export const MAX_UNCOMPRESSED_BYTES = 256 * 1024 * 1024;
 
 function findEndOfDirectory(bytes: Buffer): number | undefined {
   // The record is 22 bytes plus a comment of at most 65535 bytes, at the very end of the file.
@@ -38,15 +34,27 @@ function directoryOffset(bytes: Buffer, endRecord: number): number | undefined {
   return Number(bytes.readBigUInt64LE(zip64End + 48));
 }
 
-function zip64UncompressedSize(bytes: Buffer, extraStart: number, extraEnd: number): number {
+/**
+ * The 64-bit values of a ZIP64 extra field: present, in this order, only for the fields whose
+ * 32-bit value is maxed out; a missing one reads as infinite, which the limits refuse.
+ */
+function zip64Values(bytes: Buffer, extraStart: number, extraEnd: number, wanted: boolean[]): number[] {
   for (let field = extraStart; field + 4 <= extraEnd; ) {
     const id = bytes.readUInt16LE(field);
     const size = bytes.readUInt16LE(field + 2);
-    // The uncompressed size is the first value of the ZIP64 field when the 32-bit one is maxed out.
-    if (id === ZIP64_EXTRA_FIELD && size >= 8 && field + 12 <= extraEnd) return Number(bytes.readBigUInt64LE(field + 4));
+    if (id === ZIP64_EXTRA_FIELD) {
+      let at = field + 4;
+      return wanted.map((want) => {
+        if (!want) return 0;
+        if (at + 8 > Math.min(field + 4 + size, extraEnd)) return Number.POSITIVE_INFINITY;
+        const value = Number(bytes.readBigUInt64LE(at));
+        at += 8;
+        return value;
+      });
+    }
     field += 4 + size;
   }
-  return Number.POSITIVE_INFINITY;
+  return wanted.map(() => Number.POSITIVE_INFINITY);
 }
 
 /**
@@ -68,32 +76,19 @@ export function readZipDirectory(bytes: Buffer): ZipEntry[] | undefined {
     const commentLength = bytes.readUInt16LE(position + 32);
     const nameStart = position + 46;
     const extraStart = nameStart + nameLength;
-    const declared = bytes.readUInt32LE(position + 24);
+    const sizes = [bytes.readUInt32LE(position + 24), bytes.readUInt32LE(position + 20), bytes.readUInt32LE(position + 42)];
+    const wide = zip64Values(bytes, extraStart, extraStart + extraLength, sizes.map((value) => value === NO_32BIT_VALUE));
+    const [uncompressedSize, compressedSize, localHeaderOffset] = sizes.map((value, i) => (value === NO_32BIT_VALUE ? wide[i]! : value)) as [number, number, number];
     entries.push({
       name: bytes.toString('utf8', nameStart, Math.min(extraStart, bytes.length)),
-      uncompressedSize: declared === NO_32BIT_VALUE ? zip64UncompressedSize(bytes, extraStart, extraStart + extraLength) : declared,
+      uncompressedSize,
+      compressedSize,
+      method: bytes.readUInt16LE(position + 10),
+      localHeaderOffset,
     });
     position = extraStart + extraLength + commentLength;
   }
   const declaredCount = bytes.readUInt16LE(endRecord + 10);
   if (entries.length === 0 && declaredCount !== 0) return undefined;
-  return entries;
-}
-
-/**
- * Refuses archives that are unreadable or that declare an absurd unpacked size (a zip bomb).
- * Declared sizes can lie; JSZip (used by mammoth and exceljs) only notices a mismatch after
- * inflating, so a lying archive is bounded by the worker's memory limit, not by this check.
- */
-export function assertZipWithinLimits(bytes: Buffer, what: string): ZipEntry[] {
-  const entries = readZipDirectory(bytes);
-  if (!entries) throw new ExtractionError('corrupt', `the ${what} is damaged: its ZIP directory cannot be read`);
-  const total = entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
-  if (total > MAX_UNCOMPRESSED_BYTES) {
-    throw new ExtractionError(
-      'unsupported',
-      `the ${what} unpacks to more than ${MAX_UNCOMPRESSED_BYTES / (1024 * 1024)} MiB, which is refused as a likely zip bomb`,
-    );
-  }
   return entries;
 }

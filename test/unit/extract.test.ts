@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import iconv from 'iconv-lite';
 import { Block, ExtractedDocument, ExtractionError } from '../../knowledge/document-model';
 import { detectFormat, extractDocument, SUPPORTED_FORMATS } from '../../knowledge/extract';
 import { layoutBlocks, TextRun } from '../../knowledge/extract/pdf-layout';
+import { declaringSize, docxBomb, docxWithText } from '../support/office-files';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../fixtures/documents', name));
 
@@ -129,9 +131,31 @@ describe('plain text', () => {
   });
 
   it('refuses bytes that are not text', async () => {
-    expect((await failure(extractDocument(Buffer.from([0x41, 0xc3, 0x28, 0x42]), 'latin.txt'))).reason).toBe('unsupported');
-    expect((await failure(extractDocument(Buffer.from('text\0with NUL'), 'nul.txt'))).reason).toBe('unsupported');
     expect((await failure(extractDocument(fixture('random.bin'), 'random.txt'))).reason).toBe('unsupported');
+    const executable = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(64), fixture('random.bin')]);
+    expect((await failure(extractDocument(executable, 'program.txt'))).message).toMatch(/binary data/);
+  });
+
+  it('drops NUL bytes (the stores cannot hold U+0000) and reads the text around them', async () => {
+    const doc = await extractDocument(Buffer.from('Article 1\0\0 applies.\n\nArticle 2\0'), 'nul.txt');
+    expect(doc.blocks).toEqual([
+      { kind: 'paragraph', text: 'Article 1 applies.' },
+      { kind: 'paragraph', text: 'Article 2' },
+    ]);
+    // A log file cut off by a crash, padded with NULs where the rest was to go.
+    const padded = Buffer.concat([Buffer.from('started\nstopped\n'), Buffer.alloc(100_000)]);
+    expect((await extractDocument(padded, 'service.log')).blocks).toEqual([{ kind: 'paragraph', text: 'started\nstopped' }]);
+  });
+
+  it.each([
+    ['GBK', 'gbk', '这是一份简体中文的测试文件。出租人应当按照约定将房屋交付承租人，并保证房屋及其附属设施符合安全和居住要求。'],
+    ['Shift-JIS', 'shift_jis', 'これは日本語のテストファイルです。賃貸人は、約束に従って建物を賃借人に引き渡さなければなりません。'],
+    ['Windows-1252', 'windows-1252', 'Café crème brûlée — naïve façade, “quotes” cost €5. Größe: Köln, Zürich, São Paulo.'],
+  ])('detects and decodes %s text', async (_name, encoding, text) => {
+    const bytes = iconv.encode(text, encoding);
+    expect(bytes.equals(Buffer.from(text))).toBe(false);
+    expect((await extractDocument(bytes, 'legacy.txt')).blocks).toEqual([{ kind: 'paragraph', text }]);
+    expect(detectFormat(bytes, 'upload')).toBe('text');
   });
 
   it('reports a file without text as empty', async () => {
@@ -308,8 +332,28 @@ describe('DOCX', () => {
     ]);
     expect(detectFormat(bomb, 'bomb.docx')).toBe('docx');
     const error = await failure(extractDocument(bomb, 'bomb.docx'));
-    expect(error.reason).toBe('unsupported');
+    expect(error.reason).toBe('too_large');
     expect(error.message).toMatch(/zip bomb/);
+  });
+
+  it('refuses a zip bomb by its compression ratio, by its total size, and when it lies about its size', async () => {
+    const bomb = await docxBomb(20 * 1024 * 1024);
+    expect(bomb.length).toBeLessThan(200 * 1024);
+    expect(detectFormat(bomb, 'upload')).toBe('docx');
+    const byRatio = await failure(extractDocument(bomb, 'bomb.docx'));
+    expect(byRatio).toMatchObject({ reason: 'too_large', message: expect.stringMatching(/compressed more than 100:1/) });
+
+    const generous = { zipLimits: { maxUncompressedBytes: 10 * 1024 * 1024, maxCompressionRatio: 100_000 } };
+    expect(await failure(extractDocument(bomb, 'bomb.docx', undefined, generous))).toMatchObject({ reason: 'too_large', message: expect.stringMatching(/more than 10 MiB/) });
+
+    const liar = declaringSize(bomb, 'word/document.xml', 500_000);
+    const lying = await failure(extractDocument(liar, 'bomb.docx'));
+    expect(lying).toMatchObject({ reason: 'too_large', message: expect.stringMatching(/more than its ZIP directory declares/) });
+  });
+
+  it('reads a document of one long run without spaces', async () => {
+    const doc = await extractDocument(await docxWithText('x'.repeat(300_000)), 'run.docx');
+    expect(doc.blocks).toEqual([{ kind: 'paragraph', text: 'x'.repeat(300_000) }]);
   });
 });
 
