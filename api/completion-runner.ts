@@ -1,7 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { AppError, conflict, ErrorCodes } from '../common/errors';
-import type { CompletionBody, CompletionReply } from '../common/schemas/completions';
+import type { CompletionBody, CompletionReply, RunAccepted } from '../common/schemas/completions';
 import { TraceId } from '../common/search-attributes';
 import { completionWorkflowId, startCompletion } from '../common/workflow-starts';
 import { prepareCompletionInput } from '../completion/prepare-input';
@@ -83,14 +83,32 @@ export function runError(err: unknown): AppError {
 }
 const KNOWN_CODES = new Set<number>(Object.values(ErrorCodes));
 
-/** Waits for the run's workflow and shapes its outcome as the reply. */
-export async function awaitReply(services: Services, run: StartedRun): Promise<CompletionReply> {
-  let outcome: CompletionOutcome;
+/** The 202 reply of a run that outlived the request's wait: where to follow it. */
+export const acceptedRun = (run: StartedRun): RunAccepted => ({
+  trace_id: run.input.traceId,
+  session_id: run.input.sessionId,
+  status: 'running',
+  links: { self: `/v1/combo/completions/${run.input.traceId}`, events: `/v1/combo/completions/${run.input.traceId}/events` },
+});
+
+/**
+ * Waits for the run's workflow, at most COMPLETION_REPLY_WAIT_MS, and shapes its outcome as the
+ * reply; null when the run is still going then (it goes on: the client follows it by trace id).
+ */
+export async function awaitReply(services: Services, run: StartedRun): Promise<CompletionReply | null> {
+  let outcome: CompletionOutcome | null;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    outcome = await services.temporal.workflow.getHandle<(input: CompletionInput) => Promise<CompletionOutcome>>(run.workflowId, run.runId).result();
+    outcome = await Promise.race([
+      services.temporal.workflow.getHandle<(input: CompletionInput) => Promise<CompletionOutcome>>(run.workflowId, run.runId).result(),
+      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), services.config.COMPLETION_REPLY_WAIT_MS))),
+    ]);
   } catch (err) {
     throw runError(err);
+  } finally {
+    clearTimeout(timer);
   }
+  if (outcome === null) return null;
   return {
     session_id: run.input.sessionId,
     answer: outcome.answer,

@@ -1,3 +1,4 @@
+import { optionalTsToMs } from '@temporalio/common/lib/time';
 import type { Services } from './services';
 
 export interface CheckResult {
@@ -23,13 +24,35 @@ async function check(probe: () => Promise<unknown>, timeoutMs: number): Promise<
   }
 }
 
-/** Each backend answers a cheap call: Temporal's health service, a Mongo ping, ES cluster health. */
-export async function checkBackends({ temporal, mongo, es }: Pick<Services, 'temporal' | 'mongo' | 'es'>, timeoutMs = 2_000) {
-  const [t, m, e] = await Promise.all([
+// Temporal's enum values (temporal.api.enums.v1): TASK_QUEUE_KIND_NORMAL, TASK_QUEUE_TYPE_WORKFLOW / _ACTIVITY.
+const NORMAL_QUEUE = 1;
+const QUEUE_TYPES = { workflow: 1, activity: 2 } as const;
+
+/**
+ * A worker polls the task queue: Temporal lists the pollers it saw, each with its last poll. A worker
+ * keeps a long poll open up to a minute, so one counts as polling until WORKER_POLL_STALE_MS after it.
+ */
+async function workerPolls(temporal: Services['temporal'], taskQueue: string, staleMs: number): Promise<void> {
+  for (const [type, taskQueueType] of Object.entries(QUEUE_TYPES)) {
+    const { pollers } = await temporal.workflowService.describeTaskQueue({
+      namespace: temporal.options.namespace, taskQueue: { name: taskQueue, kind: NORMAL_QUEUE }, taskQueueType,
+    });
+    const newest = Math.max(0, ...(pollers ?? []).map((p) => optionalTsToMs(p.lastAccessTime) ?? 0));
+    if (Date.now() - newest > staleMs) throw new Error(`no worker polls the ${type} tasks of task queue ${taskQueue}`);
+  }
+}
+
+/**
+ * Each backend answers a cheap call (Temporal's system info, a Mongo ping, ES cluster health), and a
+ * worker polls the service's task queue: without one, no run would ever start.
+ */
+export async function checkBackends({ temporal, mongo, es, config }: Pick<Services, 'temporal' | 'mongo' | 'es' | 'config'>, timeoutMs = 2_000) {
+  const [t, w, m, e] = await Promise.all([
     check(() => temporal.workflowService.getSystemInfo({}), timeoutMs),
+    check(() => workerPolls(temporal, config.TEMPORAL_TASK_QUEUE, config.WORKER_POLL_STALE_MS), timeoutMs),
     check(() => mongo.db.command({ ping: 1 }), timeoutMs),
     // The minimal Elasticsearch distribution has no root endpoint, so ping() fails: use cluster health.
     check(() => es.cluster.health({ timeout: `${timeoutMs}ms` }, { requestTimeout: timeoutMs, maxRetries: 0 }), timeoutMs),
   ]);
-  return { temporal: t, mongodb: m, elasticsearch: e };
+  return { temporal: t, worker: w, mongodb: m, elasticsearch: e };
 }

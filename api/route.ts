@@ -51,6 +51,11 @@ export interface RouteDef<P extends AnyObject | undefined, Q extends AnyObject |
    */
   rawBody?: { documented: z.ZodType };
   response: R;
+  /**
+   * The endpoint may answer HTTP 202 with code 0 and this `data` (work accepted that goes on); its
+   * handler then answers with `answerAccepted` and returns STREAMED.
+   */
+  accepted?: z.ZodType;
   /** The endpoint may answer text/event-stream (documented by this schema); its handler then returns STREAMED. */
   eventStream?: z.ZodType;
   /** The endpoint can fail upstream: 502 (30001, the model) and 504 (30002, a tool timed out). */
@@ -62,6 +67,13 @@ export interface RouteDef<P extends AnyObject | undefined, Q extends AnyObject |
 
 /** Returned by a handler that has answered with a stream of its own (ctx.body set): no envelope. */
 export const STREAMED = Symbol('streamed');
+
+/** HTTP 202, code 0: the work was accepted and goes on (the route declares `accepted`). */
+export function answerAccepted(ctx: AppContext, data: unknown): typeof STREAMED {
+  ctx.status = 202;
+  ctx.body = { code: 0, data, message: 'ok' };
+  return STREAMED;
+}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRoute = RouteDef<any, any, any, any>;
@@ -210,6 +222,9 @@ export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void 
               ...(route.eventStream ? { 'text/event-stream': { schema: route.eventStream } } : {}),
             },
       },
+      ...(route.accepted
+        ? { 202: { description: 'accepted, still running (code 0)', headers: rateLimitHeaders, content: json(envelopeOf(route.accepted)) } }
+        : {}),
       ...Object.fromEntries(
         Object.entries({ ...errorResponses, ...(route.upstreamErrors ? upstreamErrorResponses : {}) }).map(([status, description]) => [status, { description, content: json(errorEnvelope) }]),
       ),

@@ -161,6 +161,12 @@ export const configSchema = z
     COMPLETION_MAX_STEPS: z.coerce.number().int().min(1).max(50).default(8),
     /** Tokens (prompt + generated, all steps) one completion may spend before it stops. */
     COMPLETION_MAX_TOKENS: z.coerce.number().int().min(100).max(2_000_000).default(60_000),
+    /** The longest a completion runs (its workflow's own timer); then it fails and records why. */
+    COMPLETION_RUN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
+    /** /v1/ready counts a worker as polling the task queue until this long after its last poll (long polls last up to a minute). */
+    WORKER_POLL_STALE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(90_000),
+    /** The longest a JSON completion request waits for its answer; then HTTP 202 with the run to follow. */
+    COMPLETION_REPLY_WAIT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
     /** Earlier session messages given to the model: at most this many, newest first ... */
     HISTORY_MAX_MESSAGES: z.coerce.number().int().min(0).max(200).default(20),
     /** ... and at most this many characters of them. */

@@ -49,6 +49,9 @@ export async function startDocumentIngest(client: Client, taskQueue: string, inp
   });
 }
 
+/** How long past its own time bound a completion may live before Temporal ends it without its record. */
+const RUN_BACKSTOP_MARGIN_MS = 120_000;
+
 /** One running completion per session: the workflow id is the session's, so the server refuses a second (10005). */
 export const completionWorkflowId = (sessionId: string) => `completion-${sessionId}`;
 
@@ -64,6 +67,8 @@ export async function startCompletion(client: Client, taskQueue: string, input: 
       taskQueue,
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      // A backstop only: the run's own timer ends it first, recording why.
+      ...(input.limits.runTimeoutMs !== undefined ? { workflowExecutionTimeout: input.limits.runTimeoutMs + RUN_BACKSTOP_MARGIN_MS } : {}),
       typedSearchAttributes: [
         { key: TenantId, value: input.tenantId },
         { key: AgentId, value: input.agentId },

@@ -106,6 +106,7 @@ export async function prepareCompletionInput(services: PreparationDeps, request:
       attachmentMaxChars: config.ATTACHMENT_MAX_CHARS,
       modelCallTimeoutMs: config.LLM_TIMEOUT_MS,
       modelAttempts: config.LLM_MAX_ATTEMPTS,
+      runTimeoutMs: config.COMPLETION_RUN_TIMEOUT_MS,
     },
     requestedAt: Date.now(),
     firstSeq: 1,

@@ -35,6 +35,8 @@ export interface CompletionInput {
     /** One model call's deadline and attempts (LLM_TIMEOUT_MS, LLM_MAX_ATTEMPTS). */
     modelCallTimeoutMs: number;
     modelAttempts: number;
+    /** COMPLETION_RUN_TIMEOUT_MS; absent in runs started before the bound existed. */
+    runTimeoutMs?: number;
   };
   /** Epoch ms of the request (cost.duration_ms runs from here). */
   requestedAt: number;

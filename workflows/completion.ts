@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { RunToFinish } from '../activities/llm';
 import { firstMessages } from '../completion/context-messages';
@@ -30,6 +30,11 @@ const { searchKnowledge } = proxyActivities<Activities>({
 });
 
 const SEARCH_TOP_K = 6;
+/** Patch id of the run's own time bound (COMPLETION_RUN_TIMEOUT_MS). */
+const RUN_TIME_BOUND = 'completion-run-time-bound';
+
+/** The run's own timer cancelled its work: a cancellation while the workflow itself is not cancelled. */
+const boundReached = (err: unknown) => isCancellation(err) && !CancellationScope.current().consideredCancelled;
 const TOOL_ATTEMPTS = 2;
 
 /**
@@ -42,7 +47,7 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
   const ctx = runContextOf(input);
   let seq = input.firstSeq;
   let tokens = 0;
-  try {
+  const work = async (): Promise<CompletionOutcome> => {
     const attachments: AttachmentText[] = input.attachmentIds.length > 0
       ? await readAttachments({ tenantId: input.tenantId, fileIds: input.attachmentIds, maxChars: input.limits.attachmentMaxChars })
       : [];
@@ -84,8 +89,13 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
       route: input.route, stopReason, tokens, requestedAt: input.requestedAt, userId: input.userId, sources, answerStep,
     });
     return { answer, reference, model, stopReason, artifacts: finished.artifacts, cost: finished.cost };
+  };
+  try {
+    // Runs started before the bound existed have no timer in their history.
+    const bound = input.limits.runTimeoutMs;
+    return bound !== undefined && patched(RUN_TIME_BOUND) ? await CancellationScope.withTimeout(bound, work) : await work();
   } catch (err) {
-    const failure = classifyFailure(err);
+    const failure = boundReached(err) ? { code: 20001, message: `the run did not finish within its time bound (${input.limits.runTimeoutMs} ms)` } : classifyFailure(err);
     await failRun({ ctx, seq, question: input.question, code: failure.code, message: failure.message, tokens, requestedAt: input.requestedAt });
     throw ApplicationFailure.create({ message: failure.message, type: RUN_FAILURE_TYPE, nonRetryable: true, details: [{ code: failure.code }] });
   }

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { AppError, ErrorCodes, invalid } from '../../common/errors';
 import {
-  completionBody, completionParams, completionReply, completionRun, streamEventDocs, traceParams,
+  completionBody, completionParams, completionReply, completionRun, runAccepted, streamEventDocs, traceParams,
 } from '../../common/schemas/completions';
 import { parseStreamEventId, type RunOwner } from '../../stores/run-events';
-import { awaitReply, startRun } from '../completion-runner';
+import { acceptedRun, awaitReply, startRun } from '../completion-runner';
 import type { AppContext } from '../context';
-import { defineRoute, STREAMED } from '../route';
+import { answerAccepted, defineRoute, STREAMED } from '../route';
 import { streamRunEvents } from '../run-event-stream';
 import type { Services } from '../services';
 
@@ -65,7 +65,7 @@ export const completionRoutes = (services: Services) => {
       method: 'post', path: '/v1/combo/agents/{agent_id}/completions', operationId: 'createCompletion', tag,
       summary: 'Ask the agent: one JSON reply, or a server-sent-event stream',
       description: `Runs the agent as a Temporal workflow (search attributes TenantId, AgentId, SessionId, TraceId = the reply's trace_id); each model call and tool call is an activity of its own.\n${STREAM_DESCRIPTION}`,
-      params: completionParams, body: completionBody, response: completionReply, eventStream: streamEventDocs, upstreamErrors: true,
+      params: completionParams, body: completionBody, response: completionReply, accepted: runAccepted, eventStream: streamEventDocs, upstreamErrors: true,
       handler: async ({ ctx, principal, params, body }) => {
         const resume = resumePoint(ctx);
         if (resume) {
@@ -78,7 +78,10 @@ export const completionRoutes = (services: Services) => {
         }
         const traceId = ctx.state.traceId;
         const run = await startRun(services, principal, params.agent_id, body, traceId);
-        if (!body.stream) return awaitReply(services, run);
+        if (!body.stream) {
+          const reply = await awaitReply(services, run);
+          return reply ?? answerAccepted(ctx, acceptedRun(run));
+        }
         const owner: RunOwner = {
           tenant_id: principal.tenantId, session_id: run.input.sessionId, agent_id: run.input.agentId, workflow_id: run.workflowId, run_id: run.runId,
         };

@@ -86,6 +86,21 @@ export const completionRun = completionReply
   })
   .meta({ id: 'CompletionRun' });
 
+export const runAccepted = z
+  .object({
+    trace_id: traceId,
+    session_id: sessionId,
+    status: z.enum(['running']).meta({ description: 'the run goes on; later releases may add `queued` and `waiting_approval`' }),
+    links: z.object({
+      self: z.string().meta({ description: 'GET it for the run\'s status and, once ended, its result', example: '/v1/combo/completions/trc_8a3XbQv2mK0pLr7sTu9w' }),
+      events: z.string().meta({ description: 'its event stream (text/event-stream), from the start or after Last-Event-ID', example: '/v1/combo/completions/trc_8a3XbQv2mK0pLr7sTu9w/events' }),
+    }),
+  })
+  .meta({
+    id: 'RunAccepted',
+    description: 'HTTP 202, code 0: the run is accepted and goes on, but did not answer within COMPLETION_REPLY_WAIT_MS; follow it with `links.self`.',
+  });
+
 export const completionParams = z.object({ agent_id: resourceId('agt', 'agent id') }).strict();
 export const traceParams = z.object({ trace_id: traceId }).strict();
 
@@ -95,6 +110,7 @@ export type Reference = z.infer<typeof reference>;
 export type Cost = z.infer<typeof cost>;
 export type StopReason = z.infer<typeof stopReason>;
 export type CompletionRun = z.infer<typeof completionRun>;
+export type RunAccepted = z.infer<typeof runAccepted>;
 
 /** Documentation of the text/event-stream reply (validated by nothing: the server writes it). */
 export const streamEventDocs = z

@@ -1,5 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { startTestApi, type TestApi } from '../support/api';
+import { eventually } from '../support/consumer';
+import { startTestWorker } from '../support/worker';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -13,11 +15,30 @@ describe('health, readiness and documentation', () => {
     expect(res.json).toMatchObject({ code: 0, data: { status: 'ok' }, message: 'ok' });
   });
 
-  it('is ready when Temporal, MongoDB and Elasticsearch answer', async () => {
-    const res = await api.call('GET', '/v1/ready');
-    expect(res.status).toBe(200);
-    expect(res.json.data.status).toBe('ready');
-    for (const backend of ['temporal', 'mongodb', 'elasticsearch']) expect(res.json.data.checks[backend].ok).toBe(true);
+  it('is ready when Temporal, MongoDB and Elasticsearch answer and a worker polls the task queue', async () => {
+    const worker = await startTestWorker(api, { dispatcher: false });
+    try {
+      const res = await eventually(async () => {
+        const ready = await api.call('GET', '/v1/ready');
+        return ready.status === 200 ? ready : undefined;
+      }, 20_000);
+      expect(res.json.data.status).toBe('ready');
+      for (const backend of ['temporal', 'worker', 'mongodb', 'elasticsearch']) expect(res.json.data.checks[backend].ok).toBe(true);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('answers 503 naming the worker when none polls the task queue', async () => {
+    const idle = await startTestApi();
+    try {
+      const notReady = await idle.call('GET', '/v1/ready');
+      expect(notReady.status).toBe(503);
+      expect(notReady.json.data.down).toEqual(['worker']);
+      expect(notReady.json.data.checks.worker.error).toContain(idle.config.TEMPORAL_TASK_QUEUE);
+    } finally {
+      await idle.close();
+    }
   });
 
   it('answers 503 naming the backend that is down', async () => {
@@ -26,8 +47,8 @@ describe('health, readiness and documentation', () => {
       const res = await broken.call('GET', '/v1/ready');
       expect(res.status).toBe(503);
       expect(res.json.code).toBe(20001);
-      expect(res.json.data.down).toEqual(['elasticsearch']);
-      expect(res.json.message).toBe('not ready: elasticsearch unavailable');
+      expect(res.json.data.down).toEqual(['worker', 'elasticsearch']);
+      expect(res.json.message).toBe('not ready: worker, elasticsearch unavailable');
       expect(res.headers.get('retry-after')).toBe('5');
     } finally {
       await broken.close();
@@ -69,6 +90,6 @@ describe('health, readiness and documentation', () => {
     const bundle = await api.call('GET', '/v1/docs/swagger-ui-bundle.js');
     expect(bundle.status).toBe(200);
     expect(bundle.text.length).toBeGreaterThan(100_000);
-    expect((await api.call('GET', '/v1/docs/..%2Fpackage.json')).json.code).toBe(10001);
+    expect((await api.call('GET', '/v1/docs/..%2Fpackage.json')).json.code).toBe(10004);
   });
 });
