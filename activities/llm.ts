@@ -1,4 +1,7 @@
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
+import { InvalidReviewOutputError, parseReviewOutput, REVIEW_RESPONSE_FORMAT, type ReviewOutput, streamedReport } from '../completion/review-report';
+import { countFindings } from '../completion/review-rules';
+import { reviewArtifact } from '../completion/run-artifacts';
 import { type RunContext, stepConfidence } from '../completion/run-input';
 import type { FinishedRun, FinishRunInput } from './runs';
 import { type ChatModelClient, ChatModelError, type ChatRequest, type ChatResult } from '../llm/chat-model';
@@ -26,6 +29,8 @@ export interface RecordedRun {
   answer: string;
   model: string | null;
   tokens: number;
+  /** As recorded in the run record; absent when only the session holds the answer. */
+  artifacts?: Array<Record<string, unknown>>;
 }
 
 /** `agent.step`: the agent advanced one step (`action` says what it did; `confidence` 0-1). */
@@ -57,6 +62,16 @@ export interface CallModelResult {
 }
 
 
+/** A model review answers in structured output; its findings, not its prose, are what is counted. */
+const isModelReview = (run: RunToFinish | undefined) => run?.route.scenario === 'review' && run.route.usesModel;
+const hasReviewReport = (artifacts: Array<Record<string, unknown>> | undefined) => artifacts?.some((a) => a.type === 'review_report') ?? false;
+
+/** The validated review as the run's artifact, its text made storable like every model output. */
+function reviewReport(review: ReviewOutput): Record<string, unknown> {
+  const findings = review.findings.map((f) => ({ ...f, file: storableText(f.file), message: storableText(f.message) }));
+  return reviewArtifact(countFindings(findings), findings);
+}
+
 /** Activities that reach the language model. */
 export function createLlmActivities({ chat, runEvents, eventLog, messageIntervalMs = 50, recordFinishedRun, recordedRun }: LlmActivityDeps) {
   /**
@@ -73,6 +88,11 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
         answerStep: { step, confidence: stepConfidence(result.finishReason) },
       });
     } catch (err) {
+      // A review's findings exist only here: the workflow's fallback recording would lose them, so
+      // this call is retried instead (its next attempt reuses what this one recorded).
+      if (hasReviewReport(run.artifacts)) {
+        throw ApplicationFailure.create({ message: `recording the review failed: ${(err as Error).message}`, type: 'RecordingFailed' });
+      }
       log.warn('recording the answered run failed; the workflow records it instead', { trace_id: ctx.traceId, error: (err as Error).message });
       return undefined;
     }
@@ -92,12 +112,16 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
       // An earlier attempt that answered and began recording the run, then lost its worker before
       // reporting: its answer stands and the model is not asked again. Recording it once more
       // completes whatever that attempt had not written (every write is keyed by the run).
-      const earlier = attempt > 1 && finishIfAnswered && recordedRun ? await recordedRun(ctx) : null;
+      const review = isModelReview(finishIfAnswered);
+      const recorded = attempt > 1 && finishIfAnswered && recordedRun ? await recordedRun(ctx) : null;
+      // A review recorded without its findings (the session only) is asked again rather than counted from prose.
+      const earlier = recorded && (!review || hasReviewReport(recorded.artifacts)) ? recorded : null;
       if (earlier) {
         const tokens = Math.max(0, earlier.tokens - finishIfAnswered!.tokensBefore);
         const usage = { promptTokens: 0, completionTokens: tokens, totalTokens: tokens, estimated: false };
         const result: ChatResult = { content: earlier.answer, toolCalls: [], usage, finishReason: 'stop', model: earlier.model ?? request.model };
-        const finished = await finishHere(ctx, seq, step, result, finishIfAnswered!);
+        const run = review ? { ...finishIfAnswered!, artifacts: earlier.artifacts!.filter((a) => a.type === 'review_report') } : finishIfAnswered!;
+        const finished = await finishHere(ctx, seq, step, result, run);
         return { result, nextSeq: seq, ...(finished ? { finished } : {}) };
       }
       let next = seq;
@@ -117,14 +141,18 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
         Context.current().heartbeat();
         const now = Date.now();
         if (now - lastAt < messageIntervalMs) return;
+        // A review streams JSON: the reader is shown the Markdown report inside it as it grows.
+        const shown = storableText(review ? streamedReport(text) : text);
+        if (shown === '' || shown === lastSent) return;
         lastAt = now;
-        lastSent = storableText(text);
+        lastSent = shown;
         emit([{ event: 'message', data: { answer: lastSent } }]);
       };
+      const modelRequest: ChatRequest = review ? { ...request, responseFormat: REVIEW_RESPONSE_FORMAT } : request;
 
       let result: ChatResult;
       try {
-        result = await chat.complete(request, { stream: ctx.stream, onText: ctx.stream ? onText : undefined, signal: Context.current().cancellationSignal });
+        result = await chat.complete(modelRequest, { stream: ctx.stream, onText: ctx.stream ? onText : undefined, signal: Context.current().cancellationSignal });
       } catch (err) {
         await writes;
         if (err instanceof ChatModelError) {
@@ -135,6 +163,20 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
           });
         }
         throw err;
+      }
+      let run = finishIfAnswered;
+      if (review && result.toolCalls.length === 0) {
+        let output: ReviewOutput;
+        try {
+          output = parseReviewOutput(result.content);
+        } catch (err) {
+          if (!(err instanceof InvalidReviewOutputError)) throw err;
+          await writes;
+          // Retried like an unavailable model; after the last attempt the run fails with 30001.
+          throw ApplicationFailure.create({ message: err.message, type: 'ModelOutputInvalid' });
+        }
+        result = { ...result, content: output.report };
+        run = { ...finishIfAnswered!, artifacts: [reviewReport(output)] };
       }
       // The model's text is stored as it is shown (stream, session, run): what the store cannot hold goes.
       result = { ...result, content: storableText(result.content) };
@@ -148,7 +190,7 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
           agentStepEvent(ctx, step, `call_tools:${result.toolCalls.map((c) => c.name).join(',')}`, stepConfidence(result.finishReason), new Date()),
         ]);
       }
-      const finished = result.toolCalls.length === 0 && finishIfAnswered ? await finishHere(ctx, next, step, result, finishIfAnswered) : undefined;
+      const finished = result.toolCalls.length === 0 && run ? await finishHere(ctx, next, step, result, run) : undefined;
       return { result, nextSeq: next, ...(finished ? { finished } : {}) };
     },
   };

@@ -3,7 +3,6 @@ import type { StopReason } from '../common/schemas/completions';
 import { composeOfflineAnswer } from '../completion/offline-answer';
 import { describeImport, importArtifact, importEventData, reviewArtifact, reviewEventData } from '../completion/run-artifacts';
 import { NotADiffError, reviewDiff } from '../completion/review-rules';
-import { countSeverities } from '../completion/review-report';
 import { NotImportableError, parseImport, parseModelImport } from '../completion/import-items';
 import { EXTRACTIVE_PASSAGES } from '../completion/route-catalog';
 import type { AnswerStep, AttachmentText, Passage, RunContext, RunRoute } from '../completion/run-input';
@@ -122,7 +121,9 @@ export function createRunActivities(deps: RunActivityDeps) {
     const cost = { tokens: input.tokens, duration_ms: Math.max(0, at.getTime() - input.requestedAt) };
     let artifacts = input.artifacts;
     if (input.route.usesModel && input.model !== null) {
-      if (input.route.scenario === 'review') artifacts = [reviewArtifact(countSeverities(input.answer), [])];
+      // Only a review the model gave as validated structured output is counted (see callModel);
+      // without one (a run stopped by its token budget) no review is announced.
+      if (input.route.scenario === 'review') artifacts = artifacts.filter((a) => a.type === 'review_report');
       if (input.route.scenario === 'import') artifacts = [importArtifact(parseModelImport(input.answer), input.sources)];
     }
 

@@ -400,7 +400,7 @@ export const SECURITY_RULE_IDS = RULES.filter((r) => r.security).map((r) => r.id
 
 const SEVERITY_ORDER: Severity[] = ['critical', 'warning', 'info'];
 
-export function countFindings(findings: Finding[]): IssueCounts {
+export function countFindings(findings: ReadonlyArray<{ severity: Severity }>): IssueCounts {
   const counts: IssueCounts = { critical: 0, warning: 0, info: 0 };
   for (const f of findings) counts[f.severity]++;
   return counts;

@@ -29,6 +29,8 @@ export interface ChatRequest {
   tools?: ToolSpec[];
   temperature?: number;
   maxTokens?: number;
+  /** Structured output: the answer must be JSON matching `schema` (OpenAI's `response_format` json_schema, strict). */
+  responseFormat?: { name: string; schema: Record<string, unknown> };
 }
 
 export interface TokenUsage {

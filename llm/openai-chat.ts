@@ -120,6 +120,9 @@ function wireRequest(request: ChatRequest, stream: boolean): Record<string, unkn
   if (request.tools?.length) body['tools'] = wireTools(request);
   if (request.temperature !== undefined) body['temperature'] = request.temperature;
   if (request.maxTokens !== undefined) body['max_tokens'] = request.maxTokens;
+  if (request.responseFormat) {
+    body['response_format'] = { type: 'json_schema', json_schema: { name: request.responseFormat.name, strict: true, schema: request.responseFormat.schema } };
+  }
   body['stream'] = stream;
   // Without it OpenAI sends no usage at all in streaming mode.
   if (stream) body['stream_options'] = { include_usage: true };

@@ -519,12 +519,18 @@ describe('completions', () => {
       expect(JSON.parse(toolAnswers[1].content).passages[0]).toMatchObject({ doc_name: 'shipping.md', content: expect.stringContaining('two to four days') });
     });
 
-    it('review with the model: counts the severities the model reports and announces review.completed', async () => {
+    it('review with the model: counts the findings of its structured output and announces review.completed', async () => {
       const sessionId = await sessionOf(ragAgent);
-      scriptModel({ body: chatAnswer('## Review\n- [critical] SQL built from user input in db.js:12\n- [warning] missing error handling\n- [warning] unused variable\n- [info] typo in comment') });
+      const findings = [
+        { severity: 'critical', file: 'db.js', line: 12, message: 'SQL built from user input' },
+        { severity: 'warning', file: 'db.js', line: 20, message: 'missing error handling' },
+        { severity: 'warning', file: 'db.js', line: 31, message: 'unused variable' },
+        { severity: 'info', file: 'db.js', line: null, message: 'typo in comment' },
+      ];
+      scriptModel({ body: chatAnswer(JSON.stringify({ report: '## Review\n- SQL built from user input in db.js:12', findings })) });
       const reply = await complete({ session_id: sessionId, question: 'Review https://git.example.com/acme/app/merge_requests/7', route: '@review@llm@default@' }, ragAgent);
       expect(reply.json.data.artifacts[0]).toMatchObject({ type: 'review_report', issues_found: { critical: 1, warning: 2, info: 1 } });
-      expect((chatRequests()[0]!.body as any).messages[0].content).toContain('[critical]');
+      expect((chatRequests()[0]!.body as any).response_format.type).toBe('json_schema');
       const [event] = await eventsOf('review.completed', sessionId);
       expect(event!.data).toMatchObject({ pr_url: 'https://git.example.com/acme/app/merge_requests/7', issues_found: { critical: 1, warning: 2, info: 1 }, cost: { tokens: 20 } });
     });

@@ -282,12 +282,18 @@ describe('event triggers', () => {
         session_template: 'code-review',
         inputs: { pr_url: '{{ event.payload.pull_request.html_url }}', title: '{{ event.payload.pull_request.title }}' },
       }));
-      scriptModel({ body: chatAnswer('## Review\n- [critical] src/db.js:2 hard-coded password\n- [critical] src/db.js:3 logs the password\n- [warning] no tests\n- [info] naming') });
+      const findings = [
+        { severity: 'critical', file: 'src/db.js', line: 2, message: 'hard-coded password' },
+        { severity: 'critical', file: 'src/db.js', line: 3, message: 'logs the password' },
+        { severity: 'warning', file: 'src/db.js', line: null, message: 'no tests' },
+        { severity: 'info', file: 'src/db.js', line: null, message: 'naming' },
+      ];
+      scriptModel({ body: chatAnswer(JSON.stringify({ report: '## Review\nA hard-coded password, logged.', findings })) });
       const [task] = await api.services.triggerDispatcher.dispatch('default', pullRequestEvent());
       const outcome = await outcomeOf(task!.workflow_id);
 
       const sent = model.requests.at(-1)!.body as { messages: Array<{ role: string; content: string }> };
-      expect(sent.messages[0]!.content).toContain('[critical]');
+      expect(sent.messages[0]!.content).toContain('`findings`');
       expect(sent.messages.at(-1)!.content.split('\n')[0]).toBe(`Review the change ${PR_URL}`);
       const [review] = await eventsOf('review.completed', outcome.session_id);
       expect(review!.data).toMatchObject({ pr_url: PR_URL, issues_found: { critical: 2, warning: 1, info: 1 }, session_id: outcome.session_id });

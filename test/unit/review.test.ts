@@ -1,4 +1,4 @@
-import { countSeverities, REVIEW_INSTRUCTIONS } from '../../completion/review-report';
+import { InvalidReviewOutputError, parseReviewOutput, REVIEW_INSTRUCTIONS, REVIEW_RESPONSE_FORMAT, streamedReport } from '../../completion/review-report';
 import { type Finding, NotADiffError, parseUnifiedDiff, reviewDiff, SECURITY_RULE_IDS } from '../../completion/review-rules';
 
 // Secret-looking literals are assembled at run time so that secret scanners do not flag this file.
@@ -181,8 +181,7 @@ describe('reviewDiff', () => {
     expect(report).not.toContain('s3cr3t-Pa55');
     expect(report.indexOf('[critical]')).toBeLessThan(report.indexOf('[warning]'));
     expect(report.indexOf('[warning]')).toBeLessThan(report.indexOf('[info]'));
-    // The report counts the same way a model's review is counted.
-    expect(countSeverities(report)).toEqual(issues_found);
+    expect((report.match(/^- \[critical\]/gm) ?? []).length).toBe(issues_found.critical);
   });
 
   it('keeps only the security checks in security mode', () => {
@@ -273,30 +272,35 @@ describe('reviewDiff', () => {
   });
 });
 
-describe('countSeverities', () => {
-  it('counts tagged finding lines in any case and list style, and nothing in code blocks or prose', () => {
-    const answer = [
-      '## Review',
-      '',
-      '[critical] src/db.ts:42 SQL injection: use placeholders.',
-      '- [Warning] src/db.ts:50 the error is swallowed.',
-      '* **[CRITICAL]** src/auth.ts:9 token compared with ==.',
-      '1. [info] src/util.ts:3 rename `x`.',
-      '2) `[info]` README typo.',
-      '',
-      'The tags [critical] and [warning] mark findings above.',
-      '```',
-      '[critical] this line is quoted code',
-      '```',
-      '> [warning] quoted finding',
-    ].join('\n');
-    expect(countSeverities(answer)).toEqual({ critical: 2, warning: 2, info: 2 });
-    expect(countSeverities('No issues found.')).toEqual({ critical: 0, warning: 0, info: 0 });
+describe('the model review\'s structured output', () => {
+  const valid = {
+    report: '## Review\n- [critical] db.js:12 SQL built from input. [warning] and [info] tags in prose count for nothing.',
+    findings: [
+      { severity: 'critical', file: 'db.js', line: 12, message: 'SQL built from input' },
+      { severity: 'info', file: 'README.md', line: null, message: 'typo' },
+    ],
+  };
+
+  it('accepts what the schema describes, and nothing else', () => {
+    expect(parseReviewOutput(JSON.stringify(valid))).toEqual(valid);
+    expect(() => parseReviewOutput('## Review\n- [critical] prose')).toThrow(InvalidReviewOutputError);
+    expect(() => parseReviewOutput(JSON.stringify({ ...valid, findings: [{ ...valid.findings[0], severity: 'blocker' }] }))).toThrow(/review\.findings\.0\.severity/);
+    expect(() => parseReviewOutput(JSON.stringify({ report: 'x' }))).toThrow(/review\.findings/);
+    expect(() => parseReviewOutput(JSON.stringify({ ...valid, extra: 1 }))).toThrow(InvalidReviewOutputError);
   });
 
-  it('is what REVIEW_INSTRUCTIONS ask the model to write', () => {
-    for (const tag of ['[critical]', '[warning]', '[info]']) expect(REVIEW_INSTRUCTIONS).toContain(tag);
-    const example = REVIEW_INSTRUCTIONS.split('\n').find((l) => l.startsWith('[critical]'))!;
-    expect(countSeverities(example)).toEqual({ critical: 1, warning: 0, info: 0 });
+  it('sends a strict JSON Schema with the same fields, report first', () => {
+    expect(Object.keys(REVIEW_RESPONSE_FORMAT.schema.properties)).toEqual(['report', 'findings']);
+    expect(REVIEW_RESPONSE_FORMAT.schema.required).toEqual(['report', 'findings']);
+    expect(REVIEW_RESPONSE_FORMAT.schema.properties.findings.items.required).toEqual(Object.keys(valid.findings[0]!));
+    expect(REVIEW_INSTRUCTIONS).toContain('`findings`');
+  });
+
+  it('shows the report of a review still being streamed', () => {
+    const json = JSON.stringify(valid);
+    expect(streamedReport(json.slice(0, 5))).toBe('');
+    expect(streamedReport(json.slice(0, 27))).toBe('## Review\n- [cr');
+    for (const cut of [40, 60, 90]) expect(valid.report.startsWith(streamedReport(json.slice(0, cut)))).toBe(true);
+    expect(streamedReport(json)).toBe(valid.report);
   });
 });
