@@ -1,6 +1,6 @@
 import { startTestApi, type TestApi } from '../support/api';
-import { chatAnswer, streamedAnswer } from '../support/scripted-chat';
-import { type RecordedRequest, type ScriptedReply, ScriptedUpstream } from '../support/scripted-upstream';
+import { chatAnswer, chatRequests, scriptedReplies, streamedAnswer } from '../support/scripted-chat';
+import { ScriptedUpstream } from '../support/scripted-upstream';
 import { readSse } from '../support/sse';
 import { startTestWorker } from '../support/worker';
 
@@ -10,16 +10,10 @@ describe('model review: counts from structured output', () => {
   let worker: Awaited<ReturnType<typeof startTestWorker>>;
   let agentId: string;
   const model = new ScriptedUpstream();
-  let script: ScriptedReply[] = [];
-  const scriptModel = (...replies: ScriptedReply[]) => {
-    script = replies;
-    model.requests.length = 0;
-  };
-  const chatBodies = () => model.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.body as Record<string, any>);
+  const scriptModel = scriptedReplies(model);
 
   beforeAll(async () => {
     const modelUrl = await model.start();
-    model.reply = (_req: RecordedRequest) => (script.length > 1 ? script.shift()! : script[0] ?? { status: 500, body: { error: 'nothing scripted' } });
     api = await startTestApi({ LLM_BASE_URL: modelUrl, LLM_MODEL: 'scripted-model', LLM_TIMEOUT_MS: '5000', LLM_MAX_ATTEMPTS: '2', RATE_LIMIT_COMPLETIONS_PER_MIN: '10000', RATE_LIMIT_DEFAULT_PER_MIN: '100000' });
     worker = await startTestWorker(api, { dispatcher: false });
     agentId = (await api.call('POST', '/v1/combo/agents', { key: api.adminKey, body: { name: 'Reviewer' } })).json.data.agent_id;
@@ -59,9 +53,9 @@ describe('model review: counts from structured output', () => {
     expect(reply.json.data.answer).toBe(REPORT);
     expect(reply.json.data.artifacts[0]).toMatchObject({ type: 'review_report', issues_found: COUNTS, findings: OUTPUT.findings });
 
-    const sent = chatBodies()[0]!;
+    const sent = chatRequests(model)[0]!;
     expect(sent.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'code_review', strict: true, schema: { required: ['report', 'findings'] } } });
-    expect(sent.messages[0].content).toContain('`findings`');
+    expect(sent.messages[0]!.content).toContain('`findings`');
     const [event] = await reviewedEvents(sessionId);
     expect(event!.data).toMatchObject({ pr_url: 'https://git.example.com/acme/app/pull/7', issues_found: COUNTS });
     const messages = (await api.call('GET', `/v1/combo/sessions/${sessionId}/messages`, { key: api.adminKey })).json.data.items;
@@ -90,7 +84,7 @@ describe('model review: counts from structured output', () => {
     const reply = await review(sessionId);
     expect(reply.json.code).toBe(0);
     expect(reply.json.data.artifacts[0].issues_found).toEqual(COUNTS);
-    expect(chatBodies()).toHaveLength(2);
+    expect(chatRequests(model)).toHaveLength(2);
   });
 
   it('fails the run with 30001, announcing no review, when every attempt breaks the schema', async () => {
@@ -99,7 +93,7 @@ describe('model review: counts from structured output', () => {
     const reply = await review(sessionId);
     expect(reply.status).toBe(502);
     expect(reply.json).toMatchObject({ code: 30001, message: expect.stringContaining('review.findings.0.severity') });
-    expect(chatBodies()).toHaveLength(2);
+    expect(chatRequests(model)).toHaveLength(2);
     expect(await reviewedEvents(sessionId)).toEqual([]);
   });
 });

@@ -70,6 +70,7 @@ export interface WireChatRequest {
   max_tokens?: number;
   stream?: boolean;
   stream_options?: { include_usage: boolean };
+  response_format?: { type: 'json_schema'; json_schema: { name: string; strict: boolean; schema: Record<string, unknown> } };
 }
 
 const CREATED = 1_700_000_000;
@@ -199,4 +200,17 @@ export function inSequence(...replies: Array<ScriptedReply | ReplyFn>): ReplyFn 
 /** The bodies of the chat-completion requests the upstream received, oldest first. */
 export function chatRequests(upstream: ScriptedUpstream): WireChatRequest[] {
   return upstream.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.body as WireChatRequest);
+}
+
+/**
+ * Makes `upstream` answer with a script a test replaces as it goes: the replies in order, the last
+ * one repeating. The returned function sets the script and forgets the requests seen so far.
+ */
+export function scriptedReplies(upstream: ScriptedUpstream): (...replies: ScriptedReply[]) => void {
+  let script: ScriptedReply[] = [];
+  upstream.reply = () => (script.length > 1 ? script.shift()! : script[0] ?? { status: 500, body: { error: 'nothing scripted' } });
+  return (...replies) => {
+    script = replies;
+    upstream.requests.length = 0;
+  };
 }
