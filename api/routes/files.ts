@@ -14,8 +14,10 @@ export const fileRoutes = ({ files }: Services) => [
     method: 'post', path: '/v1/files', operationId: 'uploadFile', tag, multipart: { documented: fileUploadBody },
     summary: 'Upload a file completions can read as an attachment',
     description:
-      'multipart/form-data with one part `file`, at most MAX_UPLOAD_BYTES (default 50 MiB). Its text is extracted at once ' +
-      `(formats: ${SUPPORTED_FORMATS.map((f) => f.format).join(', ')}); an unsupported, encrypted, corrupt or empty file is ` +
+      'multipart/form-data with one part `file`, at most MAX_UPLOAD_BYTES (default 50 MiB). Its text is extracted at once, ' +
+      'in a parsing thread within FILE_PARSE_TIMEOUT_MS ' +
+      `(formats: ${SUPPORTED_FORMATS.map((f) => f.format).join(', ')}); an unsupported, encrypted, corrupt or empty file, or one ` +
+      'too large to unpack (a zip bomb, `too_large`), is ' +
       `refused with 10001 and \`reason\`, and nothing is stored. Text beyond ${MAX_FILE_TEXT_BYTES} bytes is cut (\`truncated\`). ` +
       'Pass the file_id in a completion\'s `attachments`. Counts against the 10-per-minute upload limit.',
     body: fileUploadFields, response: file,
