@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { extractAttachment } from '../../knowledge/extract-attachment';
 import { parseDocument, type ParseJob } from '../../knowledge/parse-document';
-import type { createParsePool as CreateParsePool, DocumentParsing } from '../../knowledge/parse-pool';
+import type { AttachmentExtraction, createParsePool as CreateParsePool, DocumentParsing } from '../../knowledge/parse-pool';
+import { docxBomb } from '../support/office-files';
 
 /**
  * The pool as the worker runs it: the compiled module (`npm test` builds first), whose parsing
@@ -16,7 +18,7 @@ const slowText = () => Buffer.from('word '.repeat(3_000_000));
 
 describe('parsing threads', () => {
   let createParsePool: typeof CreateParsePool;
-  let pool: DocumentParsing;
+  let pool: DocumentParsing & AttachmentExtraction;
 
   beforeAll(() => {
     if (!existsSync(COMPILED)) throw new Error(`${COMPILED} is missing: run npm run build first`);
@@ -65,6 +67,24 @@ describe('parsing threads', () => {
       expect((await strict.parse(job(licence('Apache-2.0'), 'Apache-2.0.txt'))).kind).toBe('chunks');
     } finally {
       await strict.close();
+    }
+  });
+
+  it('reads attachments as the calling thread would, and refuses a zip bomb as too_large', async () => {
+    const attachment = { bytes: licence('GPL-3'), name: 'GPL-3.txt' };
+    const inThread = await pool.extract(attachment);
+    expect(inThread).toMatchObject({ kind: 'text', format: 'text', truncated: false });
+    expect(inThread).toEqual(await extractAttachment(attachment));
+    expect(await pool.extract({ bytes: await docxBomb(50 * 1024 * 1024), name: 'bomb.docx' })).toMatchObject({ kind: 'failed', reason: 'too_large' });
+  });
+
+  it('fails a file that needs more than the heap of a thread as too_large, and parses the next one', async () => {
+    const small = createParsePool({ threads: 1, timeoutMs: 120_000, memoryMb: 64 });
+    try {
+      expect(await small.parse(job(slowText(), 'long.txt'))).toMatchObject({ kind: 'failed', reason: 'too_large' });
+      expect((await small.parse(job(licence('Apache-2.0'), 'Apache-2.0.txt'))).kind).toBe('chunks');
+    } finally {
+      await small.close();
     }
   });
 });
