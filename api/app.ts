@@ -8,8 +8,8 @@ import { rateLimit } from './middleware/rate-limit';
 import { rawBytesBody } from './middleware/raw-body';
 import { uploadBody } from './middleware/upload-body';
 import { requestContext } from './middleware/request-context';
-import { buildOpenApiDocument } from './openapi';
 import { corsPolicy } from './middleware/cors';
+import { buildOpenApiDocument } from './openapi';
 import { type AnyRoute, mountRoute } from './route';
 import { agentRoutes } from './routes/agents';
 import { completionRoutes } from './routes/completions';
@@ -78,6 +78,7 @@ export function createApp(services: Services): Koa<AppState> {
     if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET') return;
     services.log.error('response failed', { error: String(err.stack ?? err) });
   });
+  app.use(corsPolicy(services.config.CORS_ORIGINS));
   app.use(requestContext(services.auth));
   app.use(errorEnvelope(services.log, services.config.MAX_JSON_BODY_BYTES));
   app.use(rateLimit(services.rateLimiter));
@@ -86,7 +87,6 @@ export function createApp(services: Services): Koa<AppState> {
   app.use(async (ctx) => {
     const match = router.match(ctx.path, ctx.method);
     if (match.path.length > 0 && !match.route) {
-  app.use(corsPolicy(services.config.CORS_ORIGINS));
       const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
       ctx.set('Allow', allowed.join(', '));
       throw new AppError(ErrorCodes.NOT_FOUND, `${ctx.method} is not supported on ${ctx.path}; use ${allowed.join(', ')}`);
