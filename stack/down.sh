@@ -3,20 +3,8 @@
 # FerretDB, PostgreSQL) and frees their ports. Data stays in .stack/data for the next start.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-stop_pid() {
-  local name=$1 pidfile="$RUN_DIR/$1.pid"
-  [ -f "$pidfile" ] || return 0
-  local pid; pid=$(cat "$pidfile")
-  if kill -0 "$pid" 2>/dev/null; then
-    log "stopping $name"
-    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
-    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -f "$pidfile"
-}
-
-for name in api worker temporal elasticsearch ferretdb; do stop_pid "$name"; done
+for name in api worker; do stop_pid "$name" leader; done
+for name in temporal elasticsearch ferretdb; do stop_pid "$name"; done
 pgdata="$DATA_DIR/postgres"
 if [ -f "$pgdata/PG_VERSION" ]; then
   pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)

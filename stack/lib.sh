@@ -41,6 +41,23 @@ ensure_stack_user() {
   id "$STACK_USER" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$STACK_USER"
 }
 
+# stop_pid <name> [leader]: stops what .stack/run/<name>.pid records with SIGTERM to its process
+# group, or with "leader" to that process alone (a supervisor, which stops its child itself); after
+# 10 s, SIGKILL to the whole group.
+stop_pid() {
+  local name=$1 target=${2:-group} pidfile="$RUN_DIR/$1.pid"
+  [ -f "$pidfile" ] || return 0
+  local pid; pid=$(cat "$pidfile")
+  if kill -0 "$pid" 2>/dev/null; then
+    log "stopping $name"
+    if [ "$target" = leader ]; then kill -TERM "$pid" 2>/dev/null || true
+    else kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true; fi
+    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$pidfile"
+}
+
 wait_for() { # wait_for <seconds> <description> <command...>
   local secs=$1 what=$2; shift 2
   local deadline=$((SECONDS + secs))

@@ -23,17 +23,16 @@ fi
 export BOOTSTRAP_API_KEY SECRETS_ENCRYPTION_KEY MONGODB_URI ELASTICSEARCH_URL TEMPORAL_ADDRESS
 export API_HOST="${API_HOST:-127.0.0.1}" API_PORT="${API_PORT:-9380}"
 
-start_node() { # start_node <name> <script>
+# Each under stack/supervise.sh, which restarts it after a crash as the compose file's restart
+# policy does; its log shows every start and exit.
+start_supervised() { # start_supervised <name> <script>
   local name=$1 script=$2
-  if [ -f "$RUN_DIR/$name.pid" ] && kill -0 "$(cat "$RUN_DIR/$name.pid")" 2>/dev/null; then
-    log "restarting $name"
-    kill -TERM "$(cat "$RUN_DIR/$name.pid")"; sleep 1
-  fi
-  setsid node "$STACK_ROOT/$script" >"$LOG_DIR/$name.log" 2>&1 < /dev/null &
+  stop_pid "$name" leader
+  setsid bash "$STACK_ROOT/stack/supervise.sh" "$name" node "$STACK_ROOT/$script" >"$LOG_DIR/$name.log" 2>&1 < /dev/null &
   echo $! >"$RUN_DIR/$name.pid"
 }
-start_node worker dist/workers/main.js
-start_node api dist/api/main.js
+start_supervised worker dist/workers/main.js
+start_supervised api dist/api/main.js
 
 api="http://127.0.0.1:$API_PORT/v1"
 api_ready() { curl -sf "$api/ready" >/dev/null; }
