@@ -1,30 +1,27 @@
-# One image for the API and the worker (the command picks the role).
-FROM node:20-bookworm-slim AS build
-WORKDIR /app
+# One image for the API and the worker (the command picks the role). stack/prod-build.sh builds
+# what goes into /app, the same way test/integration/production-install.test.ts builds the tree it
+# starts; the embedding model is fetched at build time, so uploads work without a volume.
+ARG NODE_MAJOR=24
+
+FROM maven:3.9-eclipse-temurin-21 AS model
+WORKDIR /src
+COPY stack/lib.sh stack/prod-build.sh stack/
+RUN bash stack/prod-build.sh model /model
+
+FROM node:${NODE_MAJOR}-bookworm-slim AS build
+WORKDIR /src
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json ./
-COPY api ./api
-COPY activities ./activities
-COPY workflows ./workflows
-COPY workers ./workers
-COPY common ./common
-COPY stores ./stores
-COPY knowledge ./knowledge
-COPY completion ./completion
-COPY llm ./llm
-COPY tools ./tools
-COPY triggers ./triggers
-COPY bench ./bench
-COPY test ./test
-RUN npm run build && npm run build:bundle && npm prune --omit=dev
+COPY . .
+RUN bash stack/prod-build.sh app /app
 
-FROM node:20-bookworm-slim
-ENV NODE_ENV=production WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js
+FROM node:${NODE_MAJOR}-bookworm-slim
+ENV NODE_ENV=production \
+    WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js \
+    EMBEDDING_MODEL_DIR=/app/models/all-minilm-l6-v2
 WORKDIR /app
-COPY --from=build /app/package.json ./
-COPY --from=build /app/node_modules ./node_modules
-COPY --from=build /app/dist ./dist
+COPY --from=build /app ./
+COPY --from=model /model ./models/all-minilm-l6-v2
 USER node
 EXPOSE 9380
 CMD ["node", "dist/api/main.js"]
