@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as EsClient } from '@elastic/elasticsearch';
 import { MongoClient } from 'mongodb';
-import { randomToken } from '../../common/ids';
 import { newKeyText } from '../support/api';
-import { TEST_SECRETS_KEY } from '../support/config';
+import { testEnvironment } from '../support/config';
 import { eventually } from '../support/consumer';
 import { chatAnswer } from '../support/scripted-chat';
 import { ScriptedUpstream } from '../support/scripted-upstream';
@@ -97,7 +96,8 @@ function stop(started: Started | undefined): Promise<number | null> {
 describe('the production install (the Docker image tree)', () => {
   const model = new ScriptedUpstream();
   const adminKey = newKeyText();
-  const suffix = randomToken(8).toLowerCase();
+  let database: string;
+  let indexPrefix: string;
   let nodeBin: string;
   let api: Started | undefined;
   let worker: Started | undefined;
@@ -117,20 +117,10 @@ describe('the production install (the Docker image tree)', () => {
     const env: NodeJS.ProcessEnv = {
       PATH: '/usr/bin:/bin',
       ...imageEnvironment(),
-      MONGODB_URI: process.env.MONGODB_URI,
-      ELASTICSEARCH_URL: process.env.ELASTICSEARCH_URL,
-      TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
-      MONGODB_DB: `test_${suffix}`,
-      ELASTICSEARCH_INDEX_PREFIX: `test_${suffix}`,
-      TEMPORAL_TASK_QUEUE: `test-${suffix}`,
-      API_HOST: '127.0.0.1',
-      API_PORT: String(port),
-      BOOTSTRAP_API_KEY: adminKey,
-      SECRETS_ENCRYPTION_KEY: TEST_SECRETS_KEY,
-      LLM_BASE_URL: modelUrl,
-      LLM_MODEL: 'scripted-model',
-      LOG_LEVEL: 'info',
+      ...testEnvironment({ API_PORT: String(port), BOOTSTRAP_API_KEY: adminKey, LLM_BASE_URL: modelUrl, LLM_MODEL: 'scripted-model', LOG_LEVEL: 'info' }),
     };
+    database = env.MONGODB_DB!;
+    indexPrefix = env.ELASTICSEARCH_INDEX_PREFIX!;
     worker = await startFromTree(nodeBin, 'dist/workers/main.js', env, 'worker running');
     api = await startFromTree(nodeBin, 'dist/api/main.js', env, 'API listening');
   }, BUILD_MINUTES * 60_000);
@@ -138,11 +128,12 @@ describe('the production install (the Docker image tree)', () => {
   afterAll(async () => {
     await Promise.all([stop(api), stop(worker)]);
     await model.stop();
+    if (database === undefined) return;
     const mongo = await MongoClient.connect(process.env.MONGODB_URI!);
-    await mongo.db(`test_${suffix}`).dropDatabase();
+    await mongo.db(database).dropDatabase();
     await mongo.close();
     const es = new EsClient({ node: process.env.ELASTICSEARCH_URL! });
-    const indices = await es.indices.get({ index: `test_${suffix}-*`, allow_no_indices: true });
+    const indices = await es.indices.get({ index: `${indexPrefix}-*`, allow_no_indices: true });
     if (Object.keys(indices).length > 0) await es.indices.delete({ index: Object.keys(indices) });
     await es.close();
   });

@@ -4,10 +4,10 @@ import { randomToken } from '../../common/ids';
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-at-least-32-characters';
 export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 
-/** A configuration on the real stack with a database and index prefix of its own. */
-export function testConfig(overrides: Record<string, string> = {}): Config {
+/** The environment of a process on the real stack with a database and index prefix of its own. */
+export function testEnvironment(overrides: Record<string, string> = {}): Record<string, string | undefined> {
   const suffix = randomToken(8).toLowerCase();
-  return loadConfig({
+  return {
     MONGODB_URI: process.env.MONGODB_URI,
     ELASTICSEARCH_URL: process.env.ELASTICSEARCH_URL,
     TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
@@ -22,5 +22,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     ALLOW_PRIVATE_URLS: 'true',
     LOG_LEVEL: 'silent',
     ...overrides,
-  });
+  };
+}
+
+/** A configuration on the real stack with a database and index prefix of its own. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig(testEnvironment(overrides));
 }
