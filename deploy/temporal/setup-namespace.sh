@@ -10,7 +10,7 @@ retry() {
   what=$1; shift
   attempt=1
   until "$@"; do
-    [ "$attempt" -lt 30 ] || { echo "gave up: $what" >&2; exit 1; }
+    [ "$attempt" -lt "${ATTEMPTS:-30}" ] || { echo "gave up: $what" >&2; exit 1; }
     attempt=$((attempt + 1)); sleep 2
   done
 }
