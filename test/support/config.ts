@@ -11,6 +11,8 @@ export function testEnvironment(overrides: Record<string, string> = {}): Record<
     MONGODB_URI: process.env.MONGODB_URI,
     ELASTICSEARCH_URL: process.env.ELASTICSEARCH_URL,
     TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
+    // stack/test.sh exports where the local embedding model is (unset: the checkout's .stack/models).
+    EMBEDDING_MODEL_DIR: process.env.EMBEDDING_MODEL_DIR,
     MONGODB_DB: `test_${suffix}`,
     ELASTICSEARCH_INDEX_PREFIX: `test_${suffix}`,
     TEMPORAL_TASK_QUEUE: `test-${suffix}`,
