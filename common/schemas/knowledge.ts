@@ -73,14 +73,14 @@ export const documentStatus = z.enum(['parsing', 'ready', 'failed']).meta({
 
 export const documentFailure = z
   .object({
-    reason: z.enum(['unsupported', 'encrypted', 'corrupt', 'empty', 'too_large', 'embedding_failed', 'indexing_failed']).meta({
+    reason: z.enum(['unsupported', 'encrypted', 'corrupt', 'empty', 'too_large', 'embedding_failed', 'indexing_failed', 'timed_out']).meta({
       description:
         '`unsupported`: not one of the supported formats (or its parser was removed); `encrypted`: password-protected; ' +
         '`corrupt`: the file cannot be read, or its extraction and splitting ran over the time limit (PARSE_TIMEOUT_MS); ' +
         '`too_large`: a DOCX or XLSX that unpacks past ZIP_MAX_UNCOMPRESSED_BYTES or ZIP_MAX_COMPRESSION_RATIO (a zip bomb), ' +
         'or a file whose extraction needs more memory than a parsing thread has (PARSE_THREAD_MEMORY_MB); ' +
         '`empty`: no text to index; `embedding_failed`: the embedding model refused the chunks or is not configured; ' +
-        '`indexing_failed`: the index, the database or the embedding upstream stayed unavailable through every retry.',
+        '`indexing_failed`: the index, the database or the embedding upstream stayed unavailable through every retry; `timed_out`: still being parsed after DOCUMENT_INGEST_TIMEOUT_MS.',
     }),
     message: z.string().meta({ description: 'What went wrong, fit to show the uploader.' }),
   })
