@@ -37,7 +37,17 @@ describe('inbound events end to end', () => {
 
   beforeAll(async () => {
     const modelUrl = await model.start();
-    model.reply = () => ({ body: chatAnswer('## Review\n- [critical] credentials in config\n- [warning] missing test\n- [info] naming') });
+    // Reviews are asked for as structured output (report plus findings); other runs get prose.
+    const report = '## Review\n- [critical] credentials in config\n- [warning] missing test\n- [info] naming';
+    const findings = [
+      { severity: 'critical', file: 'config.yml', line: 3, message: 'credentials in config' },
+      { severity: 'warning', file: 'src/app.ts', line: null, message: 'missing test' },
+      { severity: 'info', file: 'src/app.ts', line: 10, message: 'naming' },
+    ];
+    model.reply = (req) => {
+      const wantsReview = (req.body as { response_format?: { type?: string } } | undefined)?.response_format?.type === 'json_schema';
+      return { body: chatAnswer(wantsReview ? JSON.stringify({ report, findings }) : report) };
+    };
     api = await startTestApi({ LLM_BASE_URL: modelUrl, RATE_LIMIT_DEFAULT_PER_MIN: '100000', RATE_LIMIT_INBOUND_PER_MIN: '1000' });
     worker = await startTestWorker(api, { dispatcher: false });
     agentId = (await api.call('POST', '/v1/combo/agents', { key: api.adminKey, body: { name: 'Integrations bot' } })).json.data.agent_id;
