@@ -13,7 +13,7 @@ already_up=false
 $already_up || trap 'bash "$STACK_ROOT/stack/down.sh"' EXIT
 eval "$(bash "$STACK_ROOT/stack/up.sh")"
 export MONGODB_URI ELASTICSEARCH_URL TEMPORAL_ADDRESS EMBEDDING_MODEL_DIR
-export TEMPORAL_TEST_SERVER_PATH="$BIN_DIR/temporal-test-server"
+export TEMPORAL_TEST_SERVER_PATH="$BIN_DIR/temporal-test-server" STACK_BIN_DIR="$BIN_DIR"
 
 cd "$STACK_ROOT"
 log "type-checking"

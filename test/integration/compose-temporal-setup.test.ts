@@ -7,7 +7,8 @@ import { randomToken } from '../../common/ids';
 const REPO = join(__dirname, '..', '..');
 const SCRIPT = join(REPO, 'deploy', 'temporal', 'setup-namespace.sh');
 /** The Temporal CLI the local stack builds, the same `temporal` the admin-tools image carries. */
-const CLI_DIR = join(REPO, '.stack', 'bin');
+// stack/test.sh names the stack's binaries (STACK_BIN_DIR); else the checkout's own .stack.
+const CLI_DIR = process.env.STACK_BIN_DIR ?? join(REPO, '.stack', 'bin');
 const ATTRIBUTES = ['TenantId', 'AgentId', 'CronId'];
 
 function setup(env: Record<string, string>): Promise<{ status: number | null; output: string }> {
