@@ -1,4 +1,4 @@
-import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { type AnyRoute, registerRoute } from './route';
 
 /** Builds the OpenAPI 3 document from the same route declarations that validate requests. */
@@ -10,8 +10,8 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
     description: 'An API key (`combo_…`) for service calls, or a console JWT carrying `tenant_id`, `sub` and `roles`.',
   });
   for (const route of routes) registerRoute(registry, route);
-  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
-    openapi: '3.0.3',
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
     info: {
       title: 'Agent Orchestration Service API',
       version: '1.0.0',

@@ -60,6 +60,8 @@ export interface RouteDef<P extends AnyObject | undefined, Q extends AnyObject |
   eventStream?: z.ZodType;
   /** The endpoint can fail upstream: 502 (30001, the model) and 504 (30002, a tool timed out). */
   upstreamErrors?: boolean;
+  /** Error statuses beyond the common ones (each answered with the error envelope), by their description. */
+  otherErrors?: Record<number, string>;
   /** Marks the interface deprecated: `X-Deprecated: true` and `X-Deprecated-Sunset: <date>`. */
   deprecated?: { sunset: string };
   handler(input: RouteInput<P, Q, B>): Promise<(R extends z.ZodType ? z.infer<R> : void) | typeof STREAMED>;
@@ -226,7 +228,7 @@ export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void 
         ? { 202: { description: 'accepted, still running (code 0)', headers: rateLimitHeaders, content: json(envelopeOf(route.accepted)) } }
         : {}),
       ...Object.fromEntries(
-        Object.entries({ ...errorResponses, ...(route.upstreamErrors ? upstreamErrorResponses : {}) }).map(([status, description]) => [status, { description, content: json(errorEnvelope) }]),
+        Object.entries({ ...errorResponses, ...(route.upstreamErrors ? upstreamErrorResponses : {}), ...route.otherErrors }).map(([status, description]) => [status, { description, content: json(errorEnvelope) }]),
       ),
     },
   };

@@ -1,13 +1,12 @@
 import type { Db } from 'mongodb';
 import { isDuplicateKey } from './mongo';
 
-/** The SSE event names of a completion stream. */
-export type StreamEventName = 'thinking' | 'tool_call' | 'tool_result' | 'message' | 'error' | 'done';
+import type { StreamEventData, StreamEventName } from '../common/schemas/stream-events';
 
-export interface StreamEvent {
-  event: StreamEventName;
-  data: Record<string, unknown>;
-}
+export type { StreamEventName };
+
+/** One stream event, its data typed by its name (the schemas the OpenAPI document publishes). */
+export type StreamEvent = { [K in StreamEventName]: { event: K; data: StreamEventData[K] } }[StreamEventName];
 
 /** Who may read a run's stream, and which workflow produces it; carried by event 0. */
 export interface RunOwner {
@@ -18,8 +17,10 @@ export interface RunOwner {
   run_id: string;
 }
 
-interface RunEventDoc extends StreamEvent {
+interface RunEventDoc {
   _id: string;
+  event: StreamEventName;
+  data: StreamEvent['data'];
   trace_id: string;
   seq: number;
   created_at: Date;
@@ -80,7 +81,8 @@ export function createRunEventStore(db: Db) {
 
     async read(traceId: string, seq: number): Promise<(StreamEvent & { seq: number; owner?: RunOwner }) | null> {
       const doc = await events.findOne({ _id: docId(traceId, seq) });
-      return doc ? { event: doc.event, data: doc.data, seq: doc.seq, ...(doc.owner ? { owner: doc.owner } : {}) } : null;
+      // Written by append from a StreamEvent, so name and data belong together.
+      return doc ? { ...({ event: doc.event, data: doc.data } as StreamEvent), seq: doc.seq, ...(doc.owner ? { owner: doc.owner } : {}) } : null;
     },
 
     /** Removes streams older than `before` (maintenance). */

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { AppError, ErrorCodes, invalid } from '../../common/errors';
 import {
-  completionBody, completionParams, completionReply, completionRun, runAccepted, streamEventDocs, traceParams,
+  completionBody, completionParams, completionReply, completionRun, runAccepted, traceParams,
 } from '../../common/schemas/completions';
+import { completionEventStream } from '../../common/schemas/stream-events';
 import { parseStreamEventId, type RunOwner } from '../../stores/run-events';
 import { acceptedRun, awaitReply, startRun } from '../completion-runner';
 import type { AppContext } from '../context';
@@ -65,7 +66,7 @@ export const completionRoutes = (services: Services) => {
       method: 'post', path: '/v1/combo/agents/{agent_id}/completions', operationId: 'createCompletion', tag,
       summary: 'Ask the agent: one JSON reply, or a server-sent-event stream',
       description: `Runs the agent as a Temporal workflow (search attributes TenantId, AgentId, SessionId, TraceId = the reply's trace_id); each model call and tool call is an activity of its own.\n${STREAM_DESCRIPTION}`,
-      params: completionParams, body: completionBody, response: completionReply, accepted: runAccepted, eventStream: streamEventDocs, upstreamErrors: true,
+      params: completionParams, body: completionBody, response: completionReply, accepted: runAccepted, eventStream: completionEventStream, upstreamErrors: true,
       handler: async ({ ctx, principal, params, body }) => {
         const resume = resumePoint(ctx);
         if (resume) {
@@ -94,7 +95,7 @@ export const completionRoutes = (services: Services) => {
       method: 'get', path: '/v1/combo/completions/{trace_id}/events', operationId: 'resumeCompletionStream', tag,
       summary: "Follow (or resume) a streamed completion's events",
       description: 'The same text/event-stream as a streamed completion. With `Last-Event-ID` (or `?last_event_id=`) it starts after that event, else from the first. 10004 for a run that was not streamed, whose events expired, or of another tenant.',
-      params: traceParams, query: z.object({ last_event_id: z.string().max(100).optional() }).strict(), response: 'raw', eventStream: streamEventDocs,
+      params: traceParams, query: z.object({ last_event_id: z.string().max(100).optional() }).strict(), response: 'raw', eventStream: completionEventStream,
       handler: async ({ ctx, principal, params, query }) => {
         const owner = await ownedRun(principal.tenantId, params.trace_id);
         const resume = resumePoint(ctx) ?? (query.last_event_id ? parseStreamEventId(query.last_event_id) : null);

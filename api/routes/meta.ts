@@ -43,6 +43,7 @@ export const metaRoutes = (services: Services, openApiDocument: () => unknown) =
     summary: 'Readiness: Temporal, MongoDB and Elasticsearch answer',
     description: 'HTTP 503 with code 20001 and `data.checks` naming each backend that does not answer.',
     response: readiness,
+    otherErrors: { 503: 'not ready (20001): `data.down` names what does not answer; see Retry-After' },
     handler: async ({ ctx }) => {
       const checks = await checkBackends(services);
       const down = Object.entries(checks).filter(([, c]) => !c.ok).map(([name]) => name);

@@ -68,17 +68,23 @@ export const completionReply = z
   })
   .meta({ id: 'CompletionReply' });
 
-export const completionRun = completionReply
-  .omit({ answer: true, reference: true, cost: true, model: true, offline: true, stop_reason: true, artifacts: true })
-  .extend({
+// Nullable components are `anyOf [component, null]`: `.nullable()` on a component gives an
+// `allOf` that allows no null and that client generators refuse.
+const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
+
+export const completionRun = z
+  .object({
+    session_id: sessionId,
+    trace_id: traceId,
+    route: z.string().meta({ description: 'the route the run took' }),
     agent_id: z.string(),
     status: z.enum(['running', 'completed', 'failed']),
-    answer: z.string().nullable(),
+    answer: z.string().nullable().meta({ description: 'Markdown; null until completed' }),
     reference: z.array(reference),
-    cost: cost.nullable(),
+    cost: orNull(cost),
     model: z.string().nullable(),
     offline: z.boolean(),
-    stop_reason: stopReason.nullable(),
+    stop_reason: orNull(stopReason),
     artifacts: z.array(z.record(z.string(), z.unknown())),
     error: z.object({ code: z.number().int(), message: z.string() }).nullable(),
     created_at: isoDate,
@@ -111,14 +117,3 @@ export type Cost = z.infer<typeof cost>;
 export type StopReason = z.infer<typeof stopReason>;
 export type CompletionRun = z.infer<typeof completionRun>;
 export type RunAccepted = z.infer<typeof runAccepted>;
-
-/** Documentation of the text/event-stream reply (validated by nothing: the server writes it). */
-export const streamEventDocs = z
-  .string()
-  .meta({
-    id: 'CompletionEventStream',
-    description: 'Server-sent events `thinking`, `tool_call`, `tool_result`, `message`, `error`, `done`; see the operation description.',
-    example:
-      'retry: 1000\n\nid: trc_abc:0\nevent: thinking\ndata: {"phase":"accepted","trace_id":"trc_abc","route":"@chat@llm@default@"}\n\n' +
-      'id: trc_abc:1\nevent: message\ndata: {"answer":"Hello"}\n\nid: trc_abc:2\nevent: done\ndata: {"session_id":"ses_x","trace_id":"trc_abc","cost":{"tokens":42,"duration_ms":380}}\n\n',
-  });

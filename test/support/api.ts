@@ -8,6 +8,7 @@ import type { Config } from '../../common/config';
 import { randomToken } from '../../common/ids';
 import { createLogger } from '../../common/logger';
 import { TEST_JWT_SECRET, testConfig } from './config';
+import { checkResponse } from './openapi-check';
 
 export interface CallOptions {
   key?: string;
@@ -38,7 +39,10 @@ export interface TestApi {
 
 export const newKeyText = () => `combo_${randomToken(8)}_${randomToken(32)}`;
 
-/** Starts the real Koa app on a free port, on the real stack, with its own database. */
+/**
+ * Starts the real Koa app on a free port, on the real stack, with its own database. Every JSON
+ * response is checked against the served OpenAPI document (a mismatch fails the calling test).
+ */
 export async function startTestApi(
   overrides: Record<string, string> = {},
   options: ServiceOptions = {},
@@ -72,6 +76,7 @@ export async function startTestApi(
       } catch {
         json = undefined;
       }
+      await checkResponse(url, { method, path, status: res.status, contentType: res.headers.get('content-type'), body: json });
       return { status: res.status, headers: res.headers, json, text };
     },
     async upload(path, key, fields, file) {
@@ -80,7 +85,9 @@ export async function startTestApi(
       if (file) form.append('file', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
       const res = await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
       const text = await res.text();
-      return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined, text };
+      const json = text ? JSON.parse(text) : undefined;
+      await checkResponse(url, { method: 'POST', path, status: res.status, contentType: res.headers.get('content-type'), body: json });
+      return { status: res.status, headers: res.headers, json, text };
     },
     async close({ keepDatabase = false } = {}) {
       server.closeAllConnections();

@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { checkResponse, checkStreamEvent } from './openapi-check';
 
 export interface SseEvent {
   id: string | undefined;
@@ -17,6 +18,7 @@ export interface SseReply {
 /**
  * Reads a text/event-stream reply with eventsource-parser until the server ends it, or until
  * `stopAfter` events have arrived (then the connection is cut, as a client losing its network would).
+ * Each event, and a JSON reply, is checked against the served OpenAPI document.
  */
 export async function readSse(url: string, init: RequestInit, { stopAfter }: { stopAfter?: number } = {}): Promise<SseReply> {
   const controller = new AbortController();
@@ -24,8 +26,12 @@ export async function readSse(url: string, init: RequestInit, { stopAfter }: { s
   const events: SseEvent[] = [];
   const comments: string[] = [];
   const contentType = res.headers.get('content-type');
+  const { origin, pathname, search } = new URL(url);
+  const method = init.method ?? 'GET';
   if (!contentType?.startsWith('text/event-stream')) {
-    return { status: res.status, contentType, events: [{ id: undefined, event: 'envelope', data: JSON.parse(await res.text()) }], comments };
+    const body = JSON.parse(await res.text());
+    await checkResponse(origin, { method, path: pathname + search, status: res.status, contentType, body });
+    return { status: res.status, contentType, events: [{ id: undefined, event: 'envelope', data: body }], comments };
   }
   const parser = createParser({
     onEvent: (message: EventSourceMessage) => events.push({ id: message.id, event: message.event ?? 'message', data: JSON.parse(message.data) }),
@@ -46,5 +52,7 @@ export async function readSse(url: string, init: RequestInit, { stopAfter }: { s
   } catch (err) {
     if (!controller.signal.aborted) throw err;
   }
-  return { status: res.status, contentType, events: stopAfter !== undefined ? events.slice(0, stopAfter) : events, comments };
+  const received = stopAfter !== undefined ? events.slice(0, stopAfter) : events;
+  for (const event of received) await checkStreamEvent(origin, method, pathname, event);
+  return { status: res.status, contentType, events: received, comments };
 }

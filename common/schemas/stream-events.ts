@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { cost, reference, traceId } from './completions';
+import { sessionId } from './sessions';
+
+/**
+ * The events of a completion stream (text/event-stream), one data schema per event name. The
+ * writers (api/routes/completions.ts, activities, api/run-event-stream.ts) are typed by these, and
+ * the OpenAPI document describes each event with them.
+ */
+export const streamEventData = {
+  thinking: z
+    .object({
+      phase: z.enum(['accepted', 'retrieval', 'model', 'model_retry']),
+      trace_id: traceId.optional().meta({ description: '`accepted` only' }),
+      route: z.string().optional().meta({ description: '`accepted` only: the route the run takes' }),
+      offline: z.boolean().optional().meta({ description: '`accepted` only: true when no language model is configured' }),
+      step: z.number().int().optional().meta({ description: '`model` / `model_retry`: the model call of the run, from 1' }),
+      attempt: z.number().int().optional().meta({ description: '`model` / `model_retry`: the attempt of that call, from 1' }),
+    })
+    .meta({ id: 'StreamEventThinking', description: 'What the run is doing: `accepted` (the first event), `retrieval`, `model`, `model_retry`' }),
+  tool_call: z
+    .object({ tool: z.string(), args: z.record(z.string(), z.unknown()) })
+    .meta({ id: 'StreamEventToolCall', description: 'The model called a tool with these arguments' }),
+  tool_result: z
+    .object({ tool: z.string(), result: z.unknown().meta({ description: 'the tool\'s JSON result; a failed tool gives `{ "error": "..." }`' }) })
+    .meta({ id: 'StreamEventToolResult' }),
+  message: z
+    .object({
+      answer: z.string().meta({ description: 'the whole answer so far of the current model step (not a delta)' }),
+      reference: z.array(reference).optional().meta({ description: 'on the last message only' }),
+    })
+    .meta({ id: 'StreamEventMessage' }),
+  error: z
+    .object({ code: z.number().int().meta({ description: '30001, 30002 or 20001' }), message: z.string() })
+    .meta({ id: 'StreamEventError', description: 'The run failed; always followed by `done`' }),
+  done: z
+    .object({
+      session_id: sessionId,
+      trace_id: traceId,
+      cost: cost.optional(),
+    })
+    .meta({ id: 'StreamEventDone', description: 'The last event; `cost` is absent when the run ended without finishing its stream' }),
+};
+
+export type StreamEventName = keyof typeof streamEventData;
+export type StreamEventData = { [K in StreamEventName]: z.infer<(typeof streamEventData)[K]> };
+
+const names = Object.keys(streamEventData) as StreamEventName[];
+const componentName = (name: string) => `${name.replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase())}Event`;
+
+/** One frame as a client's SSE parser gives it: `event`, `id` (`<trace_id>:<n>`) and the JSON `data`. */
+const frameOf = <K extends StreamEventName>(name: K) =>
+  z
+    .object({
+      event: z.literal(name),
+      id: z.string().meta({ description: '`<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume' }),
+      data: streamEventData[name],
+    })
+    .meta({ id: componentName(name) });
+
+/** The text/event-stream of a completion: one schema per event name, told apart by `event`. */
+export const completionEventStream = z
+  .discriminatedUnion('event', names.map(frameOf) as unknown as [ReturnType<typeof frameOf>, ...ReturnType<typeof frameOf>[]])
+  .meta({
+    id: 'CompletionEvent',
+    description: 'One server-sent event of a completion stream (its `event:`, `id:` and `data:` lines); see the operation description.',
+  });
