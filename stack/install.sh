@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds or downloads every part of the local stack into .stack/, reusing what is already there.
-# Usage: stack/install.sh [temporal|ferretdb|postgres|elasticsearch|test-server|embedding-model ...]  (default: all)
+# Usage: stack/install.sh [temporal|ferretdb|postgres|elasticsearch|test-server|embedding-model|python-clients ...]
+# (default: all but python-clients, which only the tests need)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 install_postgres() {
@@ -76,6 +77,19 @@ install_embedding_model() {
   mv "$dir.partial" "$dir"
 }
 
+# openapi-python-client generates a Python client from the served OpenAPI document in a test
+# (test/integration/openapi-clients.test.ts); pinned, in a virtualenv of its own, kept between runs.
+install_python_clients() {
+  local venv="$STACK_DIR/python-clients" pins="openapi-python-client==0.29.1 httpx==0.28.1"
+  [ -f "$venv/pins" ] && [ "$(cat "$venv/pins")" = "$pins" ] && return
+  need python3 "Python 3.9 or later runs openapi-python-client (apt-get install python3 python3-venv)"
+  log "installing $pins into $venv"
+  rm -rf "$venv" && python3 -m venv "$venv"
+  # shellcheck disable=SC2086
+  "$venv/bin/pip" install -q --disable-pip-version-check $pins
+  echo "$pins" > "$venv/pins"
+}
+
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(postgres temporal ferretdb elasticsearch test-server embedding-model)
 for part in "${parts[@]}"; do
@@ -86,6 +100,7 @@ for part in "${parts[@]}"; do
     elasticsearch) install_elasticsearch ;;
     test-server) install_test_server ;;
     embedding-model) install_embedding_model ;;
+    python-clients) install_python_clients ;;
     *) die "unknown part: $part" ;;
   esac
 done

@@ -6,7 +6,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$STACK_ROOT/stack/node-deps.sh"
 
 ensure_node_deps
-bash "$STACK_ROOT/stack/install.sh" test-server embedding-model >&2
+bash "$STACK_ROOT/stack/install.sh" test-server embedding-model python-clients >&2
+export PYTHON_CLIENTS_VENV="$STACK_DIR/python-clients"
 
 already_up=false
 [ -f "$RUN_DIR/temporal.pid" ] && kill -0 "$(cat "$RUN_DIR/temporal.pid")" 2>/dev/null && already_up=true
