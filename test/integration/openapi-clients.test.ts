@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { startTestApi, type TestApi } from '../support/api';
-import { checkResponse } from '../support/openapi-check';
+import { checkResponse, checkStreamEvent } from '../support/openapi-check';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '../..');
@@ -110,5 +110,11 @@ describe('clients generated from the OpenAPI document', () => {
       .rejects.toThrow(/status not declared/);
     await expect(checkResponse(api.url, { method: 'GET', path: '/v1/health', status: 200, contentType: 'application/json', body: { ...res.json, data: { ...res.json.data, extra: 1 } } }))
       .rejects.toThrow(/must NOT have unevaluated properties/);
+    await expect(checkResponse(api.url, { method: 'GET', path: '/v1/nowhere', status: 200, contentType: 'application/json', body: res.json }))
+      .rejects.toThrow(/no such operation/);
+    const events = '/v1/combo/completions/trc_x/events';
+    await expect(checkStreamEvent(api.url, 'GET', events, { event: 'done', id: 'trc_x:1', data: { session_id: 'ses_a', trace_id: 'trc_x' } })).resolves.toBeUndefined();
+    await expect(checkStreamEvent(api.url, 'GET', events, { event: 'done', id: 'trc_x:1', data: { trace_id: 'trc_x' } })).rejects.toThrow(/event done/);
+    await expect(checkStreamEvent(api.url, 'GET', events, { event: 'progress', id: 'trc_x:1', data: {} })).rejects.toThrow(/event progress/);
   });
 });
