@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const missing = await client.GET('/v1/combo/agents/{agent_id}', { params: { path: { agent_id: 'agt_doesnotexist' } } });
   const missingCode: number | undefined = missing.error?.code;
   console.log(JSON.stringify({
-    agentId,
+    agent_id: agentId,
     name: got.data?.data.name,
     listed: listed.data?.data.items.map((a) => a.agent_id),
     missing: { status: missing.response.status, code: missingCode },
@@ -68,6 +68,18 @@ print(json.dumps({
 }))
 `;
 
+/** Runs a generated client's script against the API; it prints what it got as JSON. */
+async function runClient(command: string, args: string[], env: Record<string, string> = {}) {
+  const { stdout } = await run(command, args, { env: { ...process.env, ...env, API_URL: api.url, API_KEY: api.adminKey } });
+  return JSON.parse(stdout);
+}
+
+function expectAgentCalls(result: { agent_id: string; name: string; listed: string[]; missing: unknown }, name: string) {
+  expect(result.name).toBe(name);
+  expect(result.listed).toContain(result.agent_id);
+  expect(result.missing).toEqual({ status: 404, code: 10004 });
+}
+
 describe('clients generated from the OpenAPI document', () => {
   it('openapi-typescript types, type-checked with tsc, drive openapi-fetch against the API', async () => {
     // A request field with a default may be left out: without the flag openapi-typescript makes it required.
@@ -77,11 +89,7 @@ describe('clients generated from the OpenAPI document', () => {
       join(ROOT, 'node_modules/typescript/bin/tsc'), '--strict', '--noUncheckedIndexedAccess', '--target', 'ES2022', '--module', 'commonjs',
       '--moduleResolution', 'node', '--esModuleInterop', '--skipLibCheck', '--types', 'node', '--outDir', join(dir, 'out'), join(dir, 'client.ts'),
     ], { cwd: dir });
-    const { stdout } = await run(process.execPath, [join(dir, 'out/client.js')], { env: { ...process.env, API_URL: api.url, API_KEY: api.adminKey } });
-    const result = JSON.parse(stdout);
-    expect(result.name).toBe('typed client');
-    expect(result.listed).toContain(result.agentId);
-    expect(result.missing).toEqual({ status: 404, code: 10004 });
+    expectAgentCalls(await runClient(process.execPath, [join(dir, 'out/client.js')]), 'typed client');
   }, 120_000);
 
   it('openapi-python-client generates a package that creates and lists agents', async () => {
@@ -93,13 +101,7 @@ describe('clients generated from the OpenAPI document', () => {
     expect(generated.stdout + generated.stderr).not.toMatch(/warning/i);
     await writeFile(join(dir, 'client.py'), PY_CLIENT);
     await symlink(join(dir, 'python'), join(dir, 'agent_orchestration_service_api_client'));
-    const { stdout } = await run(join(VENV, 'bin/python'), [join(dir, 'client.py')], {
-      env: { ...process.env, CLIENT_DIR: dir, API_URL: api.url, API_KEY: api.adminKey },
-    });
-    const result = JSON.parse(stdout);
-    expect(result.name).toBe('python client');
-    expect(result.listed).toContain(result.agent_id);
-    expect(result.missing).toEqual({ status: 404, code: 10004 });
+    expectAgentCalls(await runClient(join(VENV, 'bin/python'), [join(dir, 'client.py')], { CLIENT_DIR: dir }), 'python client');
   }, 120_000);
 
   it('fails a test whose response the document does not allow', async () => {
