@@ -82,7 +82,8 @@ install_embedding_model() {
 install_python_clients() {
   local venv="$STACK_DIR/python-clients" pins="openapi-python-client==0.29.1 httpx==0.28.1"
   [ -f "$venv/pins" ] && [ "$(cat "$venv/pins")" = "$pins" ] && return
-  need python3 "Python 3.9 or later runs openapi-python-client (apt-get install python3 python3-venv)"
+  need python3 "Python 3.11 or later runs openapi-python-client (apt-get install python3 python3-venv)"
+  python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || die "openapi-python-client needs Python 3.11 or later (python3 is $(python3 -V))"
   log "installing $pins into $venv"
   rm -rf "$venv" && python3 -m venv "$venv"
   # shellcheck disable=SC2086
