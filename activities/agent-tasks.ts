@@ -80,5 +80,14 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
       }
       return { completion, completionWorkflowId: completionWorkflowId(sessionId) };
     },
+
+    /**
+     * Records an agent task that reached its time bound before its completion could record its own
+     * end: its run (when preparation got as far as creating it) is failed with the reason.
+     */
+    async failAgentTask({ workflowId, message, startedAt }: { workflowId: string; message: string; startedAt: number }): Promise<void> {
+      const at = new Date();
+      await deps.runs.fail(agentTaskTraceId(workflowId), { code: ErrorCodes.INTERNAL, message }, { tokens: 0, duration_ms: Math.max(0, at.getTime() - startedAt) }, at);
+    },
   };
 }

@@ -1,4 +1,4 @@
-import { activityInfo, ApplicationFailure, heartbeat } from '@temporalio/activity';
+import { activityInfo, ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
 import type { DocumentFailure } from '../common/schemas/knowledge';
 import { startedEarly } from '../common/started-early';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
@@ -40,11 +40,14 @@ const QUIET_PROGRESS_MS = 1_000;
 /** Documents of more batches than this make their chunks searchable by refreshing the index. */
 const REFRESH_AFTER_BATCHES = 4;
 
-/** Heartbeats every few seconds while `work` runs, so a slow upstream is not taken for a dead worker. */
+/**
+ * Heartbeats every few seconds while `work` runs, so a slow upstream is not taken for a dead worker;
+ * a cancellation (which arrives with a heartbeat's answer) ends the wait at once, whatever `work` is waiting on.
+ */
 async function whileHeartbeating<T>(chunksDone: number, work: () => Promise<T>): Promise<T> {
   const timer = setInterval(() => heartbeat(chunksDone), HEARTBEAT_EVERY_MS);
   try {
-    return await work();
+    return await Promise.race([work(), Context.current().cancelled]);
   } finally {
     clearInterval(timer);
   }
@@ -120,7 +123,7 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
       contentType: doc.content_type,
       parserId: doc.parser_id,
       options: { chunkTokens: doc.chunk_tokens, overlapTokens: doc.overlap_tokens },
-    });
+    }, Context.current().cancellationSignal);
     if (outcome.kind === 'failed') throw failed({ reason: outcome.reason, message: outcome.message }, 'ExtractionFailed');
     // Our side (an extraction engine that did not load): retried like any infrastructure fault.
     if (outcome.kind === 'unavailable') throw ApplicationFailure.retryable(outcome.message, 'ExtractorUnavailable');

@@ -163,6 +163,10 @@ export const configSchema = z
     COMPLETION_MAX_TOKENS: z.coerce.number().int().min(100).max(2_000_000).default(60_000),
     /** The longest a completion runs (its workflow's own timer); then it fails and records why. */
     COMPLETION_RUN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
+    /** The longest a document is parsed (its workflow's own timer); then it fails as `timed_out`, its parse cancelled. */
+    DOCUMENT_INGEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(7_200_000),
+    /** The longest a historical webhook replay runs, all its continued runs together; then it fails and says why. */
+    WEBHOOK_REPLAY_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(21_600_000),
     /** /v1/ready counts a worker as polling the task queue until this long after its last poll (long polls last up to a minute). */
     WORKER_POLL_STALE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(90_000),
     /** The longest a JSON completion request waits for its answer; then HTTP 202 with the run to follow. */

@@ -1,8 +1,10 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import type { DeliveryInput } from '../workflows/webhook-delivery';
-import { webhookDeliveryWorkflow } from '../workflows/webhook-delivery';
+import { DELIVERY_BACKSTOP_MS, webhookDeliveryWorkflow } from '../workflows/webhook-delivery';
 import { documentIngestWorkflow, type IngestInput } from '../workflows/document-ingest';
 import { completionWorkflow } from '../workflows/completion';
+import { COMPLETION_BACKSTOP_MARGIN_MS, PREPARE_BOUND_MS } from '../workflows/agent-task';
+import { PAGE_BOUND_MS, PAGES_PER_RUN } from '../workflows/webhook-replay';
 import type { CompletionInput } from '../completion/run-input';
 import { AgentId, DocId, EventId, KbId, SessionId, SubscriptionId, TenantId, TraceId } from './search-attributes';
 
@@ -18,6 +20,7 @@ export async function startDelivery(client: Client, taskQueue: string, workflowI
       taskQueue,
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      workflowExecutionTimeout: DELIVERY_BACKSTOP_MS,
       typedSearchAttributes: [
         { key: TenantId, value: input.tenantId },
         { key: EventId, value: input.envelope.event_id },
@@ -33,13 +36,24 @@ export async function startDelivery(client: Client, taskQueue: string, workflowI
 
 export const ingestWorkflowId = (docId: string) => `document-ingest-${docId}`;
 
-/** Starts parsing an uploaded document; findable by tenant, knowledge base, document and trace. */
+/**
+ * How long past its own time bound a document's workflow may live before Temporal ends it without
+ * its record: the cancelled parse stops at its next heartbeat (30 s at most), then the failure is written.
+ */
+const INGEST_BACKSTOP_MARGIN_MS = 300_000;
+
+/**
+ * Starts parsing an uploaded document, bounded by `input.timeoutMs` (DOCUMENT_INGEST_TIMEOUT_MS);
+ * findable by tenant, knowledge base, document and trace.
+ */
 export async function startDocumentIngest(client: Client, taskQueue: string, input: IngestInput, traceId: string): Promise<void> {
   await client.workflow.start(documentIngestWorkflow, {
     workflowId: ingestWorkflowId(input.docId),
     taskQueue,
     args: [input],
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    // A backstop only: the workflow's own timer ends it first, recording why.
+    ...(input.timeoutMs !== undefined ? { workflowExecutionTimeout: input.timeoutMs + INGEST_BACKSTOP_MARGIN_MS } : {}),
     typedSearchAttributes: [
       { key: TenantId, value: input.tenantId },
       { key: KbId, value: input.kbId },
@@ -48,6 +62,13 @@ export async function startDocumentIngest(client: Client, taskQueue: string, inp
     ],
   });
 }
+
+/**
+ * Backstop of an agent task (event trigger or cron job), whose start knows no configuration: its
+ * preparation's bound, the longest COMPLETION_RUN_TIMEOUT_MS allowed (24 h) and both margins. The
+ * task's own timers end it long before, recording why.
+ */
+export const AGENT_TASK_BACKSTOP_MS = PREPARE_BOUND_MS + 86_400_000 + COMPLETION_BACKSTOP_MARGIN_MS + 300_000;
 
 /** How long past its own time bound a completion may live before Temporal ends it without its record. */
 const RUN_BACKSTOP_MARGIN_MS = 120_000;
@@ -83,3 +104,12 @@ export async function startCompletion(client: Client, taskQueue: string, input: 
     throw err;
   }
 }
+
+/**
+ * Backstops of a historical replay: each continued run ends within its pages' bounds (PAGES_PER_RUN
+ * pages of at most PAGE_BOUND_MS), and the whole replay at its own timer (`timeoutMs`).
+ */
+export const replayBackstops = (timeoutMs: number) => ({
+  workflowRunTimeout: PAGES_PER_RUN * PAGE_BOUND_MS + 600_000,
+  workflowExecutionTimeout: timeoutMs + 600_000,
+});

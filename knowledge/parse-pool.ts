@@ -8,7 +8,8 @@ import { type ParseFailed, type ParseJob, type ParseOutcome, parseDocument } fro
 
 /** Documents of knowledge bases, parsed into chunks (the worker). */
 export interface DocumentParsing {
-  parse(job: ParseJob): Promise<ParseOutcome>;
+  /** `signal`: the caller gave up (a cancelled activity); the job's thread is freed and the signal's reason thrown. */
+  parse(job: ParseJob, signal?: AbortSignal): Promise<ParseOutcome>;
   close(): Promise<void>;
 }
 
@@ -78,11 +79,14 @@ export function createParsePool({ threads, timeoutMs, memoryMb, zipLimits }: Par
     waiting.shift()?.();
   };
 
-  async function run<R>(name: keyof typeof INLINE, job: object): Promise<R | ParseFailed> {
+  async function run<R>(name: keyof typeof INLINE, job: object, caller?: AbortSignal): Promise<R | ParseFailed> {
     await slot();
     try {
-      return (await pool.run({ ...job, zipLimits }, { name, signal: AbortSignal.timeout(timeoutMs) })) as R;
+      caller?.throwIfAborted();
+      const signal = caller ? AbortSignal.any([AbortSignal.timeout(timeoutMs), caller]) : AbortSignal.timeout(timeoutMs);
+      return (await pool.run({ ...job, zipLimits }, { name, signal })) as R;
     } catch (err) {
+      if (caller?.aborted) throw caller.reason;
       if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
         return { kind: 'failed', reason: 'too_large', message: `the file needs more than the ${memoryMb} MB of memory a parse may use` };
       }
@@ -94,7 +98,7 @@ export function createParsePool({ threads, timeoutMs, memoryMb, zipLimits }: Par
   }
 
   return {
-    parse: (job) => run<ParseOutcome>('parseDocument', job),
+    parse: (job, signal) => run<ParseOutcome>('parseDocument', job, signal),
     extract: (job) => run<AttachmentOutcome>('extractAttachment', job),
     close: () => pool.destroy(),
   };

@@ -5,6 +5,7 @@ import {
 import { conflict, invalid } from '../common/errors';
 import type { CronRun, OverlapPolicy } from '../common/schemas/cron';
 import { AgentId, CronId, TenantId } from '../common/search-attributes';
+import { AGENT_TASK_BACKSTOP_MS } from '../common/workflow-starts';
 import type { CronJobDoc } from '../stores/cron-jobs';
 import { agentTaskWorkflow } from '../workflows/agent-task';
 import type { AgentTaskInput } from './inbound-event';
@@ -63,6 +64,7 @@ export async function createCronSchedule(client: Client, taskQueue: string, job:
         workflowId: cronTaskWorkflowIdPrefix(job._id),
         taskQueue,
         args: [cronTaskInput(job)],
+        workflowExecutionTimeout: AGENT_TASK_BACKSTOP_MS,
         typedSearchAttributes: searchAttributes(job),
       },
       policies: { overlap: OVERLAP[job.overlap], catchupWindow: CATCHUP_WINDOW },

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import { AgentId, EventId, TenantId, TriggerId } from '../common/search-attributes';
+import { AGENT_TASK_BACKSTOP_MS } from '../common/workflow-starts';
 import type { EventTrigger } from '../common/schemas/triggers';
 import type { TriggerStore } from '../stores/triggers';
 import { agentTaskWorkflow } from '../workflows/agent-task';
@@ -51,6 +52,7 @@ export function createTriggerDispatcher({ triggers, temporal, taskQueue }: Trigg
         taskQueue,
         args: [input],
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        workflowExecutionTimeout: AGENT_TASK_BACKSTOP_MS,
         typedSearchAttributes: [
           { key: TenantId, value: tenantId },
           { key: AgentId, value: input.agentId },

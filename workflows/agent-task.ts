@@ -1,4 +1,7 @@
-import { executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure, CancellationScope, ChildWorkflowFailure, executeChild, isCancellation, patched, proxyActivities, TerminatedFailure,
+  TimeoutFailure, workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { StopReason } from '../common/schemas/completions';
 import { AgentId, SessionId, TenantId, TraceId } from '../common/search-attributes';
@@ -17,18 +20,57 @@ const { prepareAgentTask } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: [AGENT_TASK_REJECTED] },
 });
+const { failAgentTask } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
+});
+
+/** Patch id of the task's own time bounds: its preparation's timer, its completion's backstop. */
+const TASK_TIME_BOUND = 'agent-task-time-bound';
+/** Preparation is a few reads and writes; past this its retries are cut short. */
+export const PREPARE_BOUND_MS = 120_000;
+/** How long past its own time bound the task's completion may live before Temporal ends it without its record. */
+export const COMPLETION_BACKSTOP_MARGIN_MS = 120_000;
+export const AGENT_TASK_TIMED_OUT = 'AgentTaskTimedOut';
+
+/** The child completion ended without recording its end itself: Temporal's backstop, or a person, ended it. */
+const endedUnrecorded = (err: unknown) =>
+  err instanceof ChildWorkflowFailure && (err.cause instanceof TimeoutFailure || err.cause instanceof TerminatedFailure);
 
 /**
  * One agent task, started by an event trigger or a cron job: opens the task's session from its
  * template (ids derived from this workflow's id, so a retry reuses them) and runs the completion
  * as a child workflow, which records the answer and the events (`session.finished`,
- * `review.completed`, `import.completed`) as any completion does.
+ * `review.completed`, `import.completed`) as any completion does. The task is bounded: its
+ * preparation by PREPARE_BOUND_MS, its completion by the completion's own time bound; a task ended
+ * by either fails (`AgentTaskTimedOut`) with its run recorded as failed.
  */
 export async function agentTaskWorkflow(input: AgentTaskInput): Promise<AgentTaskOutcome> {
-  const { completion, completionWorkflowId } = await prepareAgentTask({ task: input, workflowId: workflowInfo().workflowId });
+  const { workflowId, startTime } = workflowInfo();
+  // Runs started before the bounds existed have neither timer nor backstop in their history.
+  const bounded = patched(TASK_TIME_BOUND);
+  const timedOut = async (message: string) => {
+    await failAgentTask({ workflowId, message, startedAt: startTime.getTime() });
+    return ApplicationFailure.create({ message, type: AGENT_TASK_TIMED_OUT, nonRetryable: true });
+  };
+  const prepare = () => prepareAgentTask({ task: input, workflowId });
+  let prepared;
+  try {
+    prepared = bounded ? await CancellationScope.withTimeout(PREPARE_BOUND_MS, prepare) : await prepare();
+  } catch (err) {
+    if (bounded && isCancellation(err) && !CancellationScope.current().consideredCancelled) {
+      throw await timedOut(`the agent task's preparation did not finish within its time bound (${PREPARE_BOUND_MS} ms)`);
+    }
+    throw err;
+  }
+  const { completion, completionWorkflowId } = prepared;
+  const runBound = completion.limits.runTimeoutMs;
+  // The completion ends at its own time bound (COMPLETION_RUN_TIMEOUT_MS), recording why; this is the backstop.
+  const backstop = bounded && runBound !== undefined ? { workflowExecutionTimeout: runBound + COMPLETION_BACKSTOP_MARGIN_MS } : {};
   const outcome = await executeChild(completionWorkflow, {
     workflowId: completionWorkflowId,
     args: [completion],
+    ...backstop,
     typedSearchAttributes: [
       { key: TenantId, value: completion.tenantId },
       { key: AgentId, value: completion.agentId },
@@ -36,6 +78,9 @@ export async function agentTaskWorkflow(input: AgentTaskInput): Promise<AgentTas
       { key: TraceId, value: completion.traceId },
     ],
     memo: { route: completion.route.text, question: completion.question.slice(0, 200), origin: input.origin },
+  }).catch(async (err: unknown) => {
+    if (bounded && endedUnrecorded(err)) throw await timedOut(`the agent task's completion was ended without recording its outcome (${(err as ChildWorkflowFailure).cause?.message ?? 'ended'})`);
+    throw err;
   });
   return {
     session_id: completion.sessionId,

@@ -1,4 +1,6 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import {
+  ActivityCancellationType, ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { DocumentFailure } from '../common/schemas/knowledge';
 
@@ -6,6 +8,8 @@ export interface IngestInput {
   tenantId: string;
   kbId: string;
   docId: string;
+  /** DOCUMENT_INGEST_TIMEOUT_MS; absent in runs started before the bound existed. */
+  timeoutMs?: number;
 }
 
 export interface IngestOutcome {
@@ -22,16 +26,24 @@ export interface IngestOutcome {
 // is not retried. The heartbeat (after every batch but the last, and every few seconds while
 // anything is in flight, parsing included) hands the work of a worker that died to another within
 // seconds, resuming after the last batch it reported; a very large file takes long, hence the
-// generous timeout.
+// generous timeout. At the document's time bound the parse is cancelled (delivered with a heartbeat)
+// and the failure written only once the activity has stopped, so no late `ready` overwrites it.
 const { ingestDocument } = proxyActivities<Activities>({
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '30 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8, nonRetryableErrorTypes: ['ExtractionFailed', 'EmbeddingRejected', 'DocumentGone'] },
 });
 const { failDocument } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
+
+/** Patch id of the document's own time bound (DOCUMENT_INGEST_TIMEOUT_MS). */
+const INGEST_TIME_BOUND = 'document-ingest-time-bound';
+
+/** The workflow's own timer cancelled the parse: a cancellation while the workflow itself is not cancelled. */
+const boundReached = (err: unknown) => isCancellation(err) && !CancellationScope.current().consideredCancelled;
 
 function failureOf(err: unknown): DocumentFailure | 'gone' {
   const cause = err instanceof ActivityFailure ? err.cause : err;
@@ -48,14 +60,20 @@ function failureOf(err: unknown): DocumentFailure | 'gone' {
 
 /**
  * Parses one uploaded document into searchable chunks (the `ingestDocument` activity); a failure is
- * recorded on the document with its reason.
+ * recorded on the document with its reason, and so is a parse still going at the document's time bound.
  */
 export async function documentIngestWorkflow(input: IngestInput): Promise<IngestOutcome> {
+  const bound = input.timeoutMs;
   try {
-    const chunks = await ingestDocument(input);
+    // Runs started before the bound existed have no timer in their history.
+    const chunks = bound !== undefined && patched(INGEST_TIME_BOUND)
+      ? await CancellationScope.withTimeout(bound, () => ingestDocument(input))
+      : await ingestDocument(input);
     return { status: 'ready', chunks };
   } catch (err) {
-    const failure = failureOf(err);
+    const failure = boundReached(err)
+      ? { reason: 'timed_out' as const, message: `the document was still being parsed after its time bound (${bound} ms)` }
+      : failureOf(err);
     if (failure === 'gone') return { status: 'deleted', chunks: 0 };
     await failDocument({ ...input, error: failure });
     return { status: 'failed', chunks: 0, error: failure };

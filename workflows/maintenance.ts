@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
 const { sweepOutboxes, purgeExpiredRateCounters, purgeExpiredStreamEvents, purgeExpiredInboundEvents } = proxyActivities<Activities>({
@@ -13,11 +13,33 @@ export interface MaintenanceResult {
   inboundEventsPurged: number;
 }
 
+/**
+ * A run ends before the next is due (every minute; an overlapping one is skipped). Whatever was
+ * cut short is idempotent work the next run does again.
+ */
+export const MAINTENANCE_RUN_BOUND_MS = 45_000;
+/** Patch id of the run's own time bound. */
+const RUN_TIME_BOUND = 'maintenance-run-time-bound';
+export const MAINTENANCE_TIMED_OUT = 'MaintenanceTimedOut';
+
 /** Run every minute by the `combo-maintenance` Schedule: housekeeping the database cannot do itself. */
 export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
-  const eventsRecovered = await sweepOutboxes();
-  const rateCountersPurged = await purgeExpiredRateCounters();
-  const streamEventsPurged = await purgeExpiredStreamEvents();
-  const inboundEventsPurged = await purgeExpiredInboundEvents();
-  return { eventsRecovered, rateCountersPurged, streamEventsPurged, inboundEventsPurged };
+  const work = async (): Promise<MaintenanceResult> => {
+    const eventsRecovered = await sweepOutboxes();
+    const rateCountersPurged = await purgeExpiredRateCounters();
+    const streamEventsPurged = await purgeExpiredStreamEvents();
+    const inboundEventsPurged = await purgeExpiredInboundEvents();
+    return { eventsRecovered, rateCountersPurged, streamEventsPurged, inboundEventsPurged };
+  };
+  // Runs started before the bound existed have no timer in their history.
+  if (!patched(RUN_TIME_BOUND)) return work();
+  try {
+    return await CancellationScope.withTimeout(MAINTENANCE_RUN_BOUND_MS, work);
+  } catch (err) {
+    if (isCancellation(err) && !CancellationScope.current().consideredCancelled) {
+      // The run's record is its workflow's failure, the reason in its message.
+      throw ApplicationFailure.create({ message: `the maintenance run did not finish within its time bound (${MAINTENANCE_RUN_BOUND_MS} ms)`, type: MAINTENANCE_TIMED_OUT, nonRetryable: true });
+    }
+    throw err;
+  }
 }

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, type LocalActivityOptions, patched, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { DeliveryEnvelope } from '../stores/webhooks';
 
@@ -29,20 +29,36 @@ const subscriptionGone = (err: unknown): boolean =>
 // history as a marker; the timers between attempts are ordinary durable timers. An HTTP failure is
 // an answer, not an error: only infrastructure faults (the database) make it fail, and those are
 // retried until they pass.
-const { attemptDelivery, deadLetter } = proxyLocalActivities<Activities>({
+const LOCAL_OPTIONS: LocalActivityOptions = {
   startToCloseTimeout: '15 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['SubscriptionGone'] },
-});
+};
+const unbounded = proxyLocalActivities<Activities>(LOCAL_OPTIONS);
+// ... though not forever: a database down for this long costs the attempt (it counts as failed, the
+// schedule goes on) or, for the dead letter, ends the workflow as failed. So every path ends within
+// the schedule (1 h 42.5 min of waits) plus six of these.
+export const INFRA_RETRY_BOUND = '10 minutes';
+/** Backstop of a delivery's start (a workflow execution timeout): the schedule and those six waits end it well before. */
+export const DELIVERY_BACKSTOP_MS = 3 * 3_600_000;
+const bounded = proxyLocalActivities<Activities>({ ...LOCAL_OPTIONS, scheduleToCloseTimeout: INFRA_RETRY_BOUND });
+/** Patch id of the bound on infrastructure retries. */
+const INFRA_RETRY_PATCH = 'webhook-delivery-infra-retry-bound';
+
+const failedAttempt = { ok: false } as const;
 
 /** One (event, subscription) delivery. Timers are durable: a restart neither loses nor adds an attempt. */
 export async function webhookDeliveryWorkflow(input: DeliveryInput): Promise<DeliveryOutcome> {
+  // Runs started before the bound existed retried without end.
+  const isBounded = patched(INFRA_RETRY_PATCH);
+  const { attemptDelivery, deadLetter } = isBounded ? bounded : unbounded;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    let result;
+    let result: { ok: boolean };
     try {
       result = await attemptDelivery({ ...input, attempt });
     } catch (err) {
       if (subscriptionGone(err)) return { status: 'dropped', attempts: attempt - 1 };
-      throw err;
+      if (!isBounded) throw err;
+      result = failedAttempt;
     }
     if (result.ok) return { status: 'delivered', attempts: attempt };
     const delay = RETRY_DELAYS[attempt - 1];

@@ -156,7 +156,7 @@ export const knowledgeRoutes = (services: Services) => {
           bytes: file.contents,
         });
         try {
-          await startDocumentIngest(temporal, config.TEMPORAL_TASK_QUEUE, { tenantId: principal.tenantId, kbId: kb._id, docId: doc._id }, ctx.state.traceId);
+          await startDocumentIngest(temporal, config.TEMPORAL_TASK_QUEUE, { tenantId: principal.tenantId, kbId: kb._id, docId: doc._id, timeoutMs: config.DOCUMENT_INGEST_TIMEOUT_MS }, ctx.state.traceId);
         } catch (err) {
           // Not started: take the upload back so nothing is left half-written.
           await documents.delete(principal.tenantId, doc._id).catch(() => undefined);

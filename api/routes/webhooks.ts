@@ -9,7 +9,7 @@ import {
   subscription, subscriptionId, subscriptionWithSecret, updateSubscriptionBody,
 } from '../../common/schemas/webhooks';
 import { TenantId, TraceId } from '../../common/search-attributes';
-import { startDelivery } from '../../common/workflow-starts';
+import { replayBackstops, startDelivery } from '../../common/workflow-starts';
 import { webhookReplayWorkflow } from '../../workflows/webhook-replay';
 import type { NewDelivery } from '../../stores/webhooks';
 import { defineRoute } from '../route';
@@ -156,7 +156,12 @@ export const webhookRoutes = ({ webhooks, temporal, config }: Services) => {
         await temporal.workflow.start(webhookReplayWorkflow, {
           workflowId,
           taskQueue,
-          args: [{ replayId, tenantId: principal.tenantId, since: body.since, until: body.until, events: body.events, subscriptionId: body.subscription_id }],
+          args: [{
+            replayId, tenantId: principal.tenantId, since: body.since, until: body.until, events: body.events, subscriptionId: body.subscription_id,
+            timeoutMs: config.WEBHOOK_REPLAY_TIMEOUT_MS,
+          }],
+          // Backstops only: the replay's own timer ends it first, saying why.
+          ...replayBackstops(config.WEBHOOK_REPLAY_TIMEOUT_MS),
           typedSearchAttributes: [
             { key: TenantId, value: principal.tenantId },
             { key: TraceId, value: replayId },
