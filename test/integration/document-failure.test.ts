@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { startTestApi, type TestApi } from '../support/api';
-import { eventually } from '../support/consumer';
+import { settledDocument, uploadLicence } from '../support/documents';
 import { ScriptedUpstream } from '../support/scripted-upstream';
 import { startTestWorker } from '../support/worker';
 
@@ -43,14 +41,8 @@ describe('a document whose embedding is refused mid-way', () => {
       return { body: { data: input.map((_, index) => ({ index, embedding: Array.from({ length: DIMENSION }, (__, i) => (i + 1) / DIMENSION) })) } };
     };
     const kb = (await api.call('POST', '/v1/kb', { key: api.adminKey, body: { name: 'statutes', chunk_tokens: 64, overlap_tokens: 0 } })).json.data;
-    const bytes = readFileSync(join(__dirname, '..', 'fixtures', 'texts', 'GPL-3'));
-    const up = await api.upload('/v1/document', api.adminKey, { kb_id: kb.kb_id, parser_id: 'naive' }, { name: 'GPL-3.txt', bytes });
-    const docId = up.json.data.doc_id;
-
-    const doc = await eventually(async () => {
-      const d = (await api.call('GET', `/v1/document/${docId}`, { key: api.adminKey })).json.data;
-      return d.status === 'parsing' ? undefined : d;
-    }, 60_000);
+    const docId = await uploadLicence(api, kb.kb_id);
+    const doc = await settledDocument(api, docId);
     expect(doc.status).toBe('failed');
     expect(doc.error).toMatchObject({ reason: 'embedding_failed' });
     expect(doc.error.message).toContain('input rejected by policy');
