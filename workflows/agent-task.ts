@@ -1,5 +1,5 @@
 import {
-  ApplicationFailure, CancellationScope, ChildWorkflowFailure, executeChild, isCancellation, patched, proxyActivities, TerminatedFailure,
+  ApplicationFailure, CancellationScope, ChildWorkflowFailure, executeChild, patched, proxyActivities, TerminatedFailure,
   TimeoutFailure, workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
@@ -7,6 +7,7 @@ import type { StopReason } from '../common/schemas/completions';
 import { AgentId, SessionId, TenantId, TraceId } from '../common/search-attributes';
 import { AGENT_TASK_REJECTED, type AgentTaskInput } from '../triggers/inbound-event';
 import { completionWorkflow } from './completion';
+import { ownTimeBoundReached } from './own-time-bound';
 
 export interface AgentTaskOutcome {
   session_id: string;
@@ -58,7 +59,7 @@ export async function agentTaskWorkflow(input: AgentTaskInput): Promise<AgentTas
   try {
     prepared = bounded ? await CancellationScope.withTimeout(PREPARE_BOUND_MS, prepare) : await prepare();
   } catch (err) {
-    if (bounded && isCancellation(err) && !CancellationScope.current().consideredCancelled) {
+    if (bounded && ownTimeBoundReached(err)) {
       throw await timedOut(`the agent task's preparation did not finish within its time bound (${PREPARE_BOUND_MS} ms)`);
     }
     throw err;

@@ -1,10 +1,11 @@
-import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancellationScope, patched, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { RunToFinish } from '../activities/llm';
 import { firstMessages } from '../completion/context-messages';
 import { type AnswerStep, type AttachmentText, type CompletionInput, type Passage, RUN_FAILURE_TYPE, runContextOf, stepConfidence } from '../completion/run-input';
 import type { StopReason } from '../common/schemas/completions';
 import type { ChatMessage } from '../llm/chat-model';
+import { ownTimeBoundReached } from './own-time-bound';
 
 export interface CompletionOutcome {
   answer: string;
@@ -33,8 +34,6 @@ const SEARCH_TOP_K = 6;
 /** Patch id of the run's own time bound (COMPLETION_RUN_TIMEOUT_MS). */
 const RUN_TIME_BOUND = 'completion-run-time-bound';
 
-/** The run's own timer cancelled its work: a cancellation while the workflow itself is not cancelled. */
-const boundReached = (err: unknown) => isCancellation(err) && !CancellationScope.current().consideredCancelled;
 const TOOL_ATTEMPTS = 2;
 
 /**
@@ -95,7 +94,7 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
     const bound = input.limits.runTimeoutMs;
     return bound !== undefined && patched(RUN_TIME_BOUND) ? await CancellationScope.withTimeout(bound, work) : await work();
   } catch (err) {
-    const failure = boundReached(err) ? { code: 20001, message: `the run did not finish within its time bound (${input.limits.runTimeoutMs} ms)` } : classifyFailure(err);
+    const failure = ownTimeBoundReached(err) ? { code: 20001, message: `the run did not finish within its time bound (${input.limits.runTimeoutMs} ms)` } : classifyFailure(err);
     await failRun({ ctx, seq, question: input.question, code: failure.code, message: failure.message, tokens, requestedAt: input.requestedAt });
     throw ApplicationFailure.create({ message: failure.message, type: RUN_FAILURE_TYPE, nonRetryable: true, details: [{ code: failure.code }] });
   }

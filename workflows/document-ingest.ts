@@ -1,8 +1,9 @@
 import {
-  ActivityCancellationType, ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities,
+  ActivityCancellationType, ActivityFailure, ApplicationFailure, CancellationScope, patched, proxyActivities,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { DocumentFailure } from '../common/schemas/knowledge';
+import { ownTimeBoundReached } from './own-time-bound';
 
 export interface IngestInput {
   tenantId: string;
@@ -42,8 +43,6 @@ const { failDocument } = proxyActivities<Activities>({
 /** Patch id of the document's own time bound (DOCUMENT_INGEST_TIMEOUT_MS). */
 const INGEST_TIME_BOUND = 'document-ingest-time-bound';
 
-/** The workflow's own timer cancelled the parse: a cancellation while the workflow itself is not cancelled. */
-const boundReached = (err: unknown) => isCancellation(err) && !CancellationScope.current().consideredCancelled;
 
 function failureOf(err: unknown): DocumentFailure | 'gone' {
   const cause = err instanceof ActivityFailure ? err.cause : err;
@@ -71,7 +70,7 @@ export async function documentIngestWorkflow(input: IngestInput): Promise<Ingest
       : await ingestDocument(input);
     return { status: 'ready', chunks };
   } catch (err) {
-    const failure = boundReached(err)
+    const failure = ownTimeBoundReached(err)
       ? { reason: 'timed_out' as const, message: `the document was still being parsed after its time bound (${bound} ms)` }
       : failureOf(err);
     if (failure === 'gone') return { status: 'deleted', chunks: 0 };

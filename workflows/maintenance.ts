@@ -1,5 +1,6 @@
-import { ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { ownTimeBoundReached } from './own-time-bound';
 
 const { sweepOutboxes, purgeExpiredRateCounters, purgeExpiredStreamEvents, purgeExpiredInboundEvents } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -36,7 +37,7 @@ export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
   try {
     return await CancellationScope.withTimeout(MAINTENANCE_RUN_BOUND_MS, work);
   } catch (err) {
-    if (isCancellation(err) && !CancellationScope.current().consideredCancelled) {
+    if (ownTimeBoundReached(err)) {
       // The run's record is its workflow's failure, the reason in its message.
       throw ApplicationFailure.create({ message: `the maintenance run did not finish within its time bound (${MAINTENANCE_RUN_BOUND_MS} ms)`, type: MAINTENANCE_TIMED_OUT, nonRetryable: true });
     }

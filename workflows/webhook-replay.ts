@@ -1,10 +1,11 @@
 import {
-  type ActivityOptions, ApplicationFailure, CancellationScope, continueAsNew, isCancellation, ParentClosePolicy, patched, proxyActivities, startChild,
+  type ActivityOptions, ApplicationFailure, CancellationScope, continueAsNew, ParentClosePolicy, patched, proxyActivities, startChild,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ReplayPageInput } from '../activities/webhooks';
 import { EventId, SubscriptionId, TenantId, TraceId } from '../common/search-attributes';
 import { DELIVERY_BACKSTOP_MS, webhookDeliveryWorkflow } from './webhook-delivery';
+import { ownTimeBoundReached } from './own-time-bound';
 
 export type ReplayInput = Omit<ReplayPageInput, 'limit'> & {
   deliveriesStarted?: number;
@@ -75,7 +76,7 @@ export async function webhookReplayWorkflow(input: ReplayInput): Promise<{ deliv
   try {
     outcome = deadline !== undefined ? await CancellationScope.withTimeout(Math.max(1, deadline - Date.now()), run) : await run();
   } catch (err) {
-    if (deadline !== undefined && isCancellation(err) && !CancellationScope.current().consideredCancelled) {
+    if (deadline !== undefined && ownTimeBoundReached(err)) {
       // The replay's record is its workflow: it fails saying how far it got; deliveries started stay started.
       throw ApplicationFailure.create({
         message: `the replay did not finish within its time bound (${input.timeoutMs} ms): ${started} deliveries started`,
