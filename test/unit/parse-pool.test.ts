@@ -64,7 +64,9 @@ describe('parsing threads', () => {
     const strict = createParsePool({ threads: 1, timeoutMs: 1_000 });
     try {
       expect(await strict.parse(job(slowText(), 'long.txt'))).toEqual({ kind: 'failed', reason: 'corrupt', message: 'the file could not be parsed within 1 s' });
-      expect((await strict.parse(job(licence('Apache-2.0'), 'Apache-2.0.txt'))).kind).toBe('chunks');
+      // The next file is a short note: the replacement thread's start counts against its 1 s too, so a
+      // long one could run over on a loaded machine and prove nothing.
+      expect((await strict.parse(job(Buffer.from('A short note after the stopped file.'), 'note.txt'))).kind).toBe('chunks');
     } finally {
       await strict.close();
     }
