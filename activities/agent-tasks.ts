@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { AppError, ErrorCodes } from '../common/errors';
-import { completionWorkflowId } from '../common/workflow-starts';
+import { completionWorkflowId } from '../commands/workflow-starts';
 import { type PreparationDeps, prepareCompletionInput } from '../completion/prepare-input';
 import type { CompletionInput } from '../completion/run-input';
 import type { CompletionRunStore } from '../stores/completion-runs';

@@ -1,86 +1,42 @@
 import type { Client as EsClient } from '@elastic/elasticsearch';
-import type { Db } from 'mongodb';
+import type { Config } from '../common/config';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
 import type { DocumentParsing } from '../knowledge/parse-pool';
-import { createChunkIndex } from '../stores/chunk-index';
-import { createDocumentStore } from '../stores/documents';
-import { createKnowledgeBaseStore } from '../stores/knowledge-bases';
-import { createEventLog } from '../stores/event-log';
-import type { SecretBox } from '../stores/secret-box';
-import { createWebhookStore } from '../stores/webhooks';
-import type { ChatModelClient } from '../llm/chat-model';
-import { createCompletionRunStore } from '../stores/completion-runs';
-import { createCostStore } from '../stores/costs';
-import { createFileStore } from '../stores/files';
-import { createRunEventStore } from '../stores/run-events';
-import { createSessionStore } from '../stores/sessions';
+import type { ChatModelClient } from '../common/chat-model';
+import type { Stores } from '../stores';
+import { createAgentTaskActivities } from './agent-tasks';
 import { createKnowledgeActivities } from './knowledge';
 import { createLlmActivities } from './llm';
+import { createMongoActivities } from './mongo';
 import { createRetrievalActivities } from './retrieval';
 import { createRunActivities } from './runs';
 import { createToolActivities } from './tools';
-import { createMongoActivities } from './mongo';
 import { createWebhookActivities } from './webhooks';
-import { createAgentTaskActivities } from './agent-tasks';
-import type { Config } from '../common/config';
-import { createAgentStore } from '../stores/agents';
-import { createSkillStore } from '../stores/skills';
 
+/** What the worker's composition root hands the activities: the process's stores and clients, built once. */
 export interface ActivityDeps {
-  /** What agent tasks build their completion's input with (model defaults, history and run limits). */
   config: Config;
-  db: Db;
-  secrets: SecretBox;
-  allowPrivateUrls: boolean;
+  stores: Stores;
+  es: EsClient;
+  /** The embedding models offered (local MiniLM, remote ones). */
+  catalog: KnowledgeCatalog;
+  /** Extracts and splits uploads in threads (PARSE_THREADS, PARSE_TIMEOUT_MS). */
+  parsing: DocumentParsing;
+  /** null: no model configured (LLM_BASE_URL unset). */
+  chat: ChatModelClient | null;
   /** How long a subscription's URL and secret are reused (default 2 s). */
   webhookTargetCacheMs?: number;
-  es: EsClient;
-  knowledge: {
-    catalog: KnowledgeCatalog;
-    /** ELASTICSEARCH_INDEX_PREFIX */
-    indexPrefix: string;
-    /** Chunks embedded and indexed per activity (INGEST_BATCH_SIZE). */
-    batchSize: number;
-    /** Extracts and splits uploads (PARSE_THREADS, PARSE_TIMEOUT_MS). */
-    parsing: DocumentParsing;
-  };
-  completions: {
-    /** null: no model configured (LLM_BASE_URL unset). */
-    chat: ChatModelClient | null;
-    /** PUBLIC_BASE_URL, for links in events (report_url). */
-    publicBaseUrl: string;
-    /** COST_THRESHOLD_TOKENS */
-    defaultCostThresholdTokens?: number;
-    /** STREAM_RETENTION_HOURS */
-    streamRetentionHours: number;
-  };
 }
 
 /** All activities, one factory per external system, merged for the worker. */
-export function createActivities(deps: ActivityDeps) {
-  const eventLog = createEventLog(deps.db);
-  const runEvents = createRunEventStore(deps.db);
-  const files = createFileStore(deps.db);
-  const sessions = createSessionStore(deps.db, eventLog);
-  const runs = createCompletionRunStore(deps.db);
-  const retrieval = {
-    es: deps.es,
-    chunkIndex: createChunkIndex(deps.es, deps.knowledge.indexPrefix),
-    catalog: deps.knowledge.catalog,
-    knowledgeBases: createKnowledgeBaseStore(deps.db),
-  };
-  const runActivities = createRunActivities({
-    sessions,
-    runs,
-    runEvents,
-    eventLog,
-    costs: createCostStore(deps.db, eventLog, { defaultThresholdTokens: deps.completions.defaultCostThresholdTokens }),
-    files,
-    publicBaseUrl: deps.completions.publicBaseUrl,
-  });
+export function createActivities({ config, stores, es, catalog, parsing, chat, webhookTargetCacheMs }: ActivityDeps) {
+  const { sessions, completionRuns: runs, runEvents, eventLog, files } = stores;
+  const allowPrivateUrls = config.ALLOW_PRIVATE_URLS;
+  const retrieval = { es, chunkIndex: stores.chunkIndex, catalog, knowledgeBases: stores.knowledgeBases };
+  const runActivities = createRunActivities({ ...stores, runs, publicBaseUrl: config.PUBLIC_BASE_URL });
   return {
     ...createLlmActivities({
-      chat: deps.completions.chat,
+      chat,
       runEvents,
       eventLog,
       recordFinishedRun: runActivities.finishRun,
@@ -92,33 +48,17 @@ export function createActivities(deps: ActivityDeps) {
         return recorded ? { answer: recorded.content, ...recorded.answeredBy } : null;
       },
     }),
-    ...createToolActivities({ retrieval, files, runEvents, eventLog, allowPrivateUrls: deps.allowPrivateUrls }),
+    ...createToolActivities({ retrieval, files, runEvents, eventLog, allowPrivateUrls }),
     ...createRetrievalActivities({ ...retrieval, runEvents }),
     ...runActivities,
-    ...createMongoActivities({ db: deps.db, streamRetentionHours: deps.completions.streamRetentionHours, inboundRetentionDays: deps.config.INBOUND_EVENT_RETENTION_DAYS }),
-    ...createWebhookActivities({
-      webhooks: createWebhookStore(deps.db, deps.secrets),
-      eventLog: createEventLog(deps.db),
-      allowPrivateUrls: deps.allowPrivateUrls,
-      targetCacheMs: deps.webhookTargetCacheMs,
+    ...createMongoActivities({
+      ...stores,
+      streamRetentionHours: config.STREAM_RETENTION_HOURS,
+      inboundRetentionDays: config.INBOUND_EVENT_RETENTION_DAYS,
     }),
-    ...createAgentTaskActivities({
-      config: deps.config,
-      agents: createAgentStore(deps.db),
-      sessions,
-      skills: createSkillStore(deps.db),
-      files,
-      documents: createDocumentStore(deps.db),
-      runs,
-    }),
-    ...createKnowledgeActivities({
-      documents: createDocumentStore(deps.db),
-      knowledgeBases: createKnowledgeBaseStore(deps.db),
-      chunkIndex: createChunkIndex(deps.es, deps.knowledge.indexPrefix),
-      catalog: deps.knowledge.catalog,
-      parsing: deps.knowledge.parsing,
-      batchSize: deps.knowledge.batchSize,
-    }),
+    ...createWebhookActivities({ webhooks: stores.webhooks, eventLog, allowPrivateUrls, targetCacheMs: webhookTargetCacheMs }),
+    ...createAgentTaskActivities({ ...stores, config, runs }),
+    ...createKnowledgeActivities({ ...stores, catalog, parsing, batchSize: config.INGEST_BATCH_SIZE }),
   };
 }
 

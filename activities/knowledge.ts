@@ -4,7 +4,7 @@ import { startedEarly } from '../common/started-early';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
 import { chunkIdFor } from '../knowledge/chunk-ids';
 import type { ChunkDraft } from '../knowledge/document-model';
-import { EmbeddingError, type EmbeddingProvider } from '../knowledge/embeddings';
+import { EmbeddingError, type EmbeddingProvider } from '../upstream/embeddings';
 import type { DocumentParsing } from '../knowledge/parse-pool';
 import type { ChunkIndex, IndexedChunk } from '../stores/chunk-index';
 import type { DocumentDoc, DocumentStore } from '../stores/documents';
@@ -89,7 +89,7 @@ async function embedBatch(embedder: EmbeddingProvider, dimension: number, chunks
 /** Activities that parse documents: read from MongoDB, embed, write to Elasticsearch. */
 export function createKnowledgeActivities({ documents, knowledgeBases, chunkIndex, catalog, parsing, batchSize }: KnowledgeActivityDeps) {
   async function documentOrGone(ref: DocumentRef): Promise<DocumentDoc> {
-    const doc = await documents.collection.findOne({ _id: ref.docId, tenant_id: ref.tenantId });
+    const doc = await documents.find(ref.tenantId, ref.docId);
     if (!doc) throw ApplicationFailure.nonRetryable(`document ${ref.docId} was deleted`, 'DocumentGone');
     return doc;
   }
@@ -100,13 +100,13 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
    * died before reporting: the parse goes on, rewriting the same chunks and outcome.)
    */
   async function stopIfDeleted(doc: DocumentDoc): Promise<void> {
-    if (await documents.collection.findOne({ _id: doc._id }, { projection: { _id: 1 } })) return;
+    if (await documents.exists(doc._id)) return;
     await chunkIndex.deleteWhere({ tenant_id: doc.tenant_id, doc_id: doc._id });
     throw ApplicationFailure.nonRetryable(`document ${doc._id} was deleted`, 'DocumentGone');
   }
 
   async function embedderOf(ref: DocumentRef) {
-    const kb = await knowledgeBases.collection.findOne({ _id: ref.kbId, tenant_id: ref.tenantId });
+    const kb = await knowledgeBases.find(ref.tenantId, ref.kbId);
     if (!kb) throw ApplicationFailure.nonRetryable(`knowledge base ${ref.kbId} was deleted`, 'DocumentGone');
     const embedder = catalog.embedder(kb.embedding_model);
     if (!embedder) {

@@ -3,8 +3,9 @@ import { InvalidReviewOutputError, parseReviewOutput, REVIEW_RESPONSE_FORMAT, ty
 import { countFindings } from '../completion/review-rules';
 import { reviewArtifact } from '../completion/run-artifacts';
 import { type RunContext, stepConfidence } from '../completion/run-input';
+import { agentStepEvent } from './agent-step-event';
 import type { FinishedRun, FinishRunInput } from './runs';
-import { type ChatModelClient, ChatModelError, type ChatRequest, type ChatResult } from '../llm/chat-model';
+import { type ChatModelClient, ChatModelError, type ChatRequest, type ChatResult } from '../common/chat-model';
 import type { EventRecord } from '../common/events';
 import { startedEarly } from '../common/started-early';
 import { storableText } from '../common/storable-text';
@@ -32,12 +33,6 @@ export interface RecordedRun {
   /** As recorded in the run record; absent when only the session holds the answer. */
   artifacts?: Array<Record<string, unknown>>;
 }
-
-/** `agent.step`: the agent advanced one step (`action` says what it did; `confidence` 0-1). */
-export const agentStepEvent = (ctx: RunContext, step: number, action: string, confidence: number, at: Date): EventRecord =>
-  newEvent('agent.step', ctx.tenantId, `${ctx.traceId}:${step}`, {
-    session_id: ctx.sessionId, action, confidence, step, trace_id: ctx.traceId, agent_id: ctx.agentId,
-  }, at);
 
 /** What recording the run needs besides the model's answer, should this call be the one that answers. */
 export type RunToFinish = Omit<FinishRunInput, 'ctx' | 'seq' | 'answer' | 'model' | 'tokens' | 'answerStep'> & {

@@ -1,19 +1,25 @@
-import type { Db } from 'mongodb';
-import { createEventLog } from '../stores/event-log';
-import { purgeExpiredRateCounters } from '../stores/rate-limit-purge';
-import { createRunEventStore } from '../stores/run-events';
+import type { EventLog } from '../stores/event-log';
+import type { IntegrationStore } from '../stores/integrations';
+import type { RunEventStore } from '../stores/run-events';
 
-/** Activities that reach MongoDB (or FerretDB) only. */
-export function createMongoActivities({ db, streamRetentionHours, inboundRetentionDays }: { db: Db; streamRetentionHours: number; inboundRetentionDays: number }) {
-  const eventLog = createEventLog(db);
-  const runEvents = createRunEventStore(db);
+export interface MaintenanceActivityDeps {
+  eventLog: EventLog;
+  runEvents: RunEventStore;
+  integrations: IntegrationStore;
+  rateCounters: { purgeExpired(): Promise<number> };
+  streamRetentionHours: number;
+  inboundRetentionDays: number;
+}
+
+/** Activities that reach MongoDB (or FerretDB) only: the maintenance run's sweeps and purges. */
+export function createMongoActivities({ eventLog, runEvents, integrations, rateCounters, streamRetentionHours, inboundRetentionDays }: MaintenanceActivityDeps) {
   return {
     /** Records events whose action was written but whose copy into the log was interrupted. */
     async sweepOutboxes(): Promise<number> {
       return eventLog.sweep();
     },
     async purgeExpiredRateCounters(): Promise<number> {
-      return purgeExpiredRateCounters(db);
+      return rateCounters.purgeExpired();
     },
     /** Completion stream events past STREAM_RETENTION_HOURS: no client can resume from them any more. */
     async purgeExpiredStreamEvents(): Promise<number> {
@@ -21,8 +27,7 @@ export function createMongoActivities({ db, streamRetentionHours, inboundRetenti
     },
     /** Received inbound events past INBOUND_EVENT_RETENTION_DAYS. */
     async purgeExpiredInboundEvents(): Promise<number> {
-      const { deletedCount } = await db.collection('inbound_events').deleteMany({ received_at: { $lt: new Date(Date.now() - inboundRetentionDays * 86_400_000) } });
-      return deletedCount;
+      return integrations.purgeInboundBefore(new Date(Date.now() - inboundRetentionDays * 86_400_000));
     },
   };
 }

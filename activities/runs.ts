@@ -6,7 +6,7 @@ import { NotADiffError, reviewDiff } from '../completion/review-rules';
 import { NotImportableError, parseImport, parseModelImport } from '../completion/import-items';
 import { EXTRACTIVE_PASSAGES } from '../completion/route-catalog';
 import type { AnswerStep, AttachmentText, Passage, RunContext, RunRoute } from '../completion/run-input';
-import { agentStepEvent } from './llm';
+import { agentStepEvent } from './agent-step-event';
 import type { CompletionRunStore } from '../stores/completion-runs';
 import type { CostStore } from '../stores/costs';
 import { type EventLog, newEvent } from '../stores/event-log';

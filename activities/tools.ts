@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { RunContext, ToolBinding } from '../completion/run-input';
-import type { ToolCall } from '../llm/chat-model';
+import type { ToolCall } from '../common/chat-model';
 import { type EventLog, newEvent } from '../stores/event-log';
 import type { FileStore } from '../stores/files';
 import type { RunEventStore } from '../stores/run-events';
-import { callHttpTool, ToolCallError, ToolTimeoutError } from '../tools/http-tool';
+import { callHttpTool, ToolCallError, ToolTimeoutError } from '../upstream/http-tool';
 import { type RetrievalDeps, searchPassages } from './retrieval';
 
 export interface ToolActivityDeps {

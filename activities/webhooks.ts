@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { guardedFetch } from '../common/net/guarded-fetch';
+import { guardedFetch } from '../upstream/guarded-fetch';
 import { UnsafeUrlError } from '../common/net/url-guard';
 import { signPayload } from '../common/signature';
 import type { EventLog } from '../stores/event-log';
@@ -110,20 +110,8 @@ export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls, 
      * with the subscriptions that ask for it now, recorded as deliveries of this replay.
      */
     async prepareReplayPage(input: ReplayPageInput): Promise<ReplayPage> {
-      const { since, until, after } = input;
-      const range = { $gte: new Date(since), $lt: new Date(until) };
-      const docs = await eventLog.events
-        .find({
-          tenant_id: input.tenantId,
-          timestamp: range,
-          ...(input.events ? { event: { $in: input.events as never[] } } : {}),
-          ...(after
-            ? { $or: [{ timestamp: { $gt: new Date(after.timestamp) } }, { timestamp: new Date(after.timestamp), _id: { $gt: after.eventId } }] }
-            : {}),
-        })
-        .sort({ timestamp: 1, _id: 1 })
-        .limit(input.limit)
-        .toArray();
+      const { since, until, after, limit } = input;
+      const docs = await eventLog.range(input.tenantId, { since, until, names: input.events, after, limit });
       const wanted: NewDelivery[] = [];
       for (const doc of docs) {
         const envelope = presentEvent(doc);

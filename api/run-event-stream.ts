@@ -1,13 +1,13 @@
 import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Client } from '@temporalio/client';
 import type { Logger } from '../common/logger';
 import { type RunEventStore, type RunOwner, streamEventId } from '../stores/run-events';
 import type { AppContext } from './context';
 
 export interface EventStreamDeps {
   runEvents: RunEventStore;
-  temporal: Client;
+  /** Settles once the run's workflow has ended (commands.completions.ended). */
+  runEnded(workflowId: string, runId: string): Promise<void>;
   log: Logger;
   pollMs: number;
   keepAliveMs: number;
@@ -42,11 +42,7 @@ export function streamRunEvents(ctx: AppContext, deps: EventStreamDeps, traceId:
   ctx.req.on('close', () => (closed = true));
 
   let endedAt: number | null = null;
-  deps.temporal.workflow
-    .getHandle(owner.workflow_id, owner.run_id)
-    .result()
-    .catch(() => undefined)
-    .finally(() => (endedAt = Date.now()));
+  void deps.runEnded(owner.workflow_id, owner.run_id).finally(() => (endedAt = Date.now()));
 
   const pump = async () => {
     let seq = fromSeq;

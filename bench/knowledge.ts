@@ -8,7 +8,7 @@ import { Client as EsClient } from '@elastic/elasticsearch';
 import { MongoClient } from 'mongodb';
 import { request as httpRequest } from 'undici';
 import { randomToken } from '../common/ids';
-import { createLocalMiniLm, defaultLocalModelDir } from '../knowledge/embeddings/local-minilm';
+import { createLocalMiniLm, defaultLocalModelDir } from '../upstream/embeddings/local-minilm';
 import { hybridQuery } from '../knowledge/search';
 import { createChunkIndex, type IndexedChunk } from '../stores/chunk-index';
 import { freePort, percentile, startProcess, startServer, stopServer } from './load';

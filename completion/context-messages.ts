@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../llm/chat-model';
+import type { ChatMessage } from '../common/chat-model';
 import type { AttachmentText, CompletionInput, Passage } from './run-input';
 
 /**

@@ -1,6 +1,6 @@
 import type { Agent } from '../common/schemas/agents';
 import { modelToolName } from '../common/schemas/skills';
-import type { ChatMessage } from '../llm/chat-model';
+import type { ChatMessage } from '../common/chat-model';
 import { BUILTIN_TOOLS, isBuiltinTool } from './builtin-tools';
 import { IMPORT_INSTRUCTIONS } from './import-items';
 import { REVIEW_INSTRUCTIONS } from './review-report';

@@ -1,6 +1,6 @@
 import type { BUILTIN_TOOL_NAMES } from '../common/schemas/agents';
-import type { ChatMessage, ToolSpec } from '../llm/chat-model';
-import type { HttpToolDefinition } from '../tools/http-tool';
+import type { ChatMessage, ToolSpec } from '../common/chat-model';
+import type { HttpToolDefinition } from '../upstream/http-tool';
 
 /**
  * What a completion workflow is started with. The API builds it from the agent, the session and

@@ -1,7 +1,7 @@
 import type { Config } from '../common/config';
-import { createEmbeddingProvider, type EmbeddingProvider } from './embeddings';
-import { LOCAL_MINILM_MODEL } from './embeddings/local-minilm';
-import { createReranker, type Reranker } from './rerank';
+import { createEmbeddingProvider, type EmbeddingProvider } from '../upstream/embeddings';
+import { LOCAL_MINILM_MODEL } from '../upstream/embeddings/local-minilm';
+import { createReranker, type Reranker } from '../upstream/rerank';
 
 /**
  * The embedding models and reranker this installation offers, built once per process from the

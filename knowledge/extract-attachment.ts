@@ -2,7 +2,7 @@ import { MAX_FILE_TEXT_BYTES } from '../common/schemas/files';
 import type { Block, ExtractedDocument } from './document-model';
 import { detectFormat, extractDocument, type ZipLimits } from './extract';
 import { failureOutcome, type ParseFailed, type ParseUnavailable } from './parse-document';
-import { countTokens } from './tokens';
+import { countTokens } from '../common/tokens';
 
 /** An attachment upload (POST /v1/files) to read as text. */
 export interface AttachmentJob {

@@ -4,7 +4,7 @@ import type { SearchBody, SearchedChunk, SearchResult } from '../common/schemas/
 import type { ChunkIndex, IndexedChunk } from '../stores/chunk-index';
 import type { KnowledgeBaseDoc } from '../stores/knowledge-bases';
 import type { KnowledgeCatalog } from './catalog';
-import { cosineSimilarity } from './embeddings';
+import { cosineSimilarity } from '../upstream/embeddings';
 
 export const DEFAULT_VECTOR_WEIGHT = 0.7;
 export const DEFAULT_KEYWORD_WEIGHT = 0.3;

@@ -182,7 +182,7 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
   async function noteThreshold(tenantId: string, period: string, total: number, threshold: number | null, at: Date, crossed: boolean): Promise<boolean> {
     if (threshold === null || total < threshold) return false;
     const factKey = totalsKey(tenantId, period);
-    if (!crossed && (await eventLog.events.findOne({ _id: eventIdFor('cost.threshold_exceeded', factKey) }, { projection: { _id: 1 } }))) return true;
+    if (!crossed && (await eventLog.has(eventIdFor('cost.threshold_exceeded', factKey)))) return true;
     await eventLog.appendMany([
       newEvent('cost.threshold_exceeded', tenantId, factKey, { tenant_id: tenantId, period, amount: total, threshold, unit: 'tokens' }, at),
     ]);

@@ -26,7 +26,11 @@ export function createCronJobStore(db: Db) {
   const jobs = db.collection<CronJobDoc>('cron_jobs');
 
   return {
-    jobs,
+    /** The ids of the tenant's jobs that run the agent. */
+    async idsForAgent(tenantId: string, agentId: string): Promise<string[]> {
+      const docs = await jobs.find({ tenant_id: tenantId, agent_id: agentId }, { projection: { _id: 1 } }).toArray();
+      return docs.map((d) => d._id);
+    },
 
     async insert(doc: CronJobDoc): Promise<void> {
       await jobs.insertOne(doc);

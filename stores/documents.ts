@@ -112,8 +112,13 @@ export function createDocumentStore(db: Db) {
   }
 
   return {
-    collection: documents,
     getDoc,
+
+    /** The document, or null when it is gone (or another tenant's). */
+    find: (tenantId: string, docId: string): Promise<DocumentDoc | null> => documents.findOne({ _id: docId, tenant_id: tenantId }),
+
+    /** Whether the document still exists, whoever's it is. */
+    exists: async (docId: string): Promise<boolean> => (await documents.findOne({ _id: docId }, { projection: { _id: 1 } })) !== null,
 
     /** Stores the bytes, then the record; a failed record write removes the bytes again. */
     async create(input: NewDocument): Promise<DocumentDoc> {

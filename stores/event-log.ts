@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Collection, Db, OptionalUnlessRequiredId } from 'mongodb';
+import type { Collection, Db, Filter, OptionalUnlessRequiredId } from 'mongodb';
 import type { EventName, EventRecord } from '../common/events';
 import { isDuplicateKey } from './mongo';
+import { findPage, type PageRequest } from './pagination';
 
 /**
  * The internal event log. An action and its event are written in one single-document write: the
@@ -103,7 +104,54 @@ export function createEventLog(db: Db) {
     return flushed;
   }
 
-  return { events, dispatchQueue, appendMany, flush, sweep };
+  /** The tenant's events, newest first, optionally of one name and within [since, until). */
+  function list(tenantId: string, query: PageRequest & { event?: EventName; since?: string; until?: string }) {
+    const filter: Filter<EventDoc> = { tenant_id: tenantId };
+    if (query.event) filter.event = query.event;
+    if (query.since || query.until) {
+      filter.timestamp = {
+        ...(query.since ? { $gte: new Date(query.since) } : {}),
+        ...(query.until ? { $lt: new Date(query.until) } : {}),
+      };
+    }
+    return findPage(events, filter, query, presentEvent, { timestamp: -1, _id: -1 });
+  }
+
+  /**
+   * Up to `limit` of the tenant's events in [since, until), oldest first, after `after` (the last
+   * event of the previous page), optionally of some names only.
+   */
+  async function range(
+    tenantId: string,
+    { since, until, names, after, limit }: { since: string; until: string; names?: string[]; after?: { timestamp: string; eventId: string }; limit: number },
+  ): Promise<EventDoc[]> {
+    return events
+      .find({
+        tenant_id: tenantId,
+        timestamp: { $gte: new Date(since), $lt: new Date(until) },
+        ...(names ? { event: { $in: names as EventName[] } } : {}),
+        ...(after
+          ? { $or: [{ timestamp: { $gt: new Date(after.timestamp) } }, { timestamp: new Date(after.timestamp), _id: { $gt: after.eventId } }] }
+          : {}),
+      })
+      .sort({ timestamp: 1, _id: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /**
+   * Events not dispatched yet, in the store's natural order (roughly oldest first). No sort: FerretDB
+   * v1 sorts by scanning, and every queued event is handled anyway.
+   */
+  const undispatched = (limit: number): Promise<DispatchQueueDoc[]> => dispatchQueue.find({}).limit(limit).toArray();
+
+  async function markDispatched(eventIds: string[]): Promise<void> {
+    if (eventIds.length > 0) await dispatchQueue.deleteMany({ _id: { $in: eventIds } });
+  }
+
+  const has = async (eventId: string): Promise<boolean> => (await events.findOne({ _id: eventId }, { projection: { _id: 1 } })) !== null;
+
+  return { appendMany, flush, sweep, has, list, range, undispatched, markDispatched };
 }
 
 export type EventLog = ReturnType<typeof createEventLog>;

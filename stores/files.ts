@@ -1,8 +1,7 @@
 import type { Db } from 'mongodb';
-import { invalid, notFound } from '../common/errors';
+import { notFound } from '../common/errors';
 import { newId } from '../common/ids';
 import { type FileInfo, TEXT_PREVIEW_CHARS } from '../common/schemas/files';
-import type { AttachmentExtraction } from '../knowledge/parse-pool';
 
 interface FileDoc {
   _id: string;
@@ -17,11 +16,16 @@ interface FileDoc {
   created_at: Date;
 }
 
+/** An attachment's extracted text, as it is kept (the bytes are not). */
 export interface NewFile {
   tenantId: string;
   name: string;
   contentType: string;
-  bytes: Buffer;
+  format: string;
+  sizeBytes: number;
+  text: string;
+  truncated: boolean;
+  tokenCount: number;
 }
 
 export interface FileText {
@@ -43,12 +47,8 @@ const present = (d: FileDoc): FileInfo => ({
   created_at: d.created_at.toISOString(),
 });
 
-/**
- * Attachment files: uploaded once, read as text by completions. Only the extracted text is kept
- * (the bytes are not), read back by `_id` only. Extraction and counting run in `extraction`'s
- * threads, off the API's event loop; a store without one (the worker's) only reads.
- */
-export function createFileStore(db: Db, extraction?: Pick<AttachmentExtraction, 'extract'>) {
+/** Attachment files: uploaded once, read as text by completions, read back by `_id` only. */
+export function createFileStore(db: Db) {
   const files = db.collection<FileDoc>('files');
 
   async function getDoc(tenantId: string, fileId: string): Promise<FileDoc> {
@@ -66,28 +66,17 @@ export function createFileStore(db: Db, extraction?: Pick<AttachmentExtraction, 
   }
 
   return {
-    collection: files,
-
-    /**
-     * Extracts the file's text with the knowledge-base extractors and stores it. A file that cannot
-     * be read (unsupported, encrypted, corrupt, empty) is refused with 10001 naming the reason.
-     */
     async create(input: NewFile): Promise<FileInfo> {
-      if (!extraction) throw new Error('this file store only reads: attachments are uploaded through the API');
-      const outcome = await extraction.extract({ bytes: input.bytes, name: input.name, contentType: input.contentType });
-      if (outcome.kind === 'failed') throw invalid(`body.file: ${outcome.message}`, { field: 'body.file', reason: outcome.reason });
-      // Our side (an extraction engine that did not load): a 20001, the client may try again.
-      if (outcome.kind === 'unavailable') throw new Error(outcome.message);
       const doc: FileDoc = {
         _id: newId('fil'),
         tenant_id: input.tenantId,
         name: input.name,
         content_type: input.contentType,
-        format: outcome.format,
-        size_bytes: input.bytes.length,
-        text: outcome.text,
-        truncated: outcome.truncated,
-        token_count: outcome.tokenCount,
+        format: input.format,
+        size_bytes: input.sizeBytes,
+        text: input.text,
+        truncated: input.truncated,
+        token_count: input.tokenCount,
         created_at: new Date(),
       };
       await files.insertOne(doc);

@@ -88,8 +88,11 @@ export function createIntegrationStore(db: Db, secretBox: SecretBox, { publicBas
   }
 
   return {
-    integrations,
-    inboundEvents,
+    /** Received inbound events older than `before` are forgotten (INBOUND_EVENT_RETENTION_DAYS). */
+    async purgeInboundBefore(before: Date): Promise<number> {
+      const { deletedCount } = await inboundEvents.deleteMany({ received_at: { $lt: before } });
+      return deletedCount;
+    },
 
     /** A tenant may have several integrations of a channel (two GitHub organisations, each its own secret). */
     async create(tenantId: string, body: CreateIntegrationBody): Promise<IntegrationWithSecret> {

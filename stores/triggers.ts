@@ -45,7 +45,15 @@ export function createTriggerStore(db: Db) {
   }
 
   return {
-    triggers,
+    /** The ids of the tenant's triggers that start tasks on the agent. */
+    async idsForAgent(tenantId: string, agentId: string): Promise<string[]> {
+      const docs = await triggers.find({ tenant_id: tenantId, 'trigger.action.agent_id': agentId }, { projection: { _id: 1 } }).toArray();
+      return docs.map((d) => d._id);
+    },
+
+    async deleteMany(tenantId: string, ids: string[]): Promise<void> {
+      if (ids.length > 0) await triggers.deleteMany({ tenant_id: tenantId, _id: { $in: ids } });
+    },
 
     async create(tenantId: string, body: CreateTriggerBody): Promise<EventTrigger> {
       const now = new Date();

@@ -158,8 +158,16 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
   }
 
   return {
-    subscriptions,
-    deliveries,
+    /** Each tenant's enabled subscriptions: the event names they ask for and when they were created. */
+    async enabledByTenant(tenantIds: string[]): Promise<Map<string, Array<{ id: string; events: EventName[]; createdAt: Date }>>> {
+      const entries = await Promise.all(
+        tenantIds.map(async (tenantId) => {
+          const docs = await subscriptions.find({ tenant_id: tenantId, enabled: true }, { projection: { events: 1, created_at: 1 } }).toArray();
+          return [tenantId, docs.map((d) => ({ id: d._id, events: d.events, createdAt: d.created_at }))] as const;
+        }),
+      );
+      return new Map(entries);
+    },
 
     async createSubscription(tenantId: string, body: CreateSubscriptionBody) {
       const secret = body.secret ?? `whsec_${randomToken(40)}`;

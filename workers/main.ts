@@ -5,17 +5,9 @@ import { loadConfigOrExit } from '../common/config';
 import { survivePassingFaults } from '../common/crash-guard';
 import { createLogger } from '../common/logger';
 import { connectMongo, ensureIndexes } from '../stores/mongo';
-import { createSecretBox } from '../stores/secret-box';
-import { createWebhookStore } from '../stores/webhooks';
-import { activityDepsFromConfig } from './activity-deps';
-import { createCostStore } from '../stores/costs';
-import { createEventLog } from '../stores/event-log';
-import { createEventDispatcher } from './event-dispatcher';
-import { createPollLoop } from './poll-loop';
-import { ensureSystemSchedules } from './schedules';
+import { composeWorker } from './composition';
+import { ensureSystemSchedules } from '../commands/system-schedules';
 import { createWorker } from './worker';
-
-const COST_BATCH = 200;
 
 /**
  * config → clients → worker, event dispatcher and cost aggregator; the SDK stops polling on SIGINT/SIGTERM and lets
@@ -31,36 +23,25 @@ async function main() {
   const es = new EsClient({ node: config.ELASTICSEARCH_URL, requestTimeout: 60_000 });
   try {
     await ensureIndexes(mongo.db);
-    const client = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
-    await ensureSystemSchedules(client, config.TEMPORAL_TASK_QUEUE);
-    const secrets = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
-    const dispatcher = createEventDispatcher({
-      db: mongo.db,
-      webhooks: createWebhookStore(mongo.db, secrets),
-      client,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      intervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS,
-      log,
-    });
-    const costs = createCostStore(mongo.db, createEventLog(mongo.db), { defaultThresholdTokens: config.COST_THRESHOLD_TOKENS });
-    const costAggregator = createPollLoop('cost aggregation', () => costs.foldQueued(COST_BATCH), { intervalMs: config.COST_AGGREGATE_INTERVAL_MS, batchSize: COST_BATCH, log });
-    const activities = activityDepsFromConfig(config, mongo.db, es);
+    const temporal = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
+    await ensureSystemSchedules(temporal, config.TEMPORAL_TASK_QUEUE);
+    const composed = composeWorker({ config, log, db: mongo.db, es, temporal });
     const worker = await createWorker({
       connection,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
-      activities,
+      activities: composed.activities,
       workflowBundlePath: config.WORKFLOW_BUNDLE_PATH,
       maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
     });
     log.info('worker running', { task_queue: config.TEMPORAL_TASK_QUEUE });
-    const dispatching = dispatcher.start();
-    const aggregating = costAggregator.start();
+    const dispatching = composed.dispatcher.start();
+    const aggregating = composed.costAggregator.start();
     await worker.run();
-    dispatcher.stop();
-    costAggregator.stop();
+    composed.dispatcher.stop();
+    composed.costAggregator.stop();
     await Promise.all([dispatching, aggregating]);
-    await activities.knowledge.parsing.close();
+    await composed.close();
     log.info('worker stopped');
   } finally {
     await connection.close();

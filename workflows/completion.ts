@@ -4,7 +4,7 @@ import type { RunToFinish } from '../activities/llm';
 import { firstMessages } from '../completion/context-messages';
 import { type AnswerStep, type AttachmentText, type CompletionInput, type Passage, RUN_FAILURE_TYPE, runContextOf, stepConfidence } from '../completion/run-input';
 import type { StopReason } from '../common/schemas/completions';
-import type { ChatMessage } from '../llm/chat-model';
+import type { ChatMessage } from '../common/chat-model';
 import { ownTimeBoundReached } from './own-time-bound';
 
 export interface CompletionOutcome {

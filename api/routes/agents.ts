@@ -2,7 +2,6 @@ import { agent, agentPage, agentParams, createAgentBody, type UpdateAgentBody, u
 import { parseRoute } from '../../completion/route-catalog';
 import { deleteAgentQuery } from '../../common/schemas/agent-delete';
 import { deletedResult, pageQuery } from '../../common/schemas/common';
-import { createAgentDeletion } from '../agent-deletion';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
 
@@ -11,8 +10,7 @@ const tag = 'Agents';
 const REFERENCES = 'kb_ids and skills must exist in the tenant (10004); default_route must name a supported scenario, processor and mode (10001).';
 
 export const agentRoutes = (services: Services) => {
-  const { agents, knowledgeBases, skills } = services;
-  const deleteAgent = createAgentDeletion(services);
+  const { agents, knowledgeBases, skills, commands } = services;
   /** What an agent refers to must exist: a run would otherwise fail later, far from the mistake. */
   async function checkReferences(tenantId: string, body: UpdateAgentBody): Promise<void> {
     if (body.default_route) parseRoute(body.default_route, 'body.default_route');
@@ -60,7 +58,7 @@ export const agentRoutes = (services: Services) => {
         'included; runs already going finish). A job or trigger saved while the delete runs is deleted with it.',
       params: agentParams, query: deleteAgentQuery, response: deletedResult,
       handler: async ({ principal, params, query }) => {
-        await deleteAgent(principal.tenantId, params.agent_id, { cascade: query.cascade === 'true' });
+        await commands.agents.remove(principal.tenantId, params.agent_id, { cascade: query.cascade === 'true' });
         return { deleted: true as const };
       },
     }),

@@ -5,7 +5,7 @@ import {
 } from '../../common/schemas/completions';
 import { completionEventStream } from '../../common/schemas/stream-events';
 import { parseStreamEventId, type RunOwner } from '../../stores/run-events';
-import { acceptedRun, awaitReply, startRun } from '../completion-runner';
+import { acceptedRun } from '../../commands/completions';
 import type { AppContext } from '../context';
 import { answerAccepted, defineRoute, STREAMED } from '../route';
 import { streamRunEvents } from '../run-event-stream';
@@ -46,7 +46,7 @@ function resumePoint(ctx: AppContext): { traceId: string; seq: number } | null {
 export const completionRoutes = (services: Services) => {
   const streamDeps = {
     runEvents: services.runEvents,
-    temporal: services.temporal,
+    runEnded: services.commands.completions.ended,
     log: services.log,
     pollMs: services.config.STREAM_POLL_MS,
     keepAliveMs: services.config.STREAM_KEEPALIVE_MS,
@@ -78,9 +78,9 @@ export const completionRoutes = (services: Services) => {
           return STREAMED;
         }
         const traceId = ctx.state.traceId;
-        const run = await startRun(services, principal, params.agent_id, body, traceId);
+        const run = await services.commands.completions.start(principal.tenantId, params.agent_id, body, traceId);
         if (!body.stream) {
-          const reply = await awaitReply(services, run);
+          const reply = await services.commands.completions.awaitReply(run);
           return reply ?? answerAccepted(ctx, acceptedRun(run));
         }
         const owner: RunOwner = {

@@ -9,7 +9,7 @@ import type { Services } from '../services';
 const tag = 'Files';
 const fileParams = z.object({ file_id: fileId }).strict();
 
-export const fileRoutes = ({ files }: Services) => [
+export const fileRoutes = ({ files, commands }: Services) => [
   defineRoute({
     method: 'post', path: '/v1/files', operationId: 'uploadFile', tag, multipart: { documented: fileUploadBody },
     summary: 'Upload a file completions can read as an attachment',
@@ -23,7 +23,7 @@ export const fileRoutes = ({ files }: Services) => [
     body: fileUploadFields, response: file,
     handler: async ({ ctx, principal }) => {
       const part = uploadedFile(ctx);
-      return files.create({
+      return commands.files.upload({
         tenantId: principal.tenantId,
         name: (part.originalFilename ?? 'upload').slice(0, 255),
         contentType: part.mimetype ?? 'application/octet-stream',

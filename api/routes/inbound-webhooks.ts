@@ -43,7 +43,7 @@ const verification =
   'per trigger on the generic channel); refused ones count separately, per integration and client address, so forged ' +
   'calls cannot use up the ceiling of signed ones.';
 
-export const inboundWebhookRoutes = ({ integrations, triggerDispatcher, config, log }: Services) => {
+export const inboundWebhookRoutes = ({ integrations, commands, config, log }: Services) => {
   /** The same answer whatever failed, so a caller learns nothing; the reason goes to the debug log. */
   function refuse(ctx: AppContext, channel: string, reason: string, integrationId?: string): never {
     log.debug('inbound webhook refused', { trace_id: ctx.state.traceId, channel, reason, integration_id: integrationId });
@@ -79,7 +79,7 @@ export const inboundWebhookRoutes = ({ integrations, triggerDispatcher, config, 
     if (!fresh) return { ...summary, duplicate: true, tasks: [] };
     let tasks;
     try {
-      tasks = await triggerDispatcher.dispatch(verifier.tenantId, event, { integrationId, ...(generic ? { triggerId: generic } : {}) });
+      tasks = await commands.inbound.dispatch(verifier.tenantId, event, { integrationId, ...(generic ? { triggerId: generic } : {}) });
     } catch (err) {
       await integrations.forgetInbound(integrationId, eventId).catch((forgetErr: unknown) =>
         log.warn('inbound event id kept after a failed dispatch; a retry will count as a duplicate', {

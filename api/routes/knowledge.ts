@@ -1,4 +1,3 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import { invalid } from '../../common/errors';
 import { deletedResult, pageQuery } from '../../common/schemas/common';
@@ -6,7 +5,6 @@ import {
   createKnowledgeBaseBody, docId, document, documentPage, documentQuery, kbId, knowledgeBase, knowledgeBasePage,
   searchBody, searchResult, updateKnowledgeBaseBody, uploadBody, uploadFields,
 } from '../../common/schemas/knowledge';
-import { ingestWorkflowId, startDocumentIngest } from '../../common/workflow-starts';
 import { detectFormat, SUPPORTED_FORMATS } from '../../knowledge/extract';
 import { getParser, listParsers } from '../../knowledge/parsers';
 import { searchChunks } from '../../knowledge/search';
@@ -27,7 +25,7 @@ const embeddingModelList = z
   .meta({ id: 'EmbeddingModelList' });
 
 export const knowledgeRoutes = (services: Services) => {
-  const { knowledgeBases, documents, chunkIndex, catalog, temporal, config } = services;
+  const { knowledgeBases, documents, catalog, commands } = services;
 
   function checkParser(id: string, field: string): void {
     if (!getParser(id)) throw invalid(`${field}: unknown parser ${id}; GET /v1/kb/parsers lists them`, { field });
@@ -40,21 +38,6 @@ export const knowledgeRoutes = (services: Services) => {
     if (!embedder) throw invalid(`body.embedding_model: ${chosen} is not offered here; GET /v1/kb/embedding-models lists them`, { field: 'body.embedding_model' });
     if (embedder.dimension === 0) await embedder.embed(['dimension probe']);
     return { model: embedder.model, dimension: embedder.dimension };
-  }
-
-  /** Stops a parse still running, so it writes no chunk after the delete. */
-  async function stopIngest(id: string) {
-    try {
-      await temporal.workflow.getHandle(ingestWorkflowId(id)).terminate('document deleted');
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError) && !/already completed|not found/i.test(String(err))) throw err;
-    }
-  }
-
-  async function removeDocument(tenantId: string, id: string) {
-    await documents.delete(tenantId, id);
-    await stopIngest(id);
-    await chunkIndex.deleteWhere({ tenant_id: tenantId, doc_id: id });
   }
 
   return [
@@ -108,15 +91,7 @@ export const knowledgeRoutes = (services: Services) => {
       method: 'delete', path: '/v1/kb/{kb_id}', operationId: 'deleteKnowledgeBase', tag,
       summary: 'Delete a knowledge base with its documents and chunks', params: kbParams, response: deletedResult,
       handler: async ({ principal, params }) => {
-        await knowledgeBases.getDoc(principal.tenantId, params.kb_id);
-        // Documents first, so a failure part-way leaves a knowledge base that can be deleted again.
-        for (;;) {
-          const page = await documents.list(principal.tenantId, params.kb_id, { page: 1, page_size: 100 });
-          if (page.items.length === 0) break;
-          for (const doc of page.items) await removeDocument(principal.tenantId, doc.doc_id);
-        }
-        await chunkIndex.deleteWhere({ tenant_id: principal.tenantId, kb_id: params.kb_id });
-        await knowledgeBases.delete(principal.tenantId, params.kb_id);
+        await commands.documents.removeKnowledgeBase(principal.tenantId, params.kb_id);
         return { deleted: true as const };
       },
     }),
@@ -144,7 +119,7 @@ export const knowledgeRoutes = (services: Services) => {
         checkParser(parserId, 'body.parser_id');
         const name = (file.originalFilename ?? 'upload').slice(0, 255);
         const contentType = file.mimetype ?? 'application/octet-stream';
-        const doc = await documents.create({
+        const doc = await commands.documents.upload({
           tenantId: principal.tenantId,
           kbId: kb._id,
           name,
@@ -154,14 +129,7 @@ export const knowledgeRoutes = (services: Services) => {
           chunkTokens: kb.chunk_tokens,
           overlapTokens: kb.overlap_tokens,
           bytes: file.contents,
-        });
-        try {
-          await startDocumentIngest(temporal, config.TEMPORAL_TASK_QUEUE, { tenantId: principal.tenantId, kbId: kb._id, docId: doc._id, timeoutMs: config.DOCUMENT_INGEST_TIMEOUT_MS }, ctx.state.traceId);
-        } catch (err) {
-          // Not started: take the upload back so nothing is left half-written.
-          await documents.delete(principal.tenantId, doc._id).catch(() => undefined);
-          throw err;
-        }
+        }, ctx.state.traceId);
         // The record as created (`parsing`, no chunks), not re-read: the parse may have moved on already.
         return presentDocument(doc);
       },
@@ -176,7 +144,7 @@ export const knowledgeRoutes = (services: Services) => {
       summary: 'Delete a document; its chunks leave the index', description: 'A parse still running is stopped first.',
       params: docParams, response: deletedResult,
       handler: async ({ principal, params }) => {
-        await removeDocument(principal.tenantId, params.doc_id);
+        await commands.documents.remove(principal.tenantId, params.doc_id);
         return { deleted: true as const };
       },
     }),

@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError, ErrorCodes } from '../../common/errors';
-import { checkBackends } from '../readiness';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
 
@@ -45,7 +44,7 @@ export const metaRoutes = (services: Services, openApiDocument: () => unknown) =
     response: readiness,
     otherErrors: { 503: 'not ready (20001): `data.down` names what does not answer; see Retry-After' },
     handler: async ({ ctx }) => {
-      const checks = await checkBackends(services);
+      const checks = await services.commands.readiness();
       const down = Object.entries(checks).filter(([, c]) => !c.ok).map(([name]) => name);
       if (down.length > 0) {
         ctx.set('Retry-After', '5');

@@ -1,4 +1,3 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import { conflict, invalid, notFound } from '../../common/errors';
 import { newId } from '../../common/ids';
@@ -8,10 +7,6 @@ import {
   createSubscriptionBody, delivery, deliveryId, deliveryPage, deliveryQuery, replayBody, replayStarted, rotateSecretBody,
   subscription, subscriptionId, subscriptionWithSecret, updateSubscriptionBody,
 } from '../../common/schemas/webhooks';
-import { TenantId, TraceId } from '../../common/search-attributes';
-import { replayBackstops, startDelivery } from '../../common/workflow-starts';
-import { webhookReplayWorkflow } from '../../workflows/webhook-replay';
-import type { NewDelivery } from '../../stores/webhooks';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
 
@@ -20,10 +15,8 @@ const subscriptionParams = z.object({ subscription_id: subscriptionId }).strict(
 const deliveryParams = z.object({ delivery_id: deliveryId }).strict();
 const replayParams = z.object({ replay_id: resourceId('rpl', 'replay id') }).strict();
 const subscriptionPage = pageOf(subscription, 'WebhookSubscriptionPage');
-const replayWorkflowId = (replayId: string) => `webhook-replay-${replayId}`;
 
-export const webhookRoutes = ({ webhooks, temporal, config }: Services) => {
-  const taskQueue = config.TEMPORAL_TASK_QUEUE;
+export const webhookRoutes = ({ webhooks, commands, config }: Services) => {
 
   async function checkUrl(url: string): Promise<void> {
     try {
@@ -34,11 +27,6 @@ export const webhookRoutes = ({ webhooks, temporal, config }: Services) => {
     }
   }
 
-  async function deliverNow(d: NewDelivery, traceId: string) {
-    const { deliveryId: id, workflowId } = await webhooks.ensureDelivery(d);
-    await startDelivery(temporal, taskQueue, workflowId, { deliveryId: id, tenantId: d.tenantId, subscriptionId: d.subscriptionId, envelope: d.envelope }, traceId);
-    return webhooks.getDelivery(d.tenantId, id);
-  }
 
   return [
     defineRoute({
@@ -102,7 +90,7 @@ export const webhookRoutes = ({ webhooks, temporal, config }: Services) => {
           tenant_id: principal.tenantId,
           data: { subscription_id: params.subscription_id, message: 'test delivery' },
         };
-        return deliverNow({ tenantId: principal.tenantId, subscriptionId: params.subscription_id, envelope }, ctx.state.traceId);
+        return commands.webhooks.deliverNow({ tenantId: principal.tenantId, subscriptionId: params.subscription_id, envelope }, ctx.state.traceId);
       },
     }),
     defineRoute({
@@ -138,7 +126,7 @@ export const webhookRoutes = ({ webhooks, temporal, config }: Services) => {
         const dead = await webhooks.getDeliveryDoc(principal.tenantId, params.delivery_id);
         if (dead.status !== 'dead') throw conflict(`delivery ${dead._id} is ${dead.status}, not in the dead-letter queue`, { status: dead.status });
         await webhooks.getSubscription(principal.tenantId, dead.subscription_id);
-        return deliverNow(
+        return commands.webhooks.deliverNow(
           { tenantId: principal.tenantId, subscriptionId: dead.subscription_id, envelope: dead.envelope, replayOf: dead._id },
           ctx.state.traceId,
         );
@@ -149,49 +137,12 @@ export const webhookRoutes = ({ webhooks, temporal, config }: Services) => {
       summary: 'Replay historical events by time range',
       description: 'Re-delivers the tenant\'s recorded events with `since` <= timestamp < `until` (optionally only some event names or one subscription) to the subscriptions that ask for them, with their original `event_id`s. Runs as a Temporal workflow; poll GET /v1/webhook/replays/{replay_id}.',
       body: replayBody, response: replayStarted,
-      handler: async ({ principal, body }) => {
-        if (body.subscription_id) await webhooks.getSubscription(principal.tenantId, body.subscription_id);
-        const replayId = newId('rpl');
-        const workflowId = replayWorkflowId(replayId);
-        await temporal.workflow.start(webhookReplayWorkflow, {
-          workflowId,
-          taskQueue,
-          args: [{
-            replayId, tenantId: principal.tenantId, since: body.since, until: body.until, events: body.events, subscriptionId: body.subscription_id,
-            timeoutMs: config.WEBHOOK_REPLAY_TIMEOUT_MS,
-          }],
-          // Backstops only: the replay's own timer ends it first, saying why.
-          ...replayBackstops(config.WEBHOOK_REPLAY_TIMEOUT_MS),
-          typedSearchAttributes: [
-            { key: TenantId, value: principal.tenantId },
-            { key: TraceId, value: replayId },
-          ],
-        });
-        return { replay_id: replayId, workflow_id: workflowId, status: 'running' as const, deliveries_started: null };
-      },
+      handler: ({ principal, body }) => commands.webhooks.startReplay(principal.tenantId, body),
     }),
     defineRoute({
       method: 'get', path: '/v1/webhook/replays/{replay_id}', operationId: 'getWebhookReplay', tag, access: 'admin',
       summary: 'Progress of a historical replay', params: replayParams, response: replayStarted,
-      handler: async ({ principal, params }) => {
-        const workflowId = replayWorkflowId(params.replay_id);
-        const handle = temporal.workflow.getHandle(workflowId);
-        let described;
-        try {
-          described = await handle.describe();
-        } catch (err) {
-          if (err instanceof WorkflowNotFoundError) throw notFound('replay', params.replay_id);
-          throw err;
-        }
-        if (described.typedSearchAttributes.get(TenantId) !== principal.tenantId) throw notFound('replay', params.replay_id);
-        const base = { replay_id: params.replay_id, workflow_id: workflowId };
-        if (described.status.name === 'RUNNING' || described.status.name === 'CONTINUED_AS_NEW') {
-          return { ...base, status: 'running' as const, deliveries_started: null };
-        }
-        if (described.status.name !== 'COMPLETED') return { ...base, status: 'failed' as const, deliveries_started: null };
-        const result = await handle.result();
-        return { ...base, status: 'completed' as const, deliveries_started: result.deliveriesStarted };
-      },
+      handler: ({ principal, params }) => commands.webhooks.replayStatus(principal.tenantId, params.replay_id),
     }),
   ];
 };

@@ -126,3 +126,4 @@ export type Subscription = z.infer<typeof subscription>;
 export type Delivery = z.infer<typeof delivery>;
 export type DeliveryAttempt = z.infer<typeof deliveryAttempt>;
 export type ReplayBody = z.infer<typeof replayBody>;
+export type ReplayStarted = z.infer<typeof replayStarted>;

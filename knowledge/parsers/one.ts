@@ -4,7 +4,7 @@
  * can embed; a cut chunk says so (`truncated: true`).
  */
 import type { DocumentParser } from '../document-model';
-import { truncateToTokens } from '../tokens';
+import { truncateToTokens } from '../../common/tokens';
 import { chunkDraft, pageMetadata } from './shared/drafts';
 import { passagesOf } from './shared/passages';
 import { sourceItems } from './shared/source-items';

@@ -8,7 +8,7 @@
  * longer than half the budget is shortened in the content (never in metadata) to leave room for answer.
  */
 import type { ChunkDraft, DocumentParser, ParserOptions } from '../document-model';
-import { countTokens, truncateToTokens } from '../tokens';
+import { countTokens, truncateToTokens } from '../../common/tokens';
 import { unitDrafts } from './shared/drafts';
 import { isTextLine } from './shared/heading-text';
 import { naiveChunks } from './shared/naive-chunks';

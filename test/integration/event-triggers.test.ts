@@ -179,7 +179,7 @@ describe('event triggers', () => {
       expect(renamed.json).toMatchObject({ code: 0, data: { name: 'Still here', problems } });
 
       scriptModel({ body: chatAnswer('Seen.') });
-      const [task] = await api.services.triggerDispatcher.dispatch('default', pullRequestEvent());
+      const [task] = await api.services.commands.inbound.dispatch('default', pullRequestEvent());
       expect(task).toMatchObject({ trigger_id: saved.trigger_id, started: true });
       expect(task!.error).toBeUndefined();
       expect((await outcomeOf(task!.workflow_id)).answer).toBe('Seen.');
@@ -208,21 +208,21 @@ describe('event triggers', () => {
       scriptModel({ body: chatAnswer('Looks like a login change.') });
       const event = pullRequestEvent();
 
-      const first = await api.services.triggerDispatcher.dispatch('default', event);
+      const first = await api.services.commands.inbound.dispatch('default', event);
       expect(first).toEqual([{ trigger_id: trigger.trigger_id, workflow_id: expect.stringMatching(new RegExp(`^agent-task-${trigger.trigger_id}-[0-9a-f]{24}$`)), started: true }]);
-      const again = await api.services.triggerDispatcher.dispatch('default', event);
+      const again = await api.services.commands.inbound.dispatch('default', event);
       expect(again).toEqual([{ ...first[0], started: false }]);
 
-      expect(await api.services.triggerDispatcher.dispatch('default', pullRequestEvent({ project: 'other/app' }))).toEqual([]);
-      expect(await api.services.triggerDispatcher.dispatch('default', pullRequestEvent({ project: null }))).toEqual([]);
-      expect(await api.services.triggerDispatcher.dispatch('default', pullRequestEvent({ event: 'push' }))).toEqual([]);
-      expect(await api.services.triggerDispatcher.dispatch('default', pullRequestEvent({ source: 'git-c' }))).toEqual([]);
-      expect(await api.services.triggerDispatcher.dispatch('other-tenant', event)).toEqual([]);
+      expect(await api.services.commands.inbound.dispatch('default', pullRequestEvent({ project: 'other/app' }))).toEqual([]);
+      expect(await api.services.commands.inbound.dispatch('default', pullRequestEvent({ project: null }))).toEqual([]);
+      expect(await api.services.commands.inbound.dispatch('default', pullRequestEvent({ event: 'push' }))).toEqual([]);
+      expect(await api.services.commands.inbound.dispatch('default', pullRequestEvent({ source: 'git-c' }))).toEqual([]);
+      expect(await api.services.commands.inbound.dispatch('other-tenant', event)).toEqual([]);
 
       const outcome = await outcomeOf(first[0]!.workflow_id);
       expect(outcome).toMatchObject({ answer: 'Looks like a login change.', stop_reason: 'answered', cost: { tokens: 20 } });
       // Delivered again once its task has finished: still nothing new.
-      expect(await api.services.triggerDispatcher.dispatch('default', event)).toEqual([{ ...first[0], started: false }]);
+      expect(await api.services.commands.inbound.dispatch('default', event)).toEqual([{ ...first[0], started: false }]);
       const asked = (model.requests.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages.at(-1)!;
       expect(asked.content).toContain('pull_request.opened from git-b on acme/app');
       expect(asked.content).toContain('title: Store the session password');
@@ -263,15 +263,15 @@ describe('event triggers', () => {
       const foreign = (await call('POST', '/v1/event-trigger', { ...triggerBody({}, { agent_id: other.json.data.agent_id }), trigger: { ...triggerBody({}, { agent_id: other.json.data.agent_id }).trigger, source: 'generic' } }, otherTenant)).json.data;
 
       const event = pullRequestEvent({ source: 'generic', event: 'build.failed', project: null });
-      await expect(api.services.triggerDispatcher.dispatch('default', event, { triggerId: 'trg_doesnotexist' })).rejects.toMatchObject({ code: 10004 });
-      await expect(api.services.triggerDispatcher.dispatch('default', event, { triggerId: foreign.trigger_id })).rejects.toMatchObject({ code: 10004 });
+      await expect(api.services.commands.inbound.dispatch('default', event, { triggerId: 'trg_doesnotexist' })).rejects.toMatchObject({ code: 10004 });
+      await expect(api.services.commands.inbound.dispatch('default', event, { triggerId: foreign.trigger_id })).rejects.toMatchObject({ code: 10004 });
 
       await call('PUT', `/v1/event-trigger/${generic.trigger_id}`, { enabled: false });
-      expect(await api.services.triggerDispatcher.dispatch('default', event, { triggerId: generic.trigger_id })).toEqual([]);
+      expect(await api.services.commands.inbound.dispatch('default', event, { triggerId: generic.trigger_id })).toEqual([]);
 
       await call('PUT', `/v1/event-trigger/${generic.trigger_id}`, { enabled: true });
       scriptModel({ body: chatAnswer('The build failed.') });
-      const [task] = await api.services.triggerDispatcher.dispatch('default', event, { triggerId: generic.trigger_id });
+      const [task] = await api.services.commands.inbound.dispatch('default', event, { triggerId: generic.trigger_id });
       expect(task).toMatchObject({ trigger_id: generic.trigger_id, started: true });
       expect((await outcomeOf(task!.workflow_id)).answer).toBe('The build failed.');
       await call('DELETE', `/v1/event-trigger/${generic.trigger_id}`);
@@ -289,7 +289,7 @@ describe('event triggers', () => {
         { severity: 'info', file: 'src/db.js', line: null, message: 'naming' },
       ];
       scriptModel({ body: chatAnswer(JSON.stringify({ report: '## Review\nA hard-coded password, logged.', findings })) });
-      const [task] = await api.services.triggerDispatcher.dispatch('default', pullRequestEvent());
+      const [task] = await api.services.commands.inbound.dispatch('default', pullRequestEvent());
       const outcome = await outcomeOf(task!.workflow_id);
 
       const sent = model.requests.at(-1)!.body as { messages: Array<{ role: string; content: string }> };
@@ -307,7 +307,7 @@ describe('event triggers', () => {
       const trigger = await createTrigger(triggerBody({}, { agent_id: doomed }, { event: 'push' }));
       // Behind the API's back: the API refuses to delete an agent a trigger runs (10005) unless cascading to the trigger.
       await api.services.mongo.db.collection('agents').deleteOne({ _id: doomed as never });
-      const [task] = await api.services.triggerDispatcher.dispatch('default', pullRequestEvent({ event: 'push' }));
+      const [task] = await api.services.commands.inbound.dispatch('default', pullRequestEvent({ event: 'push' }));
       const failure = await outcomeOf(task!.workflow_id).then(() => null, (err: unknown) => err);
       expect(failure).toBeInstanceOf(WorkflowFailedError);
       const cause = (failure as WorkflowFailedError).cause as { cause?: { message?: string; type?: string } } | undefined;
@@ -356,7 +356,7 @@ describe('event triggers', () => {
         },
       }, offlineApi);
       const event = pullRequestEvent({ payload: { ...pullRequestEvent().payload, diff: DIFF } });
-      const [task] = await offlineApi.services.triggerDispatcher.dispatch('default', event);
+      const [task] = await offlineApi.services.commands.inbound.dispatch('default', event);
       const outcome = await outcomeOf(task!.workflow_id, offlineWorker);
 
       const [review] = await eventsOf('review.completed', outcome.session_id, offlineApi);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_FILE_TEXT_BYTES } from '../../common/schemas/files';
-import { countTokens } from '../../knowledge/tokens';
+import { countTokens } from '../../common/tokens';
 import { consoleToken, startTestApi, type TestApi } from '../support/api';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'documents', name));
@@ -104,7 +104,7 @@ describe('attachment files', () => {
   it('cuts text beyond 2 MB at a character boundary and marks it truncated', async () => {
     const line = 'Grüße aus dem Büro — 東京 ✓ numbered line\n';
     const bytes = Buffer.from(line.repeat(Math.ceil((MAX_FILE_TEXT_BYTES * 1.2) / Buffer.byteLength(line))));
-    const file = await api.services.files.create({ tenantId: 'default', name: 'long.txt', contentType: 'text/plain', bytes });
+    const file = await api.services.commands.files.upload({ tenantId: 'default', name: 'long.txt', contentType: 'text/plain', bytes });
     expect(file.truncated).toBe(true);
     const { text, token_count } = await textOf(file.file_id);
     const kept = Buffer.byteLength(text);

@@ -75,7 +75,7 @@ describe('knowledge bases, documents and hybrid search', () => {
     expect(Date.parse(doc.progress.started_at)).toBeLessThanOrEqual(Date.parse(doc.progress.finished_at));
     expect(Date.parse(doc.progress.started_at)).toBeGreaterThanOrEqual(Date.parse(doc.created_at));
 
-    const file = await api.services.documents.readFile((await api.services.documents.collection.findOne({ _id: doc.doc_id }))!);
+    const file = await api.services.documents.readFile(await api.services.documents.getDoc('default', doc.doc_id));
     expect(file.equals(fixture('guide.md'))).toBe(true);
 
     const search = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: { question: 'rolling back a deployment', kb_ids: [kbId], top_k: 3 } });
@@ -192,7 +192,7 @@ describe('knowledge bases, documents and hybrid search', () => {
     expect(bytes.length).toBeGreaterThan(FILE_PART_BYTES);
     const up = await api.upload('/v1/document', api.adminKey, { kb_id: kbId }, { name: 'long.txt', bytes });
     expect(up.json.code).toBe(0);
-    const stored = (await api.services.documents.collection.findOne({ _id: up.json.data.doc_id }))!;
+    const stored = await api.services.documents.getDoc('default', up.json.data.doc_id);
     expect(stored.file_parts).toBe(Math.ceil(bytes.length / FILE_PART_BYTES));
     expect((await api.services.documents.readFile(stored)).equals(bytes)).toBe(true);
 

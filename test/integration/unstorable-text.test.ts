@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { startRun } from '../../api/completion-runner';
 import { newTraceId } from '../../common/ids';
 import { startTestApi, type TestApi } from '../support/api';
 import { eventually } from '../support/consumer';
@@ -59,9 +58,8 @@ describe('text the stores cannot hold', () => {
 
   it('fails a run whose text the store refuses with error and done, and the worker goes on with the next run', async () => {
     // Past the API's own refusal, as text from any other path would arrive: straight to the worker.
-    const principal = { tenantId: 'default', userId: 'tester', role: 'admin' as const, via: 'api_key' as const, rateKey: 'tester' };
     const traceId = newTraceId();
-    const run = await startRun(api.services, principal, agentId, { session_id: sessionId, question: 'a question with \u0000 inside', stream: true, attachments: [], context_ids: [] }, traceId);
+    const run = await api.services.commands.completions.start('default', agentId, { session_id: sessionId, question: 'a question with \u0000 inside', stream: true, attachments: [], context_ids: [] }, traceId);
     // The stream's first event names its owner, as the completion route writes it.
     const owner = { tenant_id: 'default', session_id: sessionId, agent_id: agentId, workflow_id: run.workflowId, run_id: run.runId };
     await api.services.runEvents.append(traceId, 0, [{ event: 'thinking', data: { phase: 'accepted', trace_id: traceId } }], owner);

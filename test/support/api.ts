@@ -2,8 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { SignJWT } from 'jose';
 import { createApp } from '../../api/app';
-import type { Services } from '../../api/services';
-import { createServices, type ServiceOptions } from '../../api/services-factory';
+import { type ApiRuntime, createServices, type ServiceOptions } from '../../api/services-factory';
 import type { Config } from '../../common/config';
 import { randomToken } from '../../common/ids';
 import { createLogger } from '../../common/logger';
@@ -27,7 +26,7 @@ export interface CallResult {
 
 export interface TestApi {
   url: string;
-  services: Services;
+  services: ApiRuntime;
   config: Config;
   /** An admin key of the `default` tenant (the bootstrap key). */
   adminKey: string;

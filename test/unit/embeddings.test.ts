@@ -11,9 +11,9 @@ import {
   describeEmbeddingModels,
   EmbeddingError,
   type EmbeddingProvider,
-} from '../../knowledge/embeddings';
-import { createLocalMiniLm } from '../../knowledge/embeddings/local-minilm';
-import { createOpenAiEmbeddings } from '../../knowledge/embeddings/openai-compatible';
+} from '../../upstream/embeddings';
+import { createLocalMiniLm } from '../../upstream/embeddings/local-minilm';
+import { createOpenAiEmbeddings } from '../../upstream/embeddings/openai-compatible';
 import { ScriptedUpstream } from '../support/scripted-upstream';
 
 const API_KEY = 'sk-test-0123456789abcdefSECRET';

@@ -1,9 +1,9 @@
 import type { LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createGuardedAgent, guardedFetch, guardedLookup } from '../../common/net/guarded-fetch';
+import { createGuardedAgent, guardedFetch, guardedLookup } from '../../upstream/guarded-fetch';
 import { assertPublicHttpUrl, type Resolver, UnsafeUrlError } from '../../common/net/url-guard';
-import { callHttpTool, ToolCallError } from '../../tools/http-tool';
+import { callHttpTool, ToolCallError } from '../../upstream/http-tool';
 
 let server: Server;
 let port: number;

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { callHttpTool, type HttpToolDefinition, TOOL_BODY_MAX_BYTES, ToolCallError, ToolTimeoutError } from '../../tools/http-tool';
+import { callHttpTool, type HttpToolDefinition, TOOL_BODY_MAX_BYTES, ToolCallError, ToolTimeoutError } from '../../upstream/http-tool';
 
 interface Seen {
   method: string;

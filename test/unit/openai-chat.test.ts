@@ -1,6 +1,6 @@
-import { type ChatMessage, ChatModelError, type ChatRequest } from '../../llm/chat-model';
-import { createOpenAiChatClient } from '../../llm/openai-chat';
-import { countTokens } from '../../knowledge/tokens';
+import { type ChatMessage, ChatModelError, type ChatRequest } from '../../common/chat-model';
+import { createOpenAiChatClient } from '../../upstream/openai-chat';
+import { countTokens } from '../../common/tokens';
 import {
   chatAnswer,
   chatError,

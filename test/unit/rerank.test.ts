@@ -1,10 +1,10 @@
 /**
  * @jest-environment ./test/support/onnx-environment.js
  */
-import { createEmbeddingProvider, defaultLocalModelDir, type EmbeddingProvider } from '../../knowledge/embeddings';
-import { createReranker, RerankError, type Reranker } from '../../knowledge/rerank';
-import { contentTerms, stem } from '../../knowledge/rerank/query-terms';
-import { sentencePieces } from '../../knowledge/rerank/sentences';
+import { createEmbeddingProvider, defaultLocalModelDir, type EmbeddingProvider } from '../../upstream/embeddings';
+import { createReranker, RerankError, type Reranker } from '../../upstream/rerank';
+import { contentTerms, stem } from '../../upstream/rerank/query-terms';
+import { sentencePieces } from '../../upstream/rerank/sentences';
 import { ScriptedUpstream } from '../support/scripted-upstream';
 
 const API_KEY = 'jina_0123456789abcdefSECRETKEY';

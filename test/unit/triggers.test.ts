@@ -1,5 +1,6 @@
 import { createTriggerBody } from '../../common/schemas/triggers';
-import { agentTaskFor, agentTaskWorkflowId } from '../../triggers/dispatch';
+import { agentTaskWorkflowId } from '../../commands/workflow-starts';
+import { agentTaskFor } from '../../triggers/agent-task-plan';
 import type { InboundEvent } from '../../triggers/inbound-event';
 import { projectRegexProblem, type TriggerRule, triggerMatches } from '../../triggers/match';
 import { isSessionTemplate, planSession, QUESTION_MAX_CHARS, sessionTemplateCatalog } from '../../triggers/session-templates';

@@ -1,7 +1,8 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import { activityDepsFromConfig } from '../../workers/activity-deps';
+import { composeWorker } from '../../workers/composition';
+import { createLogger } from '../../common/logger';
 import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
 import { startTestApi, type TestApi } from '../support/api';
 import { type Consumer, eventually, startConsumer } from '../support/consumer';
@@ -18,16 +19,25 @@ describe('webhook delivery schedule', () => {
   let consumer: Consumer;
   let subscriptionId: string;
   const taskQueue = 'webhook-schedule';
+  let composed: ReturnType<typeof composeWorker>;
 
   beforeAll(async () => {
     env = await timeSkippingEnvironment();
     api = await startTestApi();
+    composed = composeWorker({
+      config: { ...api.config, ALLOW_PRIVATE_URLS: true },
+      log: createLogger('silent', 'test'),
+      db: api.services.mongo.db,
+      es: api.services.es,
+      temporal: env.client,
+    });
     consumer = await startConsumer();
     const sub = await api.call('POST', '/v1/webhook/subscriptions', { key: api.adminKey, body: { url: consumer.url, events: ['session.created'] } });
     subscriptionId = sub.json.data.subscription_id;
   });
   afterAll(async () => {
     await consumer.close();
+    await composed?.close();
     await api.close();
     await env?.teardown();
   });
@@ -41,7 +51,7 @@ describe('webhook delivery schedule', () => {
       maxCachedWorkflows: 0,
       workflowsPath: require.resolve('../../workflows'),
       // Real time barely moves while the server skips hours, so a time-based cache would outlive edits.
-      activities: createActivities(activityDepsFromConfig(api.config, api.services.mongo.db, api.services.es, { allowPrivateUrls: true, webhookTargetCacheMs: 0 })),
+      activities: createActivities({ ...composed.activities, webhookTargetCacheMs: 0 }),
     });
 
   /** A real recorded event (a new session's `session.created`) and its delivery record. */

@@ -2,7 +2,7 @@
  * ChunkDrafts from packed text: token counts, page facts and the part numbering of a split unit.
  */
 import type { ChunkDraft } from '../../document-model';
-import { countTokens } from '../../tokens';
+import { countTokens } from '../../../common/tokens';
 import type { PackedText } from './packing';
 
 export type ChunkMetadata = NonNullable<ChunkDraft['metadata']>;

@@ -4,7 +4,7 @@
  * whole chunk is split between sentences and then by tokens. Each chunk after the first may begin with
  * whole units repeated from the end of the previous one (the overlap).
  */
-import { countTokens, splitByTokens } from '../../tokens';
+import { countTokens, splitByTokens } from '../../../common/tokens';
 import type { Passage } from './passages';
 import { splitSentences } from './sentences';
 

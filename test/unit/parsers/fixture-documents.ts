@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { ChunkDraft, ExtractedDocument, ParserOptions } from '../../../knowledge/document-model';
 import { textToBlocks } from '../../../knowledge/extract/text';
 import { splitSentences } from '../../../knowledge/parsers/shared/sentences';
-import { countTokens } from '../../../knowledge/tokens';
+import { countTokens } from '../../../common/tokens';
 
 export function fixtureText(name: string): string {
   return readFileSync(join(__dirname, '../../fixtures/texts', name), 'utf8');

@@ -1,6 +1,6 @@
 import type { ChunkDraft } from '../../../knowledge/document-model';
 import { lawsParser } from '../../../knowledge/parsers/laws';
-import { countTokens } from '../../../knowledge/tokens';
+import { countTokens } from '../../../common/tokens';
 import { expectWellFormed, fixtureText, plainTextDocument, words } from './fixture-documents';
 
 const options = { chunkTokens: 512, overlapTokens: 64 };

@@ -1,7 +1,7 @@
 import type { Block, ChunkDraft, ExtractedDocument } from '../../../knowledge/document-model';
 import { naiveParser } from '../../../knowledge/parsers/naive';
 import { splitSentences } from '../../../knowledge/parsers/shared/sentences';
-import { countTokens } from '../../../knowledge/tokens';
+import { countTokens } from '../../../common/tokens';
 import { expectWellFormed, fixtureText, flat, plainParagraphs, sentenceRun, sentencesOf, words } from './fixture-documents';
 
 /**

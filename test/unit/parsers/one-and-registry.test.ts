@@ -1,6 +1,6 @@
 import { DEFAULT_PARSER_OPTIONS, getParser, listParsers, PARSERS } from '../../../knowledge/parsers';
 import { oneParser } from '../../../knowledge/parsers/one';
-import { countTokens } from '../../../knowledge/tokens';
+import { countTokens } from '../../../common/tokens';
 import { fixtureText, plainTextDocument, words } from './fixture-documents';
 
 describe('one parser', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encode as exactEncode } from 'gpt-tokenizer/cjs/encoding/cl100k_base';
-import { countTokens, encoderPieces, MAX_RUN_CHARS, splitByTokens, truncateToTokens } from '../../../knowledge/tokens';
+import { countTokens, encoderPieces, MAX_RUN_CHARS, splitByTokens, truncateToTokens } from '../../../common/tokens';
 import { splitSentences } from '../../../knowledge/parsers/shared/sentences';
 
 describe('token helpers', () => {

@@ -1,5 +1,5 @@
 import { Headers, type Response } from 'undici';
-import { type GuardedFetchOptions, guardedFetch } from '../common/net/guarded-fetch';
+import { type GuardedFetchOptions, guardedFetch } from './guarded-fetch';
 import { parseHttpUrl, UnsafeUrlError } from '../common/net/url-guard';
 import { argumentValidator, InvalidJsonSchemaError } from '../common/schemas/skills';
 

@@ -1,14 +1,5 @@
 import { type Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
-import { SYSTEM_TENANT, TenantId, TraceId } from '../common/search-attributes';
-import { MAINTENANCE_RUN_BOUND_MS, maintenanceWorkflow } from '../workflows/maintenance';
-
-export const MAINTENANCE_SCHEDULE_ID = 'combo-maintenance';
-
-/**
- * A backstop only: the run's own timer (MAINTENANCE_RUN_BOUND_MS) ends it first; this one still
- * ends it before the next run is due.
- */
-export const MAINTENANCE_BACKSTOP_MS = MAINTENANCE_RUN_BOUND_MS + 10_000;
+import { MAINTENANCE_BACKSTOP_MS, MAINTENANCE_SCHEDULE_ID, maintenanceAction } from './workflow-starts';
 
 /**
  * Creates the installation's own Schedules once; a running one is left as it is, but for the
@@ -19,17 +10,7 @@ export async function ensureSystemSchedules(client: Client, taskQueue: string): 
     await client.schedule.create({
       scheduleId: MAINTENANCE_SCHEDULE_ID,
       spec: { intervals: [{ every: '1 minute' }] },
-      action: {
-        type: 'startWorkflow',
-        workflowType: maintenanceWorkflow,
-        workflowId: 'combo-maintenance-run',
-        taskQueue,
-        workflowExecutionTimeout: MAINTENANCE_BACKSTOP_MS,
-        typedSearchAttributes: [
-          { key: TenantId, value: SYSTEM_TENANT },
-          { key: TraceId, value: MAINTENANCE_SCHEDULE_ID },
-        ],
-      },
+      action: maintenanceAction(taskQueue),
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
       memo: { purpose: 'records interrupted outbox events, purges expired rate-limit counters' },
     });

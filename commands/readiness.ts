@@ -1,5 +1,8 @@
+import type { Client as EsClient } from '@elastic/elasticsearch';
+import type { Client } from '@temporalio/client';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
-import type { Services } from './services';
+import type { Db } from 'mongodb';
+import type { Config } from '../common/config';
 
 export interface CheckResult {
   ok: boolean;
@@ -32,7 +35,7 @@ const QUEUE_TYPES = { workflow: 1, activity: 2 } as const;
  * A worker polls the task queue: Temporal lists the pollers it saw, each with its last poll. A worker
  * keeps a long poll open up to a minute, so one counts as polling until WORKER_POLL_STALE_MS after it.
  */
-async function workerPolls(temporal: Services['temporal'], taskQueue: string, staleMs: number): Promise<void> {
+async function workerPolls(temporal: Client, taskQueue: string, staleMs: number): Promise<void> {
   for (const [type, taskQueueType] of Object.entries(QUEUE_TYPES)) {
     const { pollers } = await temporal.workflowService.describeTaskQueue({
       namespace: temporal.options.namespace, taskQueue: { name: taskQueue, kind: NORMAL_QUEUE }, taskQueueType,
@@ -46,13 +49,14 @@ async function workerPolls(temporal: Services['temporal'], taskQueue: string, st
  * Each backend answers a cheap call (Temporal's system info, a Mongo ping, ES cluster health), and a
  * worker polls the service's task queue: without one, no run would ever start.
  */
-export async function checkBackends({ temporal, mongo, es, config }: Pick<Services, 'temporal' | 'mongo' | 'es' | 'config'>, timeoutMs = 2_000) {
+export const createReadinessCheck = ({ temporal, db, es, config }: { temporal: Client; db: Db; es: EsClient; config: Config }) =>
+  async function checkBackends(timeoutMs = 2_000) {
   const [t, w, m, e] = await Promise.all([
     check(() => temporal.workflowService.getSystemInfo({}), timeoutMs),
     check(() => workerPolls(temporal, config.TEMPORAL_TASK_QUEUE, config.WORKER_POLL_STALE_MS), timeoutMs),
-    check(() => mongo.db.command({ ping: 1 }), timeoutMs),
+    check(() => db.command({ ping: 1 }), timeoutMs),
     // The minimal Elasticsearch distribution has no root endpoint, so ping() fails: use cluster health.
     check(() => es.cluster.health({ timeout: `${timeoutMs}ms` }, { requestTimeout: timeoutMs, maxRetries: 0 }), timeoutMs),
   ]);
   return { temporal: t, worker: w, mongodb: m, elasticsearch: e };
-}
+};

@@ -4,7 +4,7 @@
  * Messages are short and never contain the API key or the request URL's credentials.
  */
 import { request as httpRequest } from 'undici';
-import { hostOf, isTimeout, networkCode, redact, truncate, upstreamMessage } from '../common/net/upstream-text';
+import { hostOf, isTimeout, networkCode, redact, truncate, upstreamMessage } from './upstream-text';
 
 /** Builds the caller's own error class, e.g. EmbeddingError, from a safe message. */
 export type UpstreamErrorFactory = (message: string, retryable: boolean) => Error;

@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, fetch, type RequestInit, type Response } from 'undici';
-import { bareHost, isBlockedAddress, parseHttpUrl, type Resolver, systemResolver, UnsafeUrlError } from './url-guard';
+import { bareHost, isBlockedAddress, parseHttpUrl, type Resolver, systemResolver, UnsafeUrlError } from '../common/net/url-guard';
 
 type LookupCallback = (err: Error | null, address: string | LookupAddress[], family?: number) => void;
 

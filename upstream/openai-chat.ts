@@ -5,8 +5,8 @@
  * name the upstream's host and its own explanation, never the API key or the full URL.
  */
 import { createParser } from 'eventsource-parser';
-import { countTokens } from '../knowledge/tokens';
-import { errorText, hostOf, networkCode, redact, truncate, upstreamMessage } from '../common/net/upstream-text';
+import { countTokens } from '../common/tokens';
+import { errorText, hostOf, networkCode, redact, truncate, upstreamMessage } from './upstream-text';
 import {
   type ChatCallOptions,
   type ChatMessage,
@@ -16,7 +16,7 @@ import {
   type ChatResult,
   type TokenUsage,
   type ToolCall,
-} from './chat-model';
+} from '../common/chat-model';
 
 export interface OpenAiChatClientOptions {
   /** Up to and including the API version, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`. */

@@ -1,0 +1,50 @@
+import type { Client as EsClient } from '@elastic/elasticsearch';
+import type { Client } from '@temporalio/client';
+import type { Db } from 'mongodb';
+import type { Config } from '../common/config';
+import type { Logger } from '../common/logger';
+import type { AttachmentExtraction } from '../knowledge/parse-pool';
+import type { Stores } from '../stores';
+import { createAgentCommands } from './agents';
+import { createCompletionCommands } from './completions';
+import { createCronCommands } from './cron';
+import { createDocumentCommands } from './documents';
+import { createFileCommands } from './files';
+import { createInboundCommands } from './inbound';
+import { createReadinessCheck } from './readiness';
+import { createWebhookDispatchCommands } from './webhook-dispatch';
+
+export interface CommandDeps {
+  config: Config;
+  log: Logger;
+  temporal: Client;
+  db: Db;
+  es: EsClient;
+  stores: Stores;
+  /** Reads attachments in parsing threads (the API's pool); a process that takes no uploads passes none. */
+  attachmentParsing?: Pick<AttachmentExtraction, 'extract'>;
+}
+
+const noAttachmentParsing: Pick<AttachmentExtraction, 'extract'> = {
+  extract: () => Promise.reject(new Error('this process reads no attachments: they are uploaded through the API')),
+};
+
+/**
+ * The use cases: every Temporal client call and every operation of more than one step, built once
+ * per process by its composition root. The edges (routes, the inbound endpoints, the worker's
+ * dispatcher, activities that start work) call these.
+ */
+export function createCommands({ config, log, temporal, db, es, stores, attachmentParsing = noAttachmentParsing }: CommandDeps) {
+  return {
+    completions: createCompletionCommands({ ...stores, config, temporal }),
+    documents: createDocumentCommands({ ...stores, config, temporal }),
+    files: createFileCommands({ files: stores.files, extraction: attachmentParsing }),
+    agents: createAgentCommands({ ...stores, temporal }),
+    cron: createCronCommands({ ...stores, config, log, temporal }),
+    inbound: createInboundCommands({ triggers: stores.triggers, config, temporal }),
+    webhooks: createWebhookDispatchCommands({ ...stores, config, temporal }),
+    readiness: createReadinessCheck({ temporal, db, es, config }),
+  };
+}
+
+export type Commands = ReturnType<typeof createCommands>;

@@ -1,0 +1,93 @@
+import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import type { Config } from '../common/config';
+import { notFound } from '../common/errors';
+import { newId } from '../common/ids';
+import type { ReplayBody, ReplayStarted } from '../common/schemas/webhooks';
+import { TenantId } from '../common/search-attributes';
+import { presentEvent, type EventLog } from '../stores/event-log';
+import type { NewDelivery, WebhookStore } from '../stores/webhooks';
+import type { webhookReplayWorkflow } from '../workflows/webhook-replay';
+import { replayWorkflowId, startDelivery, startReplay } from './workflow-starts';
+
+export interface WebhookDispatchDeps {
+  temporal: Client;
+  config: Config;
+  webhooks: WebhookStore;
+  eventLog: EventLog;
+}
+
+/** Outbound webhooks: every (event, subscription) pair is delivered by its own workflow. */
+export function createWebhookDispatchCommands({ temporal, config, webhooks, eventLog }: WebhookDispatchDeps) {
+  const taskQueue = config.TEMPORAL_TASK_QUEUE;
+
+  async function deliver(deliveries: NewDelivery[], traceId?: string): Promise<string[]> {
+    const ids = await webhooks.ensureDeliveries(deliveries);
+    await Promise.all(
+      deliveries.map((d, i) =>
+        startDelivery(temporal, taskQueue, ids[i]!.workflowId, { deliveryId: ids[i]!.deliveryId, tenantId: d.tenantId, subscriptionId: d.subscriptionId, envelope: d.envelope }, traceId),
+      ),
+    );
+    return ids.map((id) => id.deliveryId);
+  }
+
+  return {
+    /** Records one delivery and starts it at once (a test event, a dead letter sent again); returns it as recorded. */
+    async deliverNow(d: NewDelivery, traceId: string) {
+      const [id] = await deliver([d], traceId);
+      return webhooks.getDelivery(d.tenantId, id!);
+    },
+
+    /**
+     * Turns up to `batchSize` newly recorded events into one delivery workflow per matching
+     * subscription, then marks them dispatched; returns how many events it handled. Safe in several
+     * processes at once: delivery ids and workflow ids are derived from (event, subscription), so a
+     * pair is delivered once whoever gets there first.
+     */
+    async dispatchRecorded(batchSize: number): Promise<number> {
+      const pending = await eventLog.undispatched(batchSize);
+      if (pending.length === 0) return 0;
+      // One read of each tenant's enabled subscriptions serves the whole batch.
+      const byTenant = await webhooks.enabledByTenant([...new Set(pending.map((e) => e.tenant_id))]);
+      const wanted: NewDelivery[] = pending.flatMap((doc) => {
+        const envelope = presentEvent(doc);
+        return (byTenant.get(doc.tenant_id) ?? [])
+          .filter((s) => s.events.includes(doc.event) && s.createdAt <= doc.timestamp)
+          .map((s) => ({ tenantId: doc.tenant_id, subscriptionId: s.id, envelope }));
+      });
+      await deliver(wanted);
+      // Dequeued only after every start went through: a crash before this line re-dispatches, harmlessly.
+      await eventLog.markDispatched(pending.map((q) => q._id));
+      return pending.length;
+    },
+
+    /** Re-delivers the tenant's recorded events in a time range, as a workflow (WEBHOOK_REPLAY_TIMEOUT_MS). */
+    async startReplay(tenantId: string, body: ReplayBody): Promise<ReplayStarted> {
+      if (body.subscription_id) await webhooks.getSubscription(tenantId, body.subscription_id);
+      const replayId = newId('rpl');
+      const workflowId = await startReplay(temporal, taskQueue, {
+        replayId, tenantId, since: body.since, until: body.until, events: body.events, subscriptionId: body.subscription_id,
+        timeoutMs: config.WEBHOOK_REPLAY_TIMEOUT_MS,
+      });
+      return { replay_id: replayId, workflow_id: workflowId, status: 'running', deliveries_started: null };
+    },
+
+    /** A replay's progress; another tenant's replay does not exist for the caller. */
+    async replayStatus(tenantId: string, replayId: string): Promise<ReplayStarted> {
+      const workflowId = replayWorkflowId(replayId);
+      const handle = temporal.workflow.getHandle<typeof webhookReplayWorkflow>(workflowId);
+      let described;
+      try {
+        described = await handle.describe();
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) throw notFound('replay', replayId);
+        throw err;
+      }
+      if (described.typedSearchAttributes.get(TenantId) !== tenantId) throw notFound('replay', replayId);
+      const base = { replay_id: replayId, workflow_id: workflowId };
+      if (described.status.name === 'RUNNING' || described.status.name === 'CONTINUED_AS_NEW') return { ...base, status: 'running', deliveries_started: null };
+      if (described.status.name !== 'COMPLETED') return { ...base, status: 'failed', deliveries_started: null };
+      const result = await handle.result();
+      return { ...base, status: 'completed', deliveries_started: result.deliveriesStarted };
+    },
+  };
+}

@@ -1,0 +1,222 @@
+import { createHash } from 'node:crypto';
+import {
+  type Client, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type ScheduleOptionsStartWorkflowAction,
+} from '@temporalio/client';
+import type { CompletionInput } from '../completion/run-input';
+import type { OverlapPolicy } from '../common/schemas/cron';
+import {
+  AgentId, CronId, DocId, EventId, KbId, SessionId, SubscriptionId, SYSTEM_TENANT, TenantId, TraceId, TriggerId,
+} from '../common/search-attributes';
+import type { AgentTaskInput, InboundEvent } from '../triggers/inbound-event';
+import { agentTaskWorkflow, COMPLETION_BACKSTOP_MARGIN_MS, PREPARE_BOUND_MS } from '../workflows/agent-task';
+import { completionWorkflow } from '../workflows/completion';
+import { documentIngestWorkflow, type IngestInput } from '../workflows/document-ingest';
+import { MAINTENANCE_RUN_BOUND_MS, maintenanceWorkflow } from '../workflows/maintenance';
+import { DELIVERY_BACKSTOP_MS, type DeliveryInput, webhookDeliveryWorkflow } from '../workflows/webhook-delivery';
+import { PAGE_BOUND_MS, PAGES_PER_RUN, type ReplayInput, webhookReplayWorkflow } from '../workflows/webhook-replay';
+
+/*
+ * Every workflow's id, search attributes and start options, in one place: what an operator sees in
+ * the Temporal UI (ids, TenantId / AgentId / SessionId / TraceId ...) is decided here. Each start
+ * carries an execution timeout as a backstop only: every workflow ends first at its own timer,
+ * recording why.
+ */
+
+// --- ids ---
+
+/** One running completion per session: the workflow id is the session's, so the server refuses a second (10005). */
+export const completionWorkflowId = (sessionId: string) => `completion-${sessionId}`;
+export const ingestWorkflowId = (docId: string) => `document-ingest-${docId}`;
+export const replayWorkflowId = (replayId: string) => `webhook-replay-${replayId}`;
+/**
+ * One workflow id per (trigger, event id): the server refuses a second start of the same id, so
+ * however often an event is delivered (sender retries, several API processes) it starts one task.
+ */
+export const agentTaskWorkflowId = (triggerId: string, eventId: string) =>
+  `agent-task-${triggerId}-${createHash('sha256').update(eventId).digest('hex').slice(0, 24)}`;
+export const cronScheduleId = (cronId: string) => `cron-${cronId}`;
+/** Temporal appends each run's due time (`cron-task-crn_…-2026-11-23T09:00:00Z`), so every run has its own id. */
+export const cronTaskWorkflowIdPrefix = (cronId: string) => `cron-task-${cronId}`;
+export const MAINTENANCE_SCHEDULE_ID = 'combo-maintenance';
+
+// --- backstops ---
+
+/**
+ * Backstop of an agent task (event trigger or cron job), whose start knows no configuration: its
+ * preparation's bound, the longest COMPLETION_RUN_TIMEOUT_MS allowed (24 h) and both margins.
+ */
+export const AGENT_TASK_BACKSTOP_MS = PREPARE_BOUND_MS + 86_400_000 + COMPLETION_BACKSTOP_MARGIN_MS + 300_000;
+/** How long past its own time bound a completion may live before Temporal ends it without its record. */
+const RUN_BACKSTOP_MARGIN_MS = 120_000;
+/**
+ * How long past its own time bound a document's workflow may live: the cancelled parse stops at its
+ * next heartbeat (30 s at most), then the failure is written.
+ */
+const INGEST_BACKSTOP_MARGIN_MS = 300_000;
+/** The maintenance run's own timer ends it first; this one still ends it before the next run is due. */
+export const MAINTENANCE_BACKSTOP_MS = MAINTENANCE_RUN_BOUND_MS + 10_000;
+
+/** A start refused because the id is taken (or was, for REJECT_DUPLICATE): false instead of an error. */
+async function startedOnce(start: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await start();
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw err;
+  }
+}
+
+/**
+ * Starts the delivery workflow of one (event, subscription) pair. Its id comes from the delivery id
+ * and a closed run's id is never reused, so however many dispatchers race, one workflow delivers.
+ */
+export async function startDelivery(client: Client, taskQueue: string, workflowId: string, input: DeliveryInput, traceId?: string): Promise<void> {
+  const sessionId = input.envelope.data.session_id;
+  await startedOnce(() =>
+    client.workflow.start(webhookDeliveryWorkflow, {
+      workflowId,
+      taskQueue,
+      args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      workflowExecutionTimeout: DELIVERY_BACKSTOP_MS,
+      typedSearchAttributes: [
+        { key: TenantId, value: input.tenantId },
+        { key: EventId, value: input.envelope.event_id },
+        { key: SubscriptionId, value: input.subscriptionId },
+        { key: TraceId, value: traceId ?? input.envelope.event_id },
+        ...(typeof sessionId === 'string' ? [{ key: SessionId, value: sessionId }] : []),
+      ],
+    }),
+  );
+}
+
+/** Starts parsing an uploaded document, bounded by `input.timeoutMs` (DOCUMENT_INGEST_TIMEOUT_MS). */
+export async function startDocumentIngest(client: Client, taskQueue: string, input: IngestInput, traceId: string): Promise<void> {
+  await client.workflow.start(documentIngestWorkflow, {
+    workflowId: ingestWorkflowId(input.docId),
+    taskQueue,
+    args: [input],
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    ...(input.timeoutMs !== undefined ? { workflowExecutionTimeout: input.timeoutMs + INGEST_BACKSTOP_MARGIN_MS } : {}),
+    typedSearchAttributes: [
+      { key: TenantId, value: input.tenantId },
+      { key: KbId, value: input.kbId },
+      { key: DocId, value: input.docId },
+      { key: TraceId, value: traceId },
+    ],
+  });
+}
+
+/** Starts a completion; null when the session already has a running completion. */
+export async function startCompletion(client: Client, taskQueue: string, input: CompletionInput): Promise<{ workflowId: string; runId: string } | null> {
+  const workflowId = completionWorkflowId(input.sessionId);
+  let runId = '';
+  const started = await startedOnce(async () => {
+    const handle = await client.workflow.start(completionWorkflow, {
+      workflowId,
+      taskQueue,
+      args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      ...(input.limits.runTimeoutMs !== undefined ? { workflowExecutionTimeout: input.limits.runTimeoutMs + RUN_BACKSTOP_MARGIN_MS } : {}),
+      typedSearchAttributes: [
+        { key: TenantId, value: input.tenantId },
+        { key: AgentId, value: input.agentId },
+        { key: SessionId, value: input.sessionId },
+        { key: TraceId, value: input.traceId },
+      ],
+      memo: { route: input.route.text, question: input.question.slice(0, 200) },
+    });
+    runId = handle.firstExecutionRunId;
+  });
+  return started ? { workflowId, runId } : null;
+}
+
+/** Starts the agent task an event trigger set off; false when this (trigger, event) already had one. */
+export function startTriggeredAgentTask(client: Client, taskQueue: string, triggerId: string, event: InboundEvent, input: AgentTaskInput): Promise<boolean> {
+  return startedOnce(() =>
+    client.workflow.start(agentTaskWorkflow, {
+      workflowId: agentTaskWorkflowId(triggerId, event.event_id),
+      taskQueue,
+      args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      workflowExecutionTimeout: AGENT_TASK_BACKSTOP_MS,
+      typedSearchAttributes: [
+        { key: TenantId, value: input.tenantId },
+        { key: AgentId, value: input.agentId },
+        { key: EventId, value: event.event_id },
+        { key: TriggerId, value: triggerId },
+      ],
+      memo: { origin: input.origin, event: event.event, source: event.source },
+    }),
+  );
+}
+
+/**
+ * Starts a historical replay; each continued run ends within its pages' bounds (PAGES_PER_RUN pages
+ * of at most PAGE_BOUND_MS), and the whole replay at its own timer (`input.timeoutMs`).
+ */
+export async function startReplay(client: Client, taskQueue: string, input: ReplayInput & { timeoutMs: number }): Promise<string> {
+  const workflowId = replayWorkflowId(input.replayId);
+  await client.workflow.start(webhookReplayWorkflow, {
+    workflowId,
+    taskQueue,
+    args: [input],
+    workflowRunTimeout: PAGES_PER_RUN * PAGE_BOUND_MS + 600_000,
+    workflowExecutionTimeout: input.timeoutMs + 600_000,
+    typedSearchAttributes: [
+      { key: TenantId, value: input.tenantId },
+      { key: TraceId, value: input.replayId },
+    ],
+  });
+  return workflowId;
+}
+
+// --- schedules ---
+
+export const SCHEDULE_OVERLAP: Record<OverlapPolicy, ScheduleOverlapPolicy> = {
+  skip: ScheduleOverlapPolicy.SKIP,
+  buffer_one: ScheduleOverlapPolicy.BUFFER_ONE,
+  buffer_all: ScheduleOverlapPolicy.BUFFER_ALL,
+  cancel_other: ScheduleOverlapPolicy.CANCEL_OTHER,
+  terminate_other: ScheduleOverlapPolicy.TERMINATE_OTHER,
+  allow_all: ScheduleOverlapPolicy.ALLOW_ALL,
+};
+
+export interface CronTask {
+  cronId: string;
+  tenantId: string;
+  agentId: string;
+  input: AgentTaskInput;
+}
+
+/** Search attributes of a cron job's schedule and of every run it starts. */
+export const cronSearchAttributes = (job: Pick<CronTask, 'cronId' | 'tenantId' | 'agentId'>) => [
+  { key: TenantId, value: job.tenantId },
+  { key: AgentId, value: job.agentId },
+  { key: CronId, value: job.cronId },
+];
+
+/** What a cron job's schedule starts at each due time: one agent task. */
+export const cronTaskAction = (taskQueue: string, task: CronTask): ScheduleOptionsStartWorkflowAction<typeof agentTaskWorkflow> => ({
+  type: 'startWorkflow',
+  workflowType: agentTaskWorkflow,
+  workflowId: cronTaskWorkflowIdPrefix(task.cronId),
+  taskQueue,
+  args: [task.input],
+  workflowExecutionTimeout: AGENT_TASK_BACKSTOP_MS,
+  typedSearchAttributes: cronSearchAttributes(task),
+});
+
+/** What the installation's maintenance schedule starts every minute. */
+export const maintenanceAction = (taskQueue: string): ScheduleOptionsStartWorkflowAction<typeof maintenanceWorkflow> => ({
+  type: 'startWorkflow',
+  workflowType: maintenanceWorkflow,
+  workflowId: 'combo-maintenance-run',
+  taskQueue,
+  workflowExecutionTimeout: MAINTENANCE_BACKSTOP_MS,
+  typedSearchAttributes: [
+    { key: TenantId, value: SYSTEM_TENANT },
+    { key: TraceId, value: MAINTENANCE_SCHEDULE_ID },
+  ],
+});

@@ -1,0 +1,60 @@
+import type { Client as EsClient } from '@elastic/elasticsearch';
+import type { Db } from 'mongodb';
+import type { Config } from '../common/config';
+import { createAgentStore } from './agents';
+import { createApiKeyStore } from './api-keys';
+import { createChunkIndex } from './chunk-index';
+import { createCompletionRunStore } from './completion-runs';
+import { createCostStore } from './costs';
+import { createCronJobStore } from './cron-jobs';
+import { createDocumentStore } from './documents';
+import { createEventLog } from './event-log';
+import { createFileStore } from './files';
+import { createIntegrationStore } from './integrations';
+import { createKnowledgeBaseStore } from './knowledge-bases';
+import { purgeExpiredRateCounters } from './rate-limit-purge';
+import { createRunEventStore } from './run-events';
+import { createSecretBox } from './secret-box';
+import { createSessionStore } from './sessions';
+import { createSkillStore } from './skills';
+import { createTriggerStore } from './triggers';
+import { createWebhookStore } from './webhooks';
+
+export interface StoreOptions {
+  /**
+   * Whether reads may be served from a process's short-lived cache (LIST_CACHE_TTL_MS): the API's
+   * agent lists and searches' knowledge-base settings. The worker reads fresh.
+   */
+  readCaches: boolean;
+}
+
+/**
+ * Every store of the service, built once per process by its composition root (api/main.ts,
+ * workers/main.ts, a test) and handed down: one event log, one secret box, one of each store.
+ */
+export function createStores(db: Db, es: EsClient, config: Config, { readCaches }: StoreOptions) {
+  const cacheTtlMs = readCaches ? config.LIST_CACHE_TTL_MS : 0;
+  const eventLog = createEventLog(db);
+  const secretBox = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
+  return {
+    eventLog,
+    agents: createAgentStore(db, { listCacheTtlMs: cacheTtlMs }),
+    apiKeys: createApiKeyStore(db),
+    sessions: createSessionStore(db, eventLog),
+    skills: createSkillStore(db),
+    webhooks: createWebhookStore(db, secretBox),
+    integrations: createIntegrationStore(db, secretBox, { publicBaseUrl: config.PUBLIC_BASE_URL }),
+    knowledgeBases: createKnowledgeBaseStore(db, { readCacheTtlMs: cacheTtlMs }),
+    documents: createDocumentStore(db),
+    chunkIndex: createChunkIndex(es, config.ELASTICSEARCH_INDEX_PREFIX),
+    completionRuns: createCompletionRunStore(db),
+    runEvents: createRunEventStore(db),
+    costs: createCostStore(db, eventLog, { defaultThresholdTokens: config.COST_THRESHOLD_TOKENS }),
+    files: createFileStore(db),
+    cronJobs: createCronJobStore(db),
+    triggers: createTriggerStore(db),
+    rateCounters: { purgeExpired: (now?: Date) => purgeExpiredRateCounters(db, now) },
+  };
+}
+
+export type Stores = ReturnType<typeof createStores>;

@@ -1,0 +1,55 @@
+import type { Client as EsClient } from '@elastic/elasticsearch';
+import type { Client } from '@temporalio/client';
+import type { Db } from 'mongodb';
+import type { ActivityDeps } from '../activities';
+import { createCommands } from '../commands';
+import type { Config } from '../common/config';
+import type { Logger } from '../common/logger';
+import { createKnowledgeCatalog } from '../knowledge/catalog';
+import { createParsePool, parsePoolOptions } from '../knowledge/parse-pool';
+import { createOpenAiChatClient } from '../upstream/openai-chat';
+import { createStores } from '../stores';
+import { createPollLoop } from './poll-loop';
+
+const DISPATCH_BATCH = 200;
+const COST_BATCH = 200;
+
+export interface WorkerClients {
+  config: Config;
+  log: Logger;
+  db: Db;
+  es: EsClient;
+  temporal: Client;
+  /** How often the webhook dispatcher and the cost aggregator look for work when idle (tests poll faster). */
+  pollIntervalsMs?: { dispatch: number; costs: number };
+}
+
+/**
+ * The worker's composition root: the stores, the commands and the activities' dependencies built
+ * once from the process's clients, and the two poll loops the worker runs beside its task queue
+ * (recorded events to webhook deliveries, queued run costs into the ledger).
+ */
+export function composeWorker({ config, log, db, es, temporal, pollIntervalsMs }: WorkerClients) {
+  const stores = createStores(db, es, config, { readCaches: false });
+  const commands = createCommands({ config, log, temporal, db, es, stores });
+  const parsing = createParsePool(parsePoolOptions(config, config.PARSE_TIMEOUT_MS));
+  const activities: ActivityDeps = {
+    config,
+    stores,
+    es,
+    catalog: createKnowledgeCatalog(config),
+    parsing,
+    chat: config.LLM_BASE_URL ? createOpenAiChatClient({ baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS }) : null,
+  };
+  const dispatcher = createPollLoop('event dispatch', () => commands.webhooks.dispatchRecorded(DISPATCH_BATCH), {
+    intervalMs: pollIntervalsMs?.dispatch ?? config.WEBHOOK_DISPATCH_INTERVAL_MS,
+    batchSize: DISPATCH_BATCH,
+    log,
+  });
+  const costAggregator = createPollLoop('cost aggregation', () => stores.costs.foldQueued(COST_BATCH), {
+    intervalMs: pollIntervalsMs?.costs ?? config.COST_AGGREGATE_INTERVAL_MS,
+    batchSize: COST_BATCH,
+    log,
+  });
+  return { stores, commands, activities, dispatcher, costAggregator, close: () => parsing.close() };
+}
