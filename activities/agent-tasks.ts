@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { AppError, ErrorCodes } from '../common/errors';
 import { completionWorkflowId } from '../commands/workflow-starts';
-import { type PreparationDeps, prepareCompletionInput } from '../completion/prepare-input';
+import { type PreparationDeps, prepareCompletionInput } from '../commands/prepare-completion';
 import type { CompletionInput } from '../completion/run-input';
 import type { CompletionRunStore } from '../stores/completion-runs';
 import { isDuplicateKey } from '../stores/mongo';
 import { isSessionTemplate, planSession } from '../triggers/session-templates';
-import { AGENT_TASK_REJECTED, type AgentTaskInput } from '../triggers/inbound-event';
+import { AGENT_TASK_REJECTED, type AgentTaskInput } from '../common/inbound-event';
 
 export interface AgentTaskActivityDeps extends PreparationDeps {
   runs: CompletionRunStore;
@@ -16,7 +16,7 @@ export interface AgentTaskActivityDeps extends PreparationDeps {
 const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
 
 /** A task's session and trace ids come from its workflow id: a retried preparation reuses them. */
-export const agentTaskSessionId = (workflowId: string) => `ses_${digest(`session:${workflowId}`)}`;
+const agentTaskSessionId = (workflowId: string) => `ses_${digest(`session:${workflowId}`)}`;
 export const agentTaskTraceId = (workflowId: string) => `trc_${digest(`trace:${workflowId}`)}`;
 
 const rejected = (message: string) => ApplicationFailure.nonRetryable(message, AGENT_TASK_REJECTED);
@@ -25,10 +25,16 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
   /** The task's session, created once: a retry finds the one an earlier attempt made. */
   async function ensureSession(input: AgentTaskInput, sessionId: string, plan: ReturnType<typeof planSession>) {
     try {
-      await deps.sessions.create(input.tenantId, input.agentId, input.origin, {
-        name: plan.sessionName,
-        metadata: { ...plan.metadata, origin: input.origin, task_key: input.key.slice(0, 1_000), template: input.sessionTemplate },
-      }, { sessionId });
+      await deps.sessions.create(
+        input.tenantId,
+        input.agentId,
+        input.origin,
+        {
+          name: plan.sessionName,
+          metadata: { ...plan.metadata, origin: input.origin, task_key: input.key.slice(0, 1_000), template: input.sessionTemplate },
+        },
+        { sessionId },
+      );
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
@@ -40,7 +46,13 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
      * the completion's input, as the API does for a request. What can never succeed (the agent
      * deleted, an unknown template, nothing to ask) fails for good.
      */
-    async prepareAgentTask({ task: input, workflowId }: { task: AgentTaskInput; workflowId: string }): Promise<{ completion: CompletionInput; completionWorkflowId: string }> {
+    async prepareAgentTask({
+      task: input,
+      workflowId,
+    }: {
+      task: AgentTaskInput;
+      workflowId: string;
+    }): Promise<{ completion: CompletionInput; completionWorkflowId: string }> {
       const sessionId = agentTaskSessionId(workflowId);
       const traceId = agentTaskTraceId(workflowId);
       if (!isSessionTemplate(input.sessionTemplate)) throw rejected(`unknown session template ${input.sessionTemplate}`);
@@ -65,16 +77,32 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
       let completion: CompletionInput;
       try {
         completion = await prepareCompletionInput(deps, {
-          traceId, tenantId: input.tenantId, agentId: input.agentId, sessionId, question, stream: false,
-          route: plan.route ?? undefined, attachments: [], contextIds: [],
+          traceId,
+          tenantId: input.tenantId,
+          agentId: input.agentId,
+          sessionId,
+          question,
+          stream: false,
+          route: plan.route ?? undefined,
+          attachments: [],
+          contextIds: [],
         });
       } catch (err) {
         // Client-class errors (the agent deleted meanwhile, its route no longer valid): retrying cannot help.
-        if (err instanceof AppError && err.code < ErrorCodes.INTERNAL) throw rejected(`the task of ${input.origin} cannot run: ${err.message}`);
+        if (err instanceof AppError && err.code < ErrorCodes.INTERNAL)
+          throw rejected(`the task of ${input.origin} cannot run: ${err.message}`);
         throw err;
       }
       try {
-        await deps.runs.start({ traceId, tenantId: input.tenantId, agentId: input.agentId, sessionId, route: completion.route.text, stream: false, offline: completion.offline });
+        await deps.runs.start({
+          traceId,
+          tenantId: input.tenantId,
+          agentId: input.agentId,
+          sessionId,
+          route: completion.route.text,
+          stream: false,
+          offline: completion.offline,
+        });
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
       }
@@ -87,7 +115,12 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
      */
     async failAgentTask({ workflowId, message, startedAt }: { workflowId: string; message: string; startedAt: number }): Promise<void> {
       const at = new Date();
-      await deps.runs.fail(agentTaskTraceId(workflowId), { code: ErrorCodes.INTERNAL, message }, { tokens: 0, duration_ms: Math.max(0, at.getTime() - startedAt) }, at);
+      await deps.runs.fail(
+        agentTaskTraceId(workflowId),
+        { code: ErrorCodes.INTERNAL, message },
+        { tokens: 0, duration_ms: Math.max(0, at.getTime() - startedAt) },
+        at,
+      );
     },
   };
 }

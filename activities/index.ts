@@ -1,4 +1,3 @@
-import type { Client as EsClient } from '@elastic/elasticsearch';
 import type { Config } from '../common/config';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
 import type { DocumentParsing } from '../knowledge/parse-pool';
@@ -17,7 +16,6 @@ import { createWebhookActivities } from './webhooks';
 export interface ActivityDeps {
   config: Config;
   stores: Stores;
-  es: EsClient;
   /** The embedding models offered (local MiniLM, remote ones). */
   catalog: KnowledgeCatalog;
   /** Extracts and splits uploads in threads (PARSE_THREADS, PARSE_TIMEOUT_MS). */
@@ -29,10 +27,10 @@ export interface ActivityDeps {
 }
 
 /** All activities, one factory per external system, merged for the worker. */
-export function createActivities({ config, stores, es, catalog, parsing, chat, webhookTargetCacheMs }: ActivityDeps) {
+export function createActivities({ config, stores, catalog, parsing, chat, webhookTargetCacheMs }: ActivityDeps) {
   const { sessions, completionRuns: runs, runEvents, eventLog, files } = stores;
   const allowPrivateUrls = config.ALLOW_PRIVATE_URLS;
-  const retrieval = { es, chunkIndex: stores.chunkIndex, catalog, knowledgeBases: stores.knowledgeBases };
+  const retrieval = { chunkIndex: stores.chunkIndex, catalog, knowledgeBases: stores.knowledgeBases };
   const runActivities = createRunActivities({ ...stores, runs, publicBaseUrl: config.PUBLIC_BASE_URL });
   return {
     ...createLlmActivities({
@@ -42,7 +40,8 @@ export function createActivities({ config, stores, es, catalog, parsing, chat, w
       recordFinishedRun: runActivities.finishRun,
       recordedRun: async (ctx) => {
         const run = await runs.get(ctx.tenantId, ctx.traceId).catch(() => null);
-        if (run?.status === 'completed' && run.answer !== null && run.cost) return { answer: run.answer, model: run.model, tokens: run.cost.tokens, artifacts: run.artifacts };
+        if (run?.status === 'completed' && run.answer !== null && run.cost)
+          return { answer: run.answer, model: run.model, tokens: run.cost.tokens, artifacts: run.artifacts };
         // The recording's writes run side by side: the session may hold the answer before the run record does.
         const recorded = await sessions.recordedAnswer(ctx.tenantId, ctx.sessionId, ctx.traceId);
         return recorded ? { answer: recorded.content, ...recorded.answeredBy } : null;

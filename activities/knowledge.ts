@@ -77,11 +77,18 @@ async function embedBatch(embedder: EmbeddingProvider, dimension: number, chunks
   try {
     vectors = await embedder.embed(chunks.map(embeddingText));
   } catch (err) {
-    if (err instanceof EmbeddingError && !err.retryable) throw failed({ reason: 'embedding_failed', message: err.message }, 'EmbeddingRejected');
+    if (err instanceof EmbeddingError && !err.retryable)
+      throw failed({ reason: 'embedding_failed', message: err.message }, 'EmbeddingRejected');
     throw err;
   }
   if (vectors.some((v) => v.length !== dimension)) {
-    throw failed({ reason: 'embedding_failed', message: `the embedding model answered vectors of another size than the knowledge base's ${dimension}` }, 'EmbeddingRejected');
+    throw failed(
+      {
+        reason: 'embedding_failed',
+        message: `the embedding model answered vectors of another size than the knowledge base's ${dimension}`,
+      },
+      'EmbeddingRejected',
+    );
   }
   return vectors;
 }
@@ -110,20 +117,26 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
     if (!kb) throw ApplicationFailure.nonRetryable(`knowledge base ${ref.kbId} was deleted`, 'DocumentGone');
     const embedder = catalog.embedder(kb.embedding_model);
     if (!embedder) {
-      throw failed({ reason: 'embedding_failed', message: `embedding model ${kb.embedding_model} is not configured on this worker` }, 'EmbeddingRejected');
+      throw failed(
+        { reason: 'embedding_failed', message: `embedding model ${kb.embedding_model} is not configured on this worker` },
+        'EmbeddingRejected',
+      );
     }
     return { embedder, dimension: kb.dimension };
   }
 
   /** The file's text split by the document's parser; a file that cannot be read fails the document with the reason. */
   async function extractAndSplit(doc: DocumentDoc): Promise<ChunkDraft[]> {
-    const outcome = await parsing.parse({
-      bytes: await documents.readFile(doc),
-      name: doc.name,
-      contentType: doc.content_type,
-      parserId: doc.parser_id,
-      options: { chunkTokens: doc.chunk_tokens, overlapTokens: doc.overlap_tokens },
-    }, Context.current().cancellationSignal);
+    const outcome = await parsing.parse(
+      {
+        bytes: await documents.readFile(doc),
+        name: doc.name,
+        contentType: doc.content_type,
+        parserId: doc.parser_id,
+        options: { chunkTokens: doc.chunk_tokens, overlapTokens: doc.overlap_tokens },
+      },
+      Context.current().cancellationSignal,
+    );
     if (outcome.kind === 'failed') throw failed({ reason: outcome.reason, message: outcome.message }, 'ExtractionFailed');
     // Our side (an extraction engine that did not load): retried like any infrastructure fault.
     if (outcome.kind === 'unavailable') throw ApplicationFailure.retryable(outcome.message, 'ExtractorUnavailable');
@@ -170,7 +183,8 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
           }
         }
         if (!(await progress.stop())) await stopIfDeleted(doc);
-        if (!(await documents.finish(doc._id, { ok: true, progress: { ...progress.latest, chunks_indexed: drafts.length } }))) await stopIfDeleted(doc);
+        if (!(await documents.finish(doc._id, { ok: true, progress: { ...progress.latest, chunks_indexed: drafts.length } })))
+          await stopIfDeleted(doc);
         return drafts.length;
       } catch (err) {
         // How far a failed parse got stays readable beside its reason.

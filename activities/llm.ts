@@ -1,15 +1,20 @@
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
-import { InvalidReviewOutputError, parseReviewOutput, REVIEW_RESPONSE_FORMAT, type ReviewOutput, streamedReport } from '../completion/review-report';
+import {
+  InvalidReviewOutputError,
+  parseReviewOutput,
+  REVIEW_RESPONSE_FORMAT,
+  type ReviewOutput,
+  streamedReport,
+} from '../completion/review-report';
 import { countFindings } from '../completion/review-rules';
 import { reviewArtifact } from '../completion/run-artifacts';
 import { type RunContext, stepConfidence } from '../completion/run-input';
 import { agentStepEvent } from './agent-step-event';
 import type { FinishedRun, FinishRunInput } from './runs';
 import { type ChatModelClient, ChatModelError, type ChatRequest, type ChatResult } from '../common/chat-model';
-import type { EventRecord } from '../common/events';
 import { startedEarly } from '../common/started-early';
 import { storableText } from '../common/storable-text';
-import { type EventLog, newEvent } from '../stores/event-log';
+import type { EventLog } from '../stores/event-log';
 import type { RunEventStore, StreamEvent } from '../stores/run-events';
 
 export interface LlmActivityDeps {
@@ -56,10 +61,10 @@ export interface CallModelResult {
   finished?: FinishedRun;
 }
 
-
 /** A model review answers in structured output; its findings, not its prose, are what is counted. */
 const isModelReview = (run: RunToFinish | undefined) => run?.route.scenario === 'review' && run.route.usesModel;
-const hasReviewReport = (artifacts: Array<Record<string, unknown>> | undefined) => artifacts?.some((a) => a.type === 'review_report') ?? false;
+const hasReviewReport = (artifacts: Array<Record<string, unknown>> | undefined) =>
+  artifacts?.some((a) => a.type === 'review_report') ?? false;
 
 /** The validated review as the run's artifact, its text made storable like every model output. */
 function reviewReport(review: ReviewOutput): Record<string, unknown> {
@@ -68,18 +73,36 @@ function reviewReport(review: ReviewOutput): Record<string, unknown> {
 }
 
 /** Activities that reach the language model. */
-export function createLlmActivities({ chat, runEvents, eventLog, messageIntervalMs = 50, recordFinishedRun, recordedRun }: LlmActivityDeps) {
+export function createLlmActivities({
+  chat,
+  runEvents,
+  eventLog,
+  messageIntervalMs = 50,
+  recordFinishedRun,
+  recordedRun,
+}: LlmActivityDeps) {
   /**
    * Records the run right here when the model has answered: a separate activity for it would cost
    * the reply another task round trip through the worker. Should recording fail, the workflow
    * records the run with the `finishRun` activity instead, so the model is never asked again.
    */
-  async function finishHere(ctx: RunContext, seq: number, step: number, result: ChatResult, run: RunToFinish): Promise<FinishedRun | undefined> {
+  async function finishHere(
+    ctx: RunContext,
+    seq: number,
+    step: number,
+    result: ChatResult,
+    run: RunToFinish,
+  ): Promise<FinishedRun | undefined> {
     if (!recordFinishedRun) return undefined;
     const { tokensBefore, ...rest } = run;
     try {
       return await recordFinishedRun({
-        ...rest, ctx, seq, answer: result.content, model: result.model, tokens: tokensBefore + result.usage.totalTokens,
+        ...rest,
+        ctx,
+        seq,
+        answer: result.content,
+        model: result.model,
+        tokens: tokensBefore + result.usage.totalTokens,
         answerStep: { step, confidence: stepConfidence(result.finishReason) },
       });
     } catch (err) {
@@ -88,7 +111,10 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
       if (hasReviewReport(run.artifacts)) {
         throw ApplicationFailure.create({ message: `recording the review failed: ${(err as Error).message}`, type: 'RecordingFailed' });
       }
-      log.warn('recording the answered run failed; the workflow records it instead', { trace_id: ctx.traceId, error: (err as Error).message });
+      log.warn('recording the answered run failed; the workflow records it instead', {
+        trace_id: ctx.traceId,
+        error: (err as Error).message,
+      });
       return undefined;
     }
   }
@@ -114,8 +140,16 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
       if (earlier) {
         const tokens = Math.max(0, earlier.tokens - finishIfAnswered!.tokensBefore);
         const usage = { promptTokens: 0, completionTokens: tokens, totalTokens: tokens, estimated: false };
-        const result: ChatResult = { content: earlier.answer, toolCalls: [], usage, finishReason: 'stop', model: earlier.model ?? request.model };
-        const run = review ? { ...finishIfAnswered!, artifacts: earlier.artifacts!.filter((a) => a.type === 'review_report') } : finishIfAnswered!;
+        const result: ChatResult = {
+          content: earlier.answer,
+          toolCalls: [],
+          usage,
+          finishReason: 'stop',
+          model: earlier.model ?? request.model,
+        };
+        const run = review
+          ? { ...finishIfAnswered!, artifacts: earlier.artifacts!.filter((a) => a.type === 'review_report') }
+          : finishIfAnswered!;
         const finished = await finishHere(ctx, seq, step, result, run);
         return { result, nextSeq: seq, ...(finished ? { finished } : {}) };
       }
@@ -124,9 +158,11 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
       let writes: Promise<void> = Promise.resolve();
       const emit = (events: StreamEvent[]) => {
         // Awaited only once the model is done: a failed write must not surface before as an unhandled rejection.
-        writes = startedEarly(writes.then(async () => {
-          next = await runEvents.append(ctx.traceId, next, events);
-        }));
+        writes = startedEarly(
+          writes.then(async () => {
+            next = await runEvents.append(ctx.traceId, next, events);
+          }),
+        );
       };
       if (ctx.stream) emit([{ event: 'thinking', data: { phase: attempt > 1 ? 'model_retry' : 'model', step, attempt } }]);
 
@@ -147,7 +183,11 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
 
       let result: ChatResult;
       try {
-        result = await chat.complete(modelRequest, { stream: ctx.stream, onText: ctx.stream ? onText : undefined, signal: Context.current().cancellationSignal });
+        result = await chat.complete(modelRequest, {
+          stream: ctx.stream,
+          onText: ctx.stream ? onText : undefined,
+          signal: Context.current().cancellationSignal,
+        });
       } catch (err) {
         await writes;
         if (err instanceof ChatModelError) {
@@ -175,14 +215,21 @@ export function createLlmActivities({ chat, runEvents, eventLog, messageInterval
       }
       // The model's text is stored as it is shown (stream, session, run): what the store cannot hold goes.
       result = { ...result, content: storableText(result.content) };
-      if (ctx.stream && result.content !== '' && result.content !== lastSent) emit([{ event: 'message', data: { answer: result.content } }]);
+      if (ctx.stream && result.content !== '' && result.content !== lastSent)
+        emit([{ event: 'message', data: { answer: result.content } }]);
       await writes;
 
       // A step that asks for tools is announced now (the run goes on); the answering step is
       // recorded with the run's other events when the run finishes.
       if (result.toolCalls.length > 0) {
         await eventLog.appendMany([
-          agentStepEvent(ctx, step, `call_tools:${result.toolCalls.map((c) => c.name).join(',')}`, stepConfidence(result.finishReason), new Date()),
+          agentStepEvent(
+            ctx,
+            step,
+            `call_tools:${result.toolCalls.map((c) => c.name).join(',')}`,
+            stepConfidence(result.finishReason),
+            new Date(),
+          ),
         ]);
       }
       const finished = result.toolCalls.length === 0 && run ? await finishHere(ctx, next, step, result, run) : undefined;

@@ -12,7 +12,14 @@ export interface MaintenanceActivityDeps {
 }
 
 /** Activities that reach MongoDB (or FerretDB) only: the maintenance run's sweeps and purges. */
-export function createMongoActivities({ eventLog, runEvents, integrations, rateCounters, streamRetentionHours, inboundRetentionDays }: MaintenanceActivityDeps) {
+export function createMongoActivities({
+  eventLog,
+  runEvents,
+  integrations,
+  rateCounters,
+  streamRetentionHours,
+  inboundRetentionDays,
+}: MaintenanceActivityDeps) {
   return {
     /** Records events whose action was written but whose copy into the log was interrupted. */
     async sweepOutboxes(): Promise<number> {

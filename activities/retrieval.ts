@@ -1,4 +1,3 @@
-import type { Client as EsClient } from '@elastic/elasticsearch';
 import { ApplicationFailure } from '@temporalio/activity';
 import { AppError, ErrorCodes } from '../common/errors';
 import { searchBody } from '../common/schemas/knowledge';
@@ -10,7 +9,6 @@ import type { KnowledgeBaseDoc, KnowledgeBaseStore } from '../stores/knowledge-b
 import type { RunEventStore } from '../stores/run-events';
 
 export interface RetrievalDeps {
-  es: EsClient;
   chunkIndex: ChunkIndex;
   catalog: KnowledgeCatalog;
   knowledgeBases: KnowledgeBaseStore;
@@ -20,7 +18,14 @@ export interface RetrievalDeps {
  * The run's knowledge-base passages for a question: hybrid search over the agent's knowledge bases
  * (those still existing), restricted to `docIds` when given, reranked, numbered from 1 for citing.
  */
-export async function searchPassages(deps: RetrievalDeps, tenantId: string, kbIds: string[], docIds: string[], question: string, topK: number): Promise<Passage[]> {
+export async function searchPassages(
+  deps: RetrievalDeps,
+  tenantId: string,
+  kbIds: string[],
+  docIds: string[],
+  question: string,
+  topK: number,
+): Promise<Passage[]> {
   const kbs = (await Promise.all(kbIds.map((id) => deps.knowledgeBases.getDoc(tenantId, id).catch(() => null)))).filter(
     (kb): kb is KnowledgeBaseDoc => kb !== null,
   );
@@ -35,11 +40,18 @@ export async function searchPassages(deps: RetrievalDeps, tenantId: string, kbId
   try {
     const result = await searchChunks(deps, tenantId, kbs, body);
     return result.chunks.map((c, i) => ({
-      index: i + 1, chunk_id: c.chunk_id, doc_id: c.doc_id, doc_name: c.doc_name, kb_id: c.kb_id, content: c.content, similarity: c.similarity,
+      index: i + 1,
+      chunk_id: c.chunk_id,
+      doc_id: c.doc_id,
+      doc_name: c.doc_name,
+      kb_id: c.kb_id,
+      content: c.content,
+      similarity: c.similarity,
     }));
   } catch (err) {
     // A request the search refuses (knowledge bases with different embedding models) cannot pass on a retry.
-    if (err instanceof AppError && err.code === ErrorCodes.INVALID_PARAMETERS) throw ApplicationFailure.nonRetryable(err.message, 'SearchRejected');
+    if (err instanceof AppError && err.code === ErrorCodes.INVALID_PARAMETERS)
+      throw ApplicationFailure.nonRetryable(err.message, 'SearchRejected');
     throw err;
   }
 }
@@ -49,7 +61,8 @@ export function createRetrievalActivities(deps: RetrievalDeps & { runEvents: Run
   return {
     async searchKnowledge(input: { ctx: RunContext; seq: number; kbIds: string[]; docIds: string[]; question: string; topK: number }) {
       let nextSeq = input.seq;
-      if (input.ctx.stream) nextSeq = await deps.runEvents.append(input.ctx.traceId, nextSeq, [{ event: 'thinking', data: { phase: 'retrieval' } }]);
+      if (input.ctx.stream)
+        nextSeq = await deps.runEvents.append(input.ctx.traceId, nextSeq, [{ event: 'thinking', data: { phase: 'retrieval' } }]);
       const passages = await searchPassages(deps, input.ctx.tenantId, input.kbIds, input.docIds, input.question, input.topK);
       return { passages, nextSeq };
     },

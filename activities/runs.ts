@@ -86,7 +86,8 @@ function answerWithoutModel({ route, question, passages, attachments }: ProcessI
   }
   if (route.scenario === 'import') {
     // Attached files are what is imported (the question then only asks for it); else the question.
-    const sources = attachments.length > 0 ? attachments.map((a) => ({ name: a.name, text: a.text })) : [{ name: 'question', text: question }];
+    const sources =
+      attachments.length > 0 ? attachments.map((a) => ({ name: a.name, text: a.text })) : [{ name: 'question', text: question }];
     const parsed = sources.map((source) => {
       try {
         return parseImport(source.text, { mode: route.mode === 'bugs' ? 'bugs' : 'requirements' });
@@ -98,10 +99,21 @@ function answerWithoutModel({ route, question, passages, attachments }: ProcessI
     const merged = {
       source_format: [...new Set(parsed.map((p) => p.source_format))].join(', '),
       items: parsed.flatMap((p) => p.items),
-      errors: parsed.flatMap((p, i) => p.errors.map((e) => (sources.length > 1 ? { ...e, message: `${sources[i]!.name}: ${e.message}` } : e))),
+      errors: parsed.flatMap((p, i) =>
+        p.errors.map((e) => (sources.length > 1 ? { ...e, message: `${sources[i]!.name}: ${e.message}` } : e)),
+      ),
       count: parsed.reduce((sum, p) => sum + p.count, 0),
     };
-    return { answer: describeImport(merged), reference: [] as Passage[], artifacts: [importArtifact(merged, sources.map((s) => s.name))] };
+    return {
+      answer: describeImport(merged),
+      reference: [] as Passage[],
+      artifacts: [
+        importArtifact(
+          merged,
+          sources.map((s) => s.name),
+        ),
+      ],
+    };
   }
   const composed = composeOfflineAnswer(question, passages, { maxPassages: EXTRACTIVE_PASSAGES[route.mode] ?? 3 });
   return { answer: composed.answer, reference: composed.reference, artifacts: [] as Array<Record<string, unknown>> };
@@ -134,24 +146,61 @@ export function createRunActivities(deps: RunActivityDeps) {
     const answerAction = input.route.usesModel && input.model !== null ? 'answer' : `answer:${input.route.processor}`;
     const events = [
       agentStepEvent(ctx, input.answerStep.step, answerAction, input.answerStep.confidence, at),
-      newEvent('session.finished', ctx.tenantId, ctx.traceId, {
-        session_id: ctx.sessionId, cost, artifacts, trace_id: ctx.traceId, agent_id: ctx.agentId, route: input.route.text, stop_reason: input.stopReason,
-      }, at),
+      newEvent(
+        'session.finished',
+        ctx.tenantId,
+        ctx.traceId,
+        {
+          session_id: ctx.sessionId,
+          cost,
+          artifacts,
+          trace_id: ctx.traceId,
+          agent_id: ctx.agentId,
+          route: input.route.text,
+          stop_reason: input.stopReason,
+        },
+        at,
+      ),
     ];
     for (const artifact of artifacts) {
       const runIds = { session_id: ctx.sessionId, trace_id: ctx.traceId };
-      if (artifact.type === 'review_report') events.push(newEvent('review.completed', ctx.tenantId, ctx.traceId, { ...reviewEventData(artifact, input.question, reportUrl, cost), ...runIds }, at));
-      if (artifact.type === 'import') events.push(newEvent('import.completed', ctx.tenantId, ctx.traceId, { ...importEventData(artifact), ...runIds }, at));
+      if (artifact.type === 'review_report')
+        events.push(
+          newEvent(
+            'review.completed',
+            ctx.tenantId,
+            ctx.traceId,
+            { ...reviewEventData(artifact, input.question, reportUrl, cost), ...runIds },
+            at,
+          ),
+        );
+      if (artifact.type === 'import')
+        events.push(newEvent('import.completed', ctx.tenantId, ctx.traceId, { ...importEventData(artifact), ...runIds }, at));
     }
     // Independent writes, side by side: this is on every completion's path to its reply.
     await Promise.all([
-      deps.sessions.recordTurn(ctx.tenantId, ctx.sessionId, ctx.traceId, [
-        { role: 'user', content: input.question, metadata: {} },
-        { role: 'assistant', content: input.answer, metadata: { route: input.route.text }, answeredBy: { model: input.model, tokens: cost.tokens } },
-      ], at),
+      deps.sessions.recordTurn(
+        ctx.tenantId,
+        ctx.sessionId,
+        ctx.traceId,
+        [
+          { role: 'user', content: input.question, metadata: {} },
+          {
+            role: 'assistant',
+            content: input.answer,
+            metadata: { route: input.route.text },
+            answeredBy: { model: input.model, tokens: cost.tokens },
+          },
+        ],
+        at,
+      ),
       deps.eventLog.appendMany(events),
       deps.costs.enqueueRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at }),
-      deps.runs.complete(ctx.traceId, { answer: input.answer, reference: input.reference, cost, model: input.model, stopReason: input.stopReason, artifacts }, at),
+      deps.runs.complete(
+        ctx.traceId,
+        { answer: input.answer, reference: input.reference, cost, model: input.model, stopReason: input.stopReason, artifacts },
+        at,
+      ),
     ]);
     if (ctx.stream) {
       await deps.runEvents.append(ctx.traceId, input.seq, [
@@ -163,7 +212,15 @@ export function createRunActivities(deps: RunActivityDeps) {
   }
 
   return {
-    async readAttachments({ tenantId, fileIds, maxChars }: { tenantId: string; fileIds: string[]; maxChars: number }): Promise<AttachmentText[]> {
+    async readAttachments({
+      tenantId,
+      fileIds,
+      maxChars,
+    }: {
+      tenantId: string;
+      fileIds: string[];
+      maxChars: number;
+    }): Promise<AttachmentText[]> {
       const files = await deps.files.getTexts(tenantId, fileIds);
       const share = Math.floor(maxChars / Math.max(1, files.length));
       return files.map((f) => ({ file_id: f.file_id, name: f.name, text: f.text.slice(0, share), truncated: f.text.length > share }));
@@ -179,9 +236,21 @@ export function createRunActivities(deps: RunActivityDeps) {
       if (!input.finish) return processed;
       const { finish, ctx, route, question, offline } = input;
       const finished = await recordRun({
-        ctx, seq: finish.seq, question, answer: processed.answer, reference: processed.reference, artifacts: processed.artifacts,
-        model: null, offline, route, stopReason: 'answered', tokens: 0, requestedAt: finish.requestedAt, userId: finish.userId,
-        sources: finish.sources, answerStep: { step: 1, confidence: 1 },
+        ctx,
+        seq: finish.seq,
+        question,
+        answer: processed.answer,
+        reference: processed.reference,
+        artifacts: processed.artifacts,
+        model: null,
+        offline,
+        route,
+        stopReason: 'answered',
+        tokens: 0,
+        requestedAt: finish.requestedAt,
+        userId: finish.userId,
+        sources: finish.sources,
+        answerStep: { step: 1, confidence: 1 },
       });
       return { ...processed, artifacts: finished.artifacts, finished };
     },
@@ -193,14 +262,30 @@ export function createRunActivities(deps: RunActivityDeps) {
     finishRun: recordRun,
 
     /** Records a failed run: its error, the tokens it spent, and on the stream `error` then `done`. */
-    async failRun(input: { ctx: RunContext; seq: number; question: string; code: number; message: string; tokens: number; requestedAt: number }): Promise<void> {
+    async failRun(input: {
+      ctx: RunContext;
+      seq: number;
+      question: string;
+      code: number;
+      message: string;
+      tokens: number;
+      requestedAt: number;
+    }): Promise<void> {
       const { ctx } = input;
       const at = new Date();
       const cost = { tokens: input.tokens, duration_ms: Math.max(0, at.getTime() - input.requestedAt) };
       const error = { code: input.code, message: input.message };
       await Promise.all([
         deps.runs.fail(ctx.traceId, error, cost, at),
-        input.tokens > 0 ? deps.costs.enqueueRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at }) : undefined,
+        input.tokens > 0
+          ? deps.costs.enqueueRunCost({
+              tenantId: ctx.tenantId,
+              traceId: ctx.traceId,
+              tokens: cost.tokens,
+              durationMs: cost.duration_ms,
+              at,
+            })
+          : undefined,
       ]);
       if (ctx.stream) {
         await deps.runEvents.append(ctx.traceId, input.seq, [
@@ -211,4 +296,3 @@ export function createRunActivities(deps: RunActivityDeps) {
     },
   };
 }
-

@@ -34,11 +34,14 @@ export interface CallToolInput {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
-export const argsHash = (args: unknown) => `sha256:${createHash('sha256').update(canonical(args)).digest('hex')}`;
+const argsHash = (args: unknown) => `sha256:${createHash('sha256').update(canonical(args)).digest('hex')}`;
 
 /** A tool's answer the model reads; `error` answers are fed back too, so the model can adjust. */
 type ToolOutcome = { ok: true; result: Record<string, unknown> } | { ok: false; error: string };
@@ -51,7 +54,13 @@ export function createToolActivities(deps: ToolActivityDeps) {
   const factKeyOf = (input: CallToolInput) => `${input.ctx.traceId}:${input.step}:${input.call.id}`;
   const recordToolError = (input: CallToolInput, error: string) =>
     deps.eventLog.appendMany([
-      newEvent('tool.error', input.ctx.tenantId, factKeyOf(input), { tool_name: input.call.name, error, ...commonData(input.ctx) }, new Date()),
+      newEvent(
+        'tool.error',
+        input.ctx.tenantId,
+        factKeyOf(input),
+        { tool_name: input.call.name, error, ...commonData(input.ctx) },
+        new Date(),
+      ),
     ]);
 
   async function runBuiltin(input: CallToolInput, name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
@@ -62,13 +71,36 @@ export function createToolActivities(deps: ToolActivityDeps) {
         if (!query) return { ok: false, error: 'arguments.query must be a non-empty string' };
         const topK = Number.isInteger(args.top_k) ? Math.min(10, Math.max(1, args.top_k as number)) : 5;
         const passages = await searchPassages(deps.retrieval, ctx.tenantId, input.kbIds, input.contextIds, query, topK);
-        return { ok: true, result: { passages: passages.map(({ index, doc_name, doc_id, content, similarity }) => ({ index, doc_name, doc_id, content, similarity })) } };
+        return {
+          ok: true,
+          result: {
+            passages: passages.map(({ index, doc_name, doc_id, content, similarity }) => ({
+              index,
+              doc_name,
+              doc_id,
+              content,
+              similarity,
+            })),
+          },
+        };
       }
       case 'read_attachment': {
         const fileId = typeof args.file_id === 'string' ? args.file_id : '';
-        if (!input.attachmentIds.includes(fileId)) return { ok: false, error: `no attachment ${fileId || '(none given)'} in this run; attached: ${input.attachmentIds.join(', ') || 'none'}` };
+        if (!input.attachmentIds.includes(fileId))
+          return {
+            ok: false,
+            error: `no attachment ${fileId || '(none given)'} in this run; attached: ${input.attachmentIds.join(', ') || 'none'}`,
+          };
         const [file] = await deps.files.getTexts(ctx.tenantId, [fileId]);
-        return { ok: true, result: { file_id: fileId, name: file!.name, text: file!.text.slice(0, MAX_RESULT_CHARS), truncated: file!.text.length > MAX_RESULT_CHARS } };
+        return {
+          ok: true,
+          result: {
+            file_id: fileId,
+            name: file!.name,
+            text: file!.text.slice(0, MAX_RESULT_CHARS),
+            truncated: file!.text.length > MAX_RESULT_CHARS,
+          },
+        };
       }
       case 'current_time':
         return { ok: true, result: { now: new Date().toISOString(), timezone: 'UTC' } };
@@ -77,11 +109,21 @@ export function createToolActivities(deps: ToolActivityDeps) {
     }
   }
 
-  async function runHttp(input: CallToolInput, binding: Extract<ToolBinding, { kind: 'http' }>, args: Record<string, unknown>): Promise<ToolOutcome> {
+  async function runHttp(
+    input: CallToolInput,
+    binding: Extract<ToolBinding, { kind: 'http' }>,
+    args: Record<string, unknown>,
+  ): Promise<ToolOutcome> {
     const { attempt } = Context.current().info;
     try {
-      const answer = await callHttpTool(binding.tool, args, { allowPrivateUrls: deps.allowPrivateUrls, signal: Context.current().cancellationSignal });
-      const body = answer.body && typeof answer.body === 'object' && !Array.isArray(answer.body) ? (answer.body as Record<string, unknown>) : { value: answer.body };
+      const answer = await callHttpTool(binding.tool, args, {
+        allowPrivateUrls: deps.allowPrivateUrls,
+        signal: Context.current().cancellationSignal,
+      });
+      const body =
+        answer.body && typeof answer.body === 'object' && !Array.isArray(answer.body)
+          ? (answer.body as Record<string, unknown>)
+          : { value: answer.body };
       return { ok: true, result: { status: answer.status, ...body } };
     } catch (err) {
       if (err instanceof ToolTimeoutError) {
@@ -116,7 +158,13 @@ export function createToolActivities(deps: ToolActivityDeps) {
         outcome = { ok: false, error: 'the arguments are not valid JSON' };
       }
       await deps.eventLog.appendMany([
-        newEvent('tool.called', ctx.tenantId, factKeyOf(input), { tool_name: call.name, ...commonData(ctx), args_hash: argsHash(args), step }, new Date()),
+        newEvent(
+          'tool.called',
+          ctx.tenantId,
+          factKeyOf(input),
+          { tool_name: call.name, ...commonData(ctx), args_hash: argsHash(args), step },
+          new Date(),
+        ),
       ]);
       let seq = input.seq;
       if (ctx.stream) seq = await deps.runEvents.append(ctx.traceId, seq, [{ event: 'tool_call', data: { tool: call.name, args } }]);

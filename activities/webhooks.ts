@@ -7,7 +7,7 @@ import { presentEvent } from '../stores/event-log';
 import type { DeliveryEnvelope, NewDelivery, WebhookStore } from '../stores/webhooks';
 
 /** The spec's consumer deadline: a 2xx must arrive within 2 seconds. */
-export const CONSUMER_DEADLINE_MS = 2_000;
+const CONSUMER_DEADLINE_MS = 2_000;
 
 export interface AttemptInput {
   deliveryId: string;
@@ -32,7 +32,7 @@ function describeFailure(err: unknown): string {
 
 /** Activities that reach subscribers' HTTP endpoints (and record what happened in MongoDB). */
 /** How long a worker reuses a subscription's URL and secret by default: rotations and edits apply within this. */
-export const TARGET_CACHE_MS = 2_000;
+const TARGET_CACHE_MS = 2_000;
 
 export interface WebhookActivityDeps {
   webhooks: WebhookStore;
@@ -67,21 +67,25 @@ export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls, 
       } else {
         try {
           // The address is checked as the connection is made: no second lookup between check and request.
-          const res = await guardedFetch(destination.url, {
-            method: 'POST',
-            redirect: 'manual',
-            signal: AbortSignal.timeout(CONSUMER_DEADLINE_MS),
-            headers: {
-              'content-type': 'application/json',
-              'user-agent': 'combo-webhooks/1',
-              'x-combo-signature': signPayload(destination.secret, timestamp, body),
-              'x-combo-timestamp': timestamp,
-              'x-combo-event-id': envelope.event_id,
-              'x-combo-delivery-id': deliveryId,
-              'x-combo-attempt': String(attempt),
+          const res = await guardedFetch(
+            destination.url,
+            {
+              method: 'POST',
+              redirect: 'manual',
+              signal: AbortSignal.timeout(CONSUMER_DEADLINE_MS),
+              headers: {
+                'content-type': 'application/json',
+                'user-agent': 'combo-webhooks/1',
+                'x-combo-signature': signPayload(destination.secret, timestamp, body),
+                'x-combo-timestamp': timestamp,
+                'x-combo-event-id': envelope.event_id,
+                'x-combo-delivery-id': deliveryId,
+                'x-combo-attempt': String(attempt),
+              },
+              body,
             },
-            body,
-          }, { allowPrivate: allowPrivateUrls });
+            { allowPrivate: allowPrivateUrls },
+          );
           statusCode = res.status;
           await res.body?.cancel();
           if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}`;
@@ -116,7 +120,8 @@ export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls, 
       for (const doc of docs) {
         const envelope = presentEvent(doc);
         const subscriptionIds = await webhooks.matching(input.tenantId, doc.event, new Date(), input.subscriptionId);
-        for (const subscriptionId of subscriptionIds) wanted.push({ tenantId: input.tenantId, subscriptionId, envelope, replayId: input.replayId });
+        for (const subscriptionId of subscriptionIds)
+          wanted.push({ tenantId: input.tenantId, subscriptionId, envelope, replayId: input.replayId });
       }
       const ids = await webhooks.ensureDeliveries(wanted);
       const deliveries = wanted.map((d, i) => ({ ...ids[i]!, subscriptionId: d.subscriptionId, envelope: d.envelope }));

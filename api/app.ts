@@ -84,7 +84,8 @@ export function createApp(services: Services): Koa<AppState> {
   app.use(rateLimit(services.rateLimiter));
   app.use(router.routes());
   // Anything the router did not answer: an unknown path, or a known path with another method.
-  app.use(async (ctx) => {
+  // Not async: koa-compose turns a synchronous throw into a rejected promise.
+  app.use((ctx) => {
     const match = router.match(ctx.path, ctx.method);
     if (match.path.length > 0 && !match.route) {
       const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');

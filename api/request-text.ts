@@ -1,7 +1,7 @@
 import { firstUnstorableChar } from '../common/storable-text';
 
 /** Deeper request values than this are refused: no shape the API takes comes near it. */
-export const MAX_INPUT_DEPTH = 64;
+const MAX_INPUT_DEPTH = 64;
 
 export type InputProblem = { path: string[]; reason: 'unstorable' | 'too_deep' };
 

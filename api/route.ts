@@ -13,9 +13,9 @@ type AnyObject = z.ZodType<Record<string, unknown>>;
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
 /** `member` (default): any authenticated caller of the tenant; `admin`: administrators only; `none`: public. */
-export type Access = 'none' | 'member' | 'admin';
+type Access = 'none' | 'member' | 'admin';
 
-export interface RouteInput<P, Q, B> {
+interface RouteInput<P, Q, B> {
   ctx: AppContext;
   principal: Principal;
   params: Infer<P>;
@@ -28,7 +28,12 @@ export interface RouteInput<P, Q, B> {
  * describe the endpoint in the OpenAPI document. The handler returns `data`; the envelope is added
  * here. `raw` handlers write ctx.body themselves (documents, HTML, streams).
  */
-export interface RouteDef<P extends AnyObject | undefined, Q extends AnyObject | undefined, B extends z.ZodType | undefined, R extends z.ZodType | 'raw'> {
+export interface RouteDef<
+  P extends AnyObject | undefined,
+  Q extends AnyObject | undefined,
+  B extends z.ZodType | undefined,
+  R extends z.ZodType | 'raw',
+> {
   method: 'get' | 'post' | 'put' | 'delete';
   path: string;
   operationId: string;
@@ -80,9 +85,17 @@ export function answerAccepted(ctx: AppContext, data: unknown): typeof STREAMED 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRoute = RouteDef<any, any, any, any>;
 
-export const defineRoute = <P extends AnyObject | undefined = undefined, Q extends AnyObject | undefined = undefined, B extends z.ZodType | undefined = undefined, R extends z.ZodType | 'raw' = 'raw'>(
+export const defineRoute = <
+  P extends AnyObject | undefined = undefined,
+  Q extends AnyObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType | 'raw' = 'raw',
+>(
   def: RouteDef<P, Q, B, R>,
 ): AnyRoute => def;
+
+/** What zod-to-openapi takes as a route's params or query schema. */
+type RouteParameter = NonNullable<RouteConfig['request']>['params'];
 
 const koaPath = (openApiPath: string) => openApiPath.replace(/\{(\w+)\}/g, ':$1');
 
@@ -105,10 +118,21 @@ function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, where: str
 
 /** What a path parameter names, for its 10004 (the stores' own not-found errors use the same words). */
 const RESOURCE_OF_PARAM: Record<string, string> = {
-  agent_id: 'agent', session_id: 'session', message_id: 'message', doc_id: 'document', kb_id: 'knowledge base',
-  key_id: 'api key', cron_id: 'cron job', file_id: 'file', integration_id: 'integration', skill_id: 'skill',
-  trigger_id: 'event trigger', subscription_id: 'webhook subscription', delivery_id: 'webhook delivery',
-  replay_id: 'replay', trace_id: 'completion',
+  agent_id: 'agent',
+  session_id: 'session',
+  message_id: 'message',
+  doc_id: 'document',
+  kb_id: 'knowledge base',
+  key_id: 'api key',
+  cron_id: 'cron job',
+  file_id: 'file',
+  integration_id: 'integration',
+  skill_id: 'skill',
+  trigger_id: 'event trigger',
+  subscription_id: 'webhook subscription',
+  delivery_id: 'webhook delivery',
+  replay_id: 'replay',
+  trace_id: 'completion',
 };
 
 /**
@@ -118,7 +142,9 @@ const RESOURCE_OF_PARAM: Record<string, string> = {
 function parseParamsOrNotFound<T extends z.ZodType>(schema: T, params: Record<string, string>): z.infer<T> {
   const result = findInputProblem(params) ? undefined : schema.safeParse(params);
   if (result?.success) return result.data;
-  const name = result ? String(result.error.issues[0]!.path[0] ?? '') : Object.keys(params).find((k) => findInputProblem(params[k])) ?? '';
+  const name = result
+    ? String(result.error.issues[0]!.path[0] ?? '')
+    : (Object.keys(params).find((k) => findInputProblem(params[k])) ?? '');
   throw notFound(RESOURCE_OF_PARAM[name] ?? name.replace(/_id$/, ''), params[name] ?? '');
 }
 
@@ -150,16 +176,16 @@ export function mountRoute(router: Router<AppState>, route: AnyRoute, bodyParser
   const bodyParser = route.multipart ? bodyParsers?.multipart : route.rawBody ? bodyParsers?.rawBytes : bodyParsers?.json;
   const parsers = (route.body || route.rawBody) && bodyParser ? [bodyParser] : [];
   const checkRequest: Middleware<AppState> = async (ctx, next) => {
-    if (route.deprecated) deprecationHeaders(ctx as AppContext, route.deprecated.sunset);
+    if (route.deprecated) deprecationHeaders(ctx, route.deprecated.sunset);
     ctx.state.checked = {
       principal: authorize(ctx.state, access),
-      params: route.params ? parseParamsOrNotFound(route.params, ctx.params) : undefined,
+      params: route.params ? parseParamsOrNotFound(route.params, ctx.params as Record<string, string>) : undefined,
       query: route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined,
     };
     if (route.body || route.rawBody) {
       if (route.multipart) {
         if (!ctx.is('multipart/form-data')) throw invalid('Content-Type must be multipart/form-data');
-      } else if (hasBody(ctx as AppContext) && !ctx.is('application/json')) {
+      } else if (hasBody(ctx) && !ctx.is('application/json')) {
         throw invalid('Content-Type must be application/json');
       }
     }
@@ -167,8 +193,8 @@ export function mountRoute(router: Router<AppState>, route: AnyRoute, bodyParser
   };
   router[route.method](koaPath(route.path), checkRequest, ...parsers, async (ctx: AppContext) => {
     const { principal, params, query } = ctx.state.checked!;
-    const body = route.body ? parseOrThrow(route.body, ctx.request.body ?? {}, 'body') : undefined;
-    const data = await route.handler({ ctx, principal: principal as Principal, params, query, body });
+    const body: unknown = route.body ? parseOrThrow(route.body, ctx.request.body ?? {}, 'body') : undefined;
+    const data: unknown = await route.handler({ ctx, principal: principal as Principal, params, query, body });
     if (route.response !== 'raw' && data !== STREAMED) ctx.body = { code: 0, data, message: 'ok' };
   });
 }
@@ -196,7 +222,7 @@ const rateLimitHeaders = z.object({
 
 export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void {
   const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
-  const body = route.body ?? route.rawBody?.documented;
+  const body = (route.body ?? route.rawBody?.documented) as z.ZodType | undefined;
   const config: RouteConfig = {
     method: route.method,
     path: route.path,
@@ -207,8 +233,8 @@ export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void 
     deprecated: route.deprecated ? true : undefined,
     security: (route.access ?? 'member') === 'none' ? [] : [{ bearer: [] }],
     request: {
-      params: route.params,
-      query: route.query,
+      params: route.params as RouteParameter,
+      query: route.query as RouteParameter,
       body: body
         ? { content: route.multipart ? { 'multipart/form-data': { schema: route.multipart.documented } } : json(body), required: true }
         : undefined,
@@ -217,18 +243,21 @@ export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void 
       200: {
         description: 'success (code 0)',
         headers: rateLimitHeaders,
-        content: route.response === 'raw' && !route.eventStream
-          ? undefined
-          : {
-              ...(route.response === 'raw' ? {} : json(envelopeOf(route.response))),
-              ...(route.eventStream ? { 'text/event-stream': { schema: route.eventStream } } : {}),
-            },
+        content:
+          route.response === 'raw' && !route.eventStream
+            ? undefined
+            : {
+                ...(route.response === 'raw' ? {} : json(envelopeOf(route.response))),
+                ...(route.eventStream ? { 'text/event-stream': { schema: route.eventStream } } : {}),
+              },
       },
       ...(route.accepted
         ? { 202: { description: 'accepted, still running (code 0)', headers: rateLimitHeaders, content: json(envelopeOf(route.accepted)) } }
         : {}),
       ...Object.fromEntries(
-        Object.entries({ ...errorResponses, ...(route.upstreamErrors ? upstreamErrorResponses : {}), ...route.otherErrors }).map(([status, description]) => [status, { description, content: json(errorEnvelope) }]),
+        Object.entries({ ...errorResponses, ...(route.upstreamErrors ? upstreamErrorResponses : {}), ...route.otherErrors }).map(
+          ([status, description]) => [status, { description, content: json(errorEnvelope) }],
+        ),
       ),
     },
   };

@@ -23,15 +23,24 @@ async function startInstantModel() {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { stream?: boolean; model: string };
       if (!body.stream) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ id: 'cmpl', model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }], usage }),
+          JSON.stringify({
+            id: 'cmpl',
+            model: body.model,
+            choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }],
+            usage,
+          }),
         );
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       for (const piece of answer.split(' ')) {
-        res.write(`data: ${JSON.stringify({ id: 'cmpl', model: body.model, choices: [{ index: 0, delta: { content: `${piece} ` }, finish_reason: null }] })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ id: 'cmpl', model: body.model, choices: [{ index: 0, delta: { content: `${piece} ` }, finish_reason: null }] })}\n\n`,
+        );
       }
-      res.write(`data: ${JSON.stringify({ id: 'cmpl', model: body.model, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: 'cmpl', model: body.model, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`,
+      );
       res.write(`data: ${JSON.stringify({ id: 'cmpl', model: body.model, choices: [], usage })}\n\n`);
       res.end('data: [DONE]\n\n');
     });
@@ -93,13 +102,18 @@ export async function benchCompletions(): Promise<void> {
     };
     const completion = async () => {
       const started = performance.now();
-      await post(`/combo/agents/${agent.agent_id}/completions`, { session_id: sessions[turn++ % SESSIONS], question: 'What is the answer?' });
+      await post(`/combo/agents/${agent.agent_id}/completions`, {
+        session_id: sessions[turn++ % SESSIONS],
+        question: 'What is the answer?',
+      });
       return performance.now() - started;
     };
     const streamed = async () => {
       const started = performance.now();
       const res = await fetch(`${base}/combo/agents/${agent.agent_id}/completions`, {
-        method: 'POST', headers, body: JSON.stringify({ session_id: sessions[turn++ % SESSIONS], question: 'What is the answer?', stream: true }),
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ session_id: sessions[turn++ % SESSIONS], question: 'What is the answer?', stream: true }),
       });
       const reader = res.body!.getReader();
       const decoder = new TextDecoder();

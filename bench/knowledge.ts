@@ -9,7 +9,7 @@ import { MongoClient } from 'mongodb';
 import { request as httpRequest } from 'undici';
 import { randomToken } from '../common/ids';
 import { createLocalMiniLm, defaultLocalModelDir } from '../upstream/embeddings/local-minilm';
-import { hybridQuery } from '../knowledge/search';
+import { hybridQuery } from '../stores/hybrid-query';
 import { createChunkIndex, type IndexedChunk } from '../stores/chunk-index';
 import { freePort, percentile, startProcess, startServer, stopServer } from './load';
 import { cpuBetween, cpuSnapshot } from './process-cpu';
@@ -26,7 +26,10 @@ const ROUNDS = Number(process.env.BENCH_KB_ROUNDS ?? 3);
  * embedding upstream) and `local` (the MiniLM deployment: ingest, search latency and recall).
  */
 const PARTS = new Set((process.env.BENCH_KB_PARTS ?? 'books,small,search,local').split(','));
-const questions = JSON.parse(readFileSync(join(__dirname, '..', '..', 'bench', 'knowledge-questions.json'), 'utf8')) as Array<{ question: string; expect: string }>;
+const questions = JSON.parse(readFileSync(join(__dirname, '..', '..', 'bench', 'knowledge-questions.json'), 'utf8')) as Array<{
+  question: string;
+  expect: string;
+}>;
 
 /** The licence texts of this Debian machine, once each (GPL is a link to GPL-3, and so on). */
 function corpus(): Array<{ name: string; bytes: Buffer }> {
@@ -94,7 +97,10 @@ async function deploy(extraEnv: Record<string, string>): Promise<Deployment> {
   const call = async (path: string, body?: unknown, method: 'GET' | 'POST' | 'DELETE' = body === undefined ? 'GET' : 'POST') => {
     const res = await httpRequest(`${base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body instanceof FormData || body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body instanceof FormData || body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
     });
     const json = (await res.body.json()) as { code: number; data: Record<string, unknown> };
@@ -129,7 +135,9 @@ interface Upload {
 /** The corpus COPIES times: small documents, one licence per file. */
 function smallDocuments(): Upload[] {
   const files = corpus();
-  return Array.from({ length: COPIES }, (_, copy) => files.map((f) => ({ ...f, name: copy === 0 ? f.name : `copy${copy}-${f.name}` }))).flat();
+  return Array.from({ length: COPIES }, (_, copy) =>
+    files.map((f) => ({ ...f, name: copy === 0 ? f.name : `copy${copy}-${f.name}` })),
+  ).flat();
 }
 
 /** The same texts bound into BOOKS book-size documents (each licence a chapter). */
@@ -170,7 +178,11 @@ async function whenReady(d: Deployment, id: string): Promise<ReadyDocument> {
  */
 async function warmUp(d: Deployment): Promise<void> {
   const kb = (await d.call('/kb', { name: 'warm-up', chunk_tokens: 128, overlap_tokens: 16 })) as { kb_id: string };
-  const ids = await Promise.all(corpus().slice(0, 4).map((f) => upload(d, kb.kb_id, f)));
+  const ids = await Promise.all(
+    corpus()
+      .slice(0, 4)
+      .map((f) => upload(d, kb.kb_id, f)),
+  );
   for (const id of ids) await whenReady(d, id);
 }
 
@@ -207,7 +219,15 @@ async function ingest(d: Deployment, uploads: Upload[]) {
   const benchCpu = process.cpuUsage(benchCpuBefore);
   cpu.set('this benchmark (client, instant upstream)', (benchCpu.user + benchCpu.system) / 1000);
   const seconds = (Math.max(...uploaded.map((u, i) => u.at + latencies[i]!)) - started) / 1000;
-  return { kbId: kb.kb_id, documents: uploaded.length, chunks, seconds, rate: chunks / seconds, latencies: [...latencies].sort((a, b) => a - b), cpu };
+  return {
+    kbId: kb.kb_id,
+    documents: uploaded.length,
+    chunks,
+    seconds,
+    rate: chunks / seconds,
+    latencies: [...latencies].sort((a, b) => a - b),
+    cpu,
+  };
 }
 
 /** The same chunks with their vectors, bulk-indexed straight into a fresh index: the baseline. */
@@ -250,7 +270,13 @@ const median = <T>(sorted: T[]) => sorted[Math.floor(sorted.length / 2)]!;
 async function ingestRows(es: EsClient, instantUrl: string, label: string, uploads: Upload[]): Promise<string[]> {
   const rounds: Array<{ service: Awaited<ReturnType<typeof ingest>>; raw: Awaited<ReturnType<typeof rawBulk>> }> = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const fast = await deploy({ EMBEDDING_PROVIDER: 'openai', EMBEDDING_BASE_URL: instantUrl, EMBEDDING_MODEL: 'instant', EMBEDDING_DIMENSION: '384', RERANK_PROVIDER: 'none' });
+    const fast = await deploy({
+      EMBEDDING_PROVIDER: 'openai',
+      EMBEDDING_BASE_URL: instantUrl,
+      EMBEDDING_MODEL: 'instant',
+      EMBEDDING_DIMENSION: '384',
+      RERANK_PROVIDER: 'none',
+    });
     try {
       await warmUp(fast);
       const service = await ingest(fast, uploads);
@@ -272,7 +298,12 @@ async function ingestRows(es: EsClient, instantUrl: string, label: string, uploa
   ];
 }
 
-const searchBody = (kbId: string, i: number, rerank: number) => ({ question: questions[i % questions.length]!.question, kb_ids: [kbId], top_k: 5, rerank_top_n: rerank });
+const searchBody = (kbId: string, i: number, rerank: number) => ({
+  question: questions[i % questions.length]!.question,
+  kb_ids: [kbId],
+  top_k: 5,
+  rerank_top_n: rerank,
+});
 
 /**
  * Search latency through the API against the raw Elasticsearch query the service issues, with the
@@ -281,7 +312,10 @@ const searchBody = (kbId: string, i: number, rerank: number) => ({ question: que
  */
 async function searchLatencyRows(d: Deployment, es: EsClient, kbId: string, vectors: number[][], label: string): Promise<string[]> {
   const index = createChunkIndex(es, d.env.ELASTICSEARCH_INDEX_PREFIX!).indexFor(384);
-  const raw = (i: number) => es.search(hybridQuery(index, 'default', [kbId], undefined, questions[i % questions.length]!.question, vectors[i % vectors.length]!, 32, true));
+  const raw = (i: number) =>
+    es.search(
+      hybridQuery(index, 'default', [kbId], undefined, questions[i % questions.length]!.question, vectors[i % vectors.length]!, 32, true),
+    );
   for (let i = 0; i < 20; i++) {
     await d.call('/chunk/search', searchBody(kbId, i, 0));
     await raw(i);
@@ -307,10 +341,22 @@ async function searchLatencyRows(d: Deployment, es: EsClient, kbId: string, vect
  * rounds), so the time left is the API's, the upstream round trip's and Elasticsearch's.
  */
 async function searchRows(es: EsClient, instantUrl: string): Promise<string[]> {
-  const d = await deploy({ EMBEDDING_PROVIDER: 'openai', EMBEDDING_BASE_URL: instantUrl, EMBEDDING_MODEL: 'instant', EMBEDDING_DIMENSION: '384', RERANK_PROVIDER: 'none' });
+  const d = await deploy({
+    EMBEDDING_PROVIDER: 'openai',
+    EMBEDDING_BASE_URL: instantUrl,
+    EMBEDDING_MODEL: 'instant',
+    EMBEDDING_DIMENSION: '384',
+    RERANK_PROVIDER: 'none',
+  });
   try {
     const { kbId } = await ingest(d, smallDocuments());
-    return await searchLatencyRows(d, es, kbId, questions.map((q) => instantVector(q.question)), 'instant embedding upstream');
+    return await searchLatencyRows(
+      d,
+      es,
+      kbId,
+      questions.map((q) => instantVector(q.question)),
+      'instant embedding upstream',
+    );
   } finally {
     await d.stop();
   }
@@ -328,7 +374,9 @@ async function localModelRows(es: EsClient): Promise<string[]> {
     const vectors = await embedder.embed(questions.map((q) => q.question));
     rows.push(...(await searchLatencyRows(local, es, service.kbId, vectors, 'local MiniLM embedding the question in the API process')));
     const rerankTimes = await timed(Math.min(SEARCHES, 60), (i) => local.call('/chunk/search', searchBody(service.kbId, i, 10)));
-    rows.push(`| search with the local reranker on the best 10: p50 / p99 ms | ${percentile(rerankTimes, 50).toFixed(1)} / ${percentile(rerankTimes, 99).toFixed(1)} |`);
+    rows.push(
+      `| search with the local reranker on the best 10: p50 / p99 ms | ${percentile(rerankTimes, 50).toFixed(1)} / ${percentile(rerankTimes, 99).toFixed(1)} |`,
+    );
 
     let plain = 0;
     let reranked = 0;
@@ -338,7 +386,9 @@ async function localModelRows(es: EsClient): Promise<string[]> {
       if (hit(a.chunks, item.expect)) plain++;
       if (hit(b.chunks, item.expect)) reranked++;
     }
-    rows.push(`| recall@5 on ${questions.length} labelled questions: hybrid / hybrid + local reranker | ${(plain / questions.length).toFixed(2)} / ${(reranked / questions.length).toFixed(2)} |`);
+    rows.push(
+      `| recall@5 on ${questions.length} labelled questions: hybrid / hybrid + local reranker | ${(plain / questions.length).toFixed(2)} / ${(reranked / questions.length).toFixed(2)} |`,
+    );
   } finally {
     await local.stop();
   }
@@ -363,7 +413,9 @@ export async function benchKnowledge(): Promise<void> {
     instant.close();
     await es.close();
   }
-  console.log(`\nknowledge benchmark: the licence texts of ${LICENSES} x ${COPIES} (as they are, and bound into ${BOOKS} books), chunk_tokens 128, ${UPLOAD_CONCURRENCY} uploads at a time`);
+  console.log(
+    `\nknowledge benchmark: the licence texts of ${LICENSES} x ${COPIES} (as they are, and bound into ${BOOKS} books), chunk_tokens 128, ${UPLOAD_CONCURRENCY} uploads at a time`,
+  );
   console.log('| measure | value |');
   console.log('|---|---|');
   for (const row of rows) console.log(row);

@@ -51,12 +51,12 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv, marke
         resolve();
       }
     };
-    child.stdout!.on('data', watch);
-    child.stderr!.on('data', watch);
+    child.stdout.on('data', watch);
+    child.stderr.on('data', watch);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
-  child.stdout!.resume();
-  child.stderr!.resume();
+  child.stdout.resume();
+  child.stderr.resume();
   return child;
 }
 

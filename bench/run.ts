@@ -4,7 +4,12 @@ import { benchKnowledge } from './knowledge';
 import { benchWebhooks } from './webhooks';
 
 /** `npm run bench -- <name>`: each benchmark measures its own baseline in the same run. */
-const benchmarks: Record<string, () => Promise<void>> = { api: benchApi, webhooks: benchWebhooks, knowledge: benchKnowledge, completions: benchCompletions };
+const benchmarks: Record<string, () => Promise<void>> = {
+  api: benchApi,
+  webhooks: benchWebhooks,
+  knowledge: benchKnowledge,
+  completions: benchCompletions,
+};
 
 async function main() {
   const names = process.argv.slice(2);

@@ -105,7 +105,12 @@ export async function benchWebhooks(): Promise<void> {
     );
     const samples: Array<{ at: number; delivered: number; workerMiB: number; apiMiB: number }> = [];
     const sampler = setInterval(() => {
-      samples.push({ at: Date.now(), delivered: consumer.firstSeen.size, workerMiB: residentMiB(worker.pid!), apiMiB: residentMiB(api.pid!) });
+      samples.push({
+        at: Date.now(),
+        delivered: consumer.firstSeen.size,
+        workerMiB: residentMiB(worker.pid!),
+        apiMiB: residentMiB(api.pid!),
+      });
     }, 250);
     try {
       await post('/webhook/subscriptions', { url: consumer.url, events: ['session.created'] });
@@ -155,21 +160,35 @@ export async function benchWebhooks(): Promise<void> {
 
       const at = (n: number) => samples.find((s) => s.delivered >= warm + n) ?? samples[samples.length - 1]!;
       const earlyWorker = median(samples.filter((s) => s.delivered >= warm + 1000 && s.delivered <= warm + 2000).map((s) => s.workerMiB));
-      const lateWorker = median(samples.filter((s) => s.delivered >= warm + EVENTS - 1000 && s.delivered <= warm + EVENTS).map((s) => s.workerMiB));
+      const lateWorker = median(
+        samples.filter((s) => s.delivered >= warm + EVENTS - 1000 && s.delivered <= warm + EVENTS).map((s) => s.workerMiB),
+      );
       const earlyApi = median(samples.filter((s) => s.delivered >= warm + 1000 && s.delivered <= warm + 2000).map((s) => s.apiMiB));
-      const lateApi = median(samples.filter((s) => s.delivered >= warm + EVENTS - 1000 && s.delivered <= warm + EVENTS).map((s) => s.apiMiB));
+      const lateApi = median(
+        samples.filter((s) => s.delivered >= warm + EVENTS - 1000 && s.delivered <= warm + EVENTS).map((s) => s.apiMiB),
+      );
       const peakWorker = Math.max(...samples.map((s) => s.workerMiB));
 
       console.log(`\nwebhooks benchmark: ${EVENTS} events, one subscription, consumer answering 200 at once`);
       console.log('| measure | value |');
       console.log('|---|---|');
-      console.log(`| baseline: bare one-activity workflows completed per second (${BASELINE_WORKFLOWS} started concurrently) | ${baseline.toFixed(1)} |`);
+      console.log(
+        `| baseline: bare one-activity workflows completed per second (${BASELINE_WORKFLOWS} started concurrently) | ${baseline.toFixed(1)} |`,
+      );
       console.log(`| first-attempt deliveries per second (${EVENTS} events recorded at once) | ${deliveryRate.toFixed(1)} |`);
       console.log(`| ratio deliveries / baseline (target >= 0.7) | ${ratio(deliveryRate, baseline)} |`);
-      console.log(`| event recorded -> first attempt received, paced ${LATENCY_EVENTS} events via the API: p50 / p99 ms | ${percentile(pacedLatencies, 50)} / ${percentile(pacedLatencies, 99)} |`);
-      console.log(`| event recorded -> first attempt received, the ${EVENTS}-event burst (includes queueing): p50 / p99 ms | ${percentile(burstLatencies, 50)} / ${percentile(burstLatencies, 99)} |`);
-      console.log(`| worker RSS MiB, median over deliveries 1,000-2,000 / last 1,000 / peak | ${earlyWorker} / ${lateWorker} / ${peakWorker} |`);
-      console.log(`| worker RSS growth, first 1,000s to last 1,000 (target < 10 %) | ${(((lateWorker - earlyWorker) / earlyWorker) * 100).toFixed(1)} % |`);
+      console.log(
+        `| event recorded -> first attempt received, paced ${LATENCY_EVENTS} events via the API: p50 / p99 ms | ${percentile(pacedLatencies, 50)} / ${percentile(pacedLatencies, 99)} |`,
+      );
+      console.log(
+        `| event recorded -> first attempt received, the ${EVENTS}-event burst (includes queueing): p50 / p99 ms | ${percentile(burstLatencies, 50)} / ${percentile(burstLatencies, 99)} |`,
+      );
+      console.log(
+        `| worker RSS MiB, median over deliveries 1,000-2,000 / last 1,000 / peak | ${earlyWorker} / ${lateWorker} / ${peakWorker} |`,
+      );
+      console.log(
+        `| worker RSS growth, first 1,000s to last 1,000 (target < 10 %) | ${(((lateWorker - earlyWorker) / earlyWorker) * 100).toFixed(1)} % |`,
+      );
       console.log(`| API RSS MiB, same windows | ${earlyApi} / ${lateApi} (${(((lateApi - earlyApi) / earlyApi) * 100).toFixed(1)} %) |`);
       console.log(`| samples | ${samples.length} every 250 ms; delivered at first sample past 1,000: ${at(1000).delivered - warm} |`);
     } finally {

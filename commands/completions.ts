@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { AppError, conflict, ErrorCodes } from '../common/errors';
 import type { CompletionBody, CompletionReply, RunAccepted } from '../common/schemas/completions';
 import { TraceId } from '../common/search-attributes';
-import { type PreparationDeps, prepareCompletionInput } from '../completion/prepare-input';
+import { type PreparationDeps, prepareCompletionInput } from './prepare-completion';
 import { type CompletionInput, RUN_FAILURE_TYPE } from '../completion/run-input';
 import type { CompletionRunStore } from '../stores/completion-runs';
 import type { CompletionOutcome } from '../workflows/completion';
@@ -25,7 +25,7 @@ const CLOSING_RUN_WAIT_MS = 5_000;
 const KNOWN_CODES = new Set<number>(Object.values(ErrorCodes));
 
 /** The error a failed run ended with, as the spec's code (30001 model, 30002 tool timeout, ...). */
-export function runError(err: unknown): AppError {
+function runError(err: unknown): AppError {
   if (err instanceof WorkflowFailedError && err.cause instanceof ApplicationFailure && err.cause.type === RUN_FAILURE_TYPE) {
     const code = (err.cause.details?.[0] as { code?: number } | undefined)?.code;
     if (code !== undefined && code !== 0 && KNOWN_CODES.has(code)) return new AppError(code as AppError['code'], err.cause.message);
@@ -61,7 +61,10 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     const previous = await completionRuns.get(tenantId, previousTrace).catch(() => null);
     if (!previous || previous.status === 'running') return false;
     return Promise.race([
-      handle.result().then(() => true, () => true),
+      handle.result().then(
+        () => true,
+        () => true,
+      ),
       new Promise<boolean>((resolve) => setTimeout(() => resolve(false), CLOSING_RUN_WAIT_MS).unref()),
     ]);
   }
@@ -74,13 +77,28 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
      */
     async start(tenantId: string, agentId: string, body: CompletionBody, traceId: string): Promise<StartedRun> {
       const input = await prepareCompletionInput(deps, {
-        traceId, tenantId, agentId, sessionId: body.session_id, question: body.question, stream: body.stream,
-        route: body.route, attachments: body.attachments, contextIds: body.context_ids,
+        traceId,
+        tenantId,
+        agentId,
+        sessionId: body.session_id,
+        question: body.question,
+        stream: body.stream,
+        route: body.route,
+        attachments: body.attachments,
+        contextIds: body.context_ids,
       });
       const sessionId = input.sessionId;
       // The run's record and its workflow start together; a refused start removes the record.
       let [, started] = await Promise.all([
-        completionRuns.start({ traceId, tenantId, agentId, sessionId, route: input.route.text, stream: body.stream, offline: input.offline }),
+        completionRuns.start({
+          traceId,
+          tenantId,
+          agentId,
+          sessionId,
+          route: input.route.text,
+          stream: body.stream,
+          offline: input.offline,
+        }),
         startCompletion(temporal, taskQueue, input),
       ]);
       if (!started && (await previousRunHasAnswered(tenantId, sessionId))) {
@@ -130,9 +148,10 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
 
     /** Settles once the run's workflow has ended, however it ended. */
     async ended(workflowId: string, runId: string): Promise<void> {
-      await temporal.workflow.getHandle(workflowId, runId).result().catch(() => undefined);
+      await temporal.workflow
+        .getHandle(workflowId, runId)
+        .result()
+        .catch(() => undefined);
     },
   };
 }
-
-export type CompletionCommands = ReturnType<typeof createCompletionCommands>;

@@ -1,5 +1,9 @@
 import {
-  type Client, type ScheduleExecutionResult, ScheduleNotFoundError, type WorkflowExecutionStatusName, WorkflowNotFoundError,
+  type Client,
+  type ScheduleExecutionResult,
+  ScheduleNotFoundError,
+  type WorkflowExecutionStatusName,
+  WorkflowNotFoundError,
 } from '@temporalio/client';
 import type { Config } from '../common/config';
 import { AppError, conflict, ErrorCodes, invalid } from '../common/errors';
@@ -9,7 +13,7 @@ import { canonicalTimeZone, type CreateCronBody, type CronJob, type CronRun } fr
 import type { AgentStore } from '../stores/agents';
 import type { CronJobDoc, CronJobStore } from '../stores/cron-jobs';
 import type { PageRequest } from '../stores/pagination';
-import type { AgentTaskInput } from '../triggers/inbound-event';
+import type { AgentTaskInput } from '../common/inbound-event';
 import { cronScheduleId, cronSearchAttributes, cronTaskAction, SCHEDULE_OVERLAP } from './workflow-starts';
 
 /*
@@ -23,7 +27,7 @@ const CATCHUP_WINDOW = '1 minute';
 const NEXT_RUNS_SHOWN = 5;
 
 /** The schedule's arguments are fixed; the workflow id already tells one run from another, hence a constant key. */
-export function cronTaskInput(job: CronJobDoc): AgentTaskInput {
+function cronTaskInput(job: CronJobDoc): AgentTaskInput {
   return {
     tenantId: job.tenant_id,
     origin: `cron:${job._id}`,
@@ -69,7 +73,10 @@ export function createCronCommands({ temporal, config, log, cronJobs, agents }: 
     conflict(`the schedule of cron job ${cronId} no longer exists in Temporal; delete the job and create it again`, { cron_id: cronId });
 
   /** Runs an operation on the job's schedule; a schedule gone from Temporal is a 10005. */
-  async function onSchedule(cronId: string, operation: (handle: ReturnType<Client['schedule']['getHandle']>) => Promise<void>): Promise<void> {
+  async function onSchedule(
+    cronId: string,
+    operation: (handle: ReturnType<Client['schedule']['getHandle']>) => Promise<void>,
+  ): Promise<void> {
     try {
       await operation(temporal.schedule.getHandle(cronScheduleId(cronId)));
     } catch (err) {
@@ -177,7 +184,14 @@ export function createCronCommands({ temporal, config, log, cronJobs, agents }: 
     async create(tenantId: string, body: CreateCronBody): Promise<CronJob> {
       await checkAgent(tenantId, body.agent_id);
       const now = new Date();
-      const doc: CronJobDoc = { _id: newId('crn'), tenant_id: tenantId, ...body, timezone: canonicalTimeZone(body.timezone), created_at: now, updated_at: now };
+      const doc: CronJobDoc = {
+        _id: newId('crn'),
+        tenant_id: tenantId,
+        ...body,
+        timezone: canonicalTimeZone(body.timezone),
+        created_at: now,
+        updated_at: now,
+      };
       // The record first: should the process die before the schedule exists, the job shows
       // `schedule_exists: false` and can be deleted, whereas a schedule without its record would
       // run tasks no API call can see or stop.
@@ -185,9 +199,11 @@ export function createCronCommands({ temporal, config, log, cronJobs, agents }: 
       try {
         await createSchedule(doc);
       } catch (err) {
-        await cronJobs.delete(doc.tenant_id, doc._id).catch((cleanupErr: unknown) =>
-          log.warn('cron job record left without its schedule', { cron_id: doc._id, error: String(cleanupErr) }),
-        );
+        await cronJobs
+          .delete(doc.tenant_id, doc._id)
+          .catch((cleanupErr: unknown) =>
+            log.warn('cron job record left without its schedule', { cron_id: doc._id, error: String(cleanupErr) }),
+          );
         throw err;
       }
       return present(doc, { runStatuses: false });

@@ -3,12 +3,20 @@ import type { Config } from '../common/config';
 import type { EventTrigger } from '../common/schemas/triggers';
 import type { TriggerStore } from '../stores/triggers';
 import { agentTaskFor } from '../triggers/agent-task-plan';
-import type { DispatchedTask, InboundEvent, TriggerDispatcher } from '../triggers/inbound-event';
+import type { DispatchedTask, InboundEvent, TriggerDispatcher } from '../common/inbound-event';
 import { triggerMatches } from '../triggers/match';
 import { agentTaskWorkflowId, startTriggeredAgentTask } from './workflow-starts';
 
 /** Inbound events: each matching (trigger, event id) starts one agent task workflow. */
-export function createInboundCommands({ triggers, temporal, config }: { triggers: TriggerStore; temporal: Client; config: Config }): TriggerDispatcher {
+export function createInboundCommands({
+  triggers,
+  temporal,
+  config,
+}: {
+  triggers: TriggerStore;
+  temporal: Client;
+  config: Config;
+}): TriggerDispatcher {
   async function start(tenantId: string, trigger: EventTrigger, event: InboundEvent): Promise<DispatchedTask> {
     const workflowId = agentTaskWorkflowId(trigger.trigger_id, event.event_id);
     const planned = agentTaskFor(tenantId, trigger, event);

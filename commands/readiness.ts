@@ -11,10 +11,7 @@ export interface CheckResult {
 }
 
 const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
-  Promise.race([
-    promise,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref()),
-  ]);
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
 
 async function check(probe: () => Promise<unknown>, timeoutMs: number): Promise<CheckResult> {
   const started = Date.now();
@@ -38,7 +35,9 @@ const QUEUE_TYPES = { workflow: 1, activity: 2 } as const;
 async function workerPolls(temporal: Client, taskQueue: string, staleMs: number): Promise<void> {
   for (const [type, taskQueueType] of Object.entries(QUEUE_TYPES)) {
     const { pollers } = await temporal.workflowService.describeTaskQueue({
-      namespace: temporal.options.namespace, taskQueue: { name: taskQueue, kind: NORMAL_QUEUE }, taskQueueType,
+      namespace: temporal.options.namespace,
+      taskQueue: { name: taskQueue, kind: NORMAL_QUEUE },
+      taskQueueType,
     });
     const newest = Math.max(0, ...(pollers ?? []).map((p) => optionalTsToMs(p.lastAccessTime) ?? 0));
     if (Date.now() - newest > staleMs) throw new Error(`no worker polls the ${type} tasks of task queue ${taskQueue}`);
@@ -51,12 +50,12 @@ async function workerPolls(temporal: Client, taskQueue: string, staleMs: number)
  */
 export const createReadinessCheck = ({ temporal, db, es, config }: { temporal: Client; db: Db; es: EsClient; config: Config }) =>
   async function checkBackends(timeoutMs = 2_000) {
-  const [t, w, m, e] = await Promise.all([
-    check(() => temporal.workflowService.getSystemInfo({}), timeoutMs),
-    check(() => workerPolls(temporal, config.TEMPORAL_TASK_QUEUE, config.WORKER_POLL_STALE_MS), timeoutMs),
-    check(() => db.command({ ping: 1 }), timeoutMs),
-    // The minimal Elasticsearch distribution has no root endpoint, so ping() fails: use cluster health.
-    check(() => es.cluster.health({ timeout: `${timeoutMs}ms` }, { requestTimeout: timeoutMs, maxRetries: 0 }), timeoutMs),
-  ]);
-  return { temporal: t, worker: w, mongodb: m, elasticsearch: e };
-};
+    const [t, w, m, e] = await Promise.all([
+      check(() => temporal.workflowService.getSystemInfo({}), timeoutMs),
+      check(() => workerPolls(temporal, config.TEMPORAL_TASK_QUEUE, config.WORKER_POLL_STALE_MS), timeoutMs),
+      check(() => db.command({ ping: 1 }), timeoutMs),
+      // The minimal Elasticsearch distribution has no root endpoint, so ping() fails: use cluster health.
+      check(() => es.cluster.health({ timeout: `${timeoutMs}ms` }, { requestTimeout: timeoutMs, maxRetries: 0 }), timeoutMs),
+    ]);
+    return { temporal: t, worker: w, mongodb: m, elasticsearch: e };
+  };

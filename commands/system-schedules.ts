@@ -19,7 +19,10 @@ export async function ensureSystemSchedules(client: Client, taskQueue: string): 
     const handle = client.schedule.getHandle(MAINTENANCE_SCHEDULE_ID);
     const { action } = await handle.describe();
     if (action.type === 'startWorkflow' && action.workflowExecutionTimeout === undefined) {
-      await handle.update((previous) => ({ ...previous, action: { ...previous.action, workflowExecutionTimeout: MAINTENANCE_BACKSTOP_MS } }));
+      await handle.update((previous) => ({
+        ...previous,
+        action: { ...previous.action, workflowExecutionTimeout: MAINTENANCE_BACKSTOP_MS },
+      }));
     }
   }
 }

@@ -24,7 +24,13 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
     const ids = await webhooks.ensureDeliveries(deliveries);
     await Promise.all(
       deliveries.map((d, i) =>
-        startDelivery(temporal, taskQueue, ids[i]!.workflowId, { deliveryId: ids[i]!.deliveryId, tenantId: d.tenantId, subscriptionId: d.subscriptionId, envelope: d.envelope }, traceId),
+        startDelivery(
+          temporal,
+          taskQueue,
+          ids[i]!.workflowId,
+          { deliveryId: ids[i]!.deliveryId, tenantId: d.tenantId, subscriptionId: d.subscriptionId, envelope: d.envelope },
+          traceId,
+        ),
       ),
     );
     return ids.map((id) => id.deliveryId);
@@ -65,7 +71,12 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
       if (body.subscription_id) await webhooks.getSubscription(tenantId, body.subscription_id);
       const replayId = newId('rpl');
       const workflowId = await startReplay(temporal, taskQueue, {
-        replayId, tenantId, since: body.since, until: body.until, events: body.events, subscriptionId: body.subscription_id,
+        replayId,
+        tenantId,
+        since: body.since,
+        until: body.until,
+        events: body.events,
+        subscriptionId: body.subscription_id,
         timeoutMs: config.WEBHOOK_REPLAY_TIMEOUT_MS,
       });
       return { replay_id: replayId, workflow_id: workflowId, status: 'running', deliveries_started: null };
@@ -84,7 +95,8 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
       }
       if (described.typedSearchAttributes.get(TenantId) !== tenantId) throw notFound('replay', replayId);
       const base = { replay_id: replayId, workflow_id: workflowId };
-      if (described.status.name === 'RUNNING' || described.status.name === 'CONTINUED_AS_NEW') return { ...base, status: 'running', deliveries_started: null };
+      if (described.status.name === 'RUNNING' || described.status.name === 'CONTINUED_AS_NEW')
+        return { ...base, status: 'running', deliveries_started: null };
       if (described.status.name !== 'COMPLETED') return { ...base, status: 'failed', deliveries_started: null };
       const result = await handle.result();
       return { ...base, status: 'completed', deliveries_started: result.deliveriesStarted };

@@ -1,13 +1,27 @@
 import { createHash } from 'node:crypto';
 import {
-  type Client, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type ScheduleOptionsStartWorkflowAction,
+  type Client,
+  ScheduleOverlapPolicy,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  type ScheduleOptionsStartWorkflowAction,
 } from '@temporalio/client';
 import type { CompletionInput } from '../completion/run-input';
 import type { OverlapPolicy } from '../common/schemas/cron';
 import {
-  AgentId, CronId, DocId, EventId, KbId, SessionId, SubscriptionId, SYSTEM_TENANT, TenantId, TraceId, TriggerId,
+  AgentId,
+  CronId,
+  DocId,
+  EventId,
+  KbId,
+  SessionId,
+  SubscriptionId,
+  SYSTEM_TENANT,
+  TenantId,
+  TraceId,
+  TriggerId,
 } from '../common/search-attributes';
-import type { AgentTaskInput, InboundEvent } from '../triggers/inbound-event';
+import type { AgentTaskInput, InboundEvent } from '../common/inbound-event';
 import { agentTaskWorkflow, COMPLETION_BACKSTOP_MARGIN_MS, PREPARE_BOUND_MS } from '../workflows/agent-task';
 import { completionWorkflow } from '../workflows/completion';
 import { documentIngestWorkflow, type IngestInput } from '../workflows/document-ingest';
@@ -36,7 +50,7 @@ export const agentTaskWorkflowId = (triggerId: string, eventId: string) =>
   `agent-task-${triggerId}-${createHash('sha256').update(eventId).digest('hex').slice(0, 24)}`;
 export const cronScheduleId = (cronId: string) => `cron-${cronId}`;
 /** Temporal appends each run's due time (`cron-task-crn_…-2026-11-23T09:00:00Z`), so every run has its own id. */
-export const cronTaskWorkflowIdPrefix = (cronId: string) => `cron-task-${cronId}`;
+const cronTaskWorkflowIdPrefix = (cronId: string) => `cron-task-${cronId}`;
 export const MAINTENANCE_SCHEDULE_ID = 'combo-maintenance';
 
 // --- backstops ---
@@ -45,7 +59,7 @@ export const MAINTENANCE_SCHEDULE_ID = 'combo-maintenance';
  * Backstop of an agent task (event trigger or cron job), whose start knows no configuration: its
  * preparation's bound, the longest COMPLETION_RUN_TIMEOUT_MS allowed (24 h) and both margins.
  */
-export const AGENT_TASK_BACKSTOP_MS = PREPARE_BOUND_MS + 86_400_000 + COMPLETION_BACKSTOP_MARGIN_MS + 300_000;
+const AGENT_TASK_BACKSTOP_MS = PREPARE_BOUND_MS + 86_400_000 + COMPLETION_BACKSTOP_MARGIN_MS + 300_000;
 /** How long past its own time bound a completion may live before Temporal ends it without its record. */
 const RUN_BACKSTOP_MARGIN_MS = 120_000;
 /**
@@ -71,7 +85,13 @@ async function startedOnce(start: () => Promise<unknown>): Promise<boolean> {
  * Starts the delivery workflow of one (event, subscription) pair. Its id comes from the delivery id
  * and a closed run's id is never reused, so however many dispatchers race, one workflow delivers.
  */
-export async function startDelivery(client: Client, taskQueue: string, workflowId: string, input: DeliveryInput, traceId?: string): Promise<void> {
+export async function startDelivery(
+  client: Client,
+  taskQueue: string,
+  workflowId: string,
+  input: DeliveryInput,
+  traceId?: string,
+): Promise<void> {
   const sessionId = input.envelope.data.session_id;
   await startedOnce(() =>
     client.workflow.start(webhookDeliveryWorkflow, {
@@ -109,7 +129,11 @@ export async function startDocumentIngest(client: Client, taskQueue: string, inp
 }
 
 /** Starts a completion; null when the session already has a running completion. */
-export async function startCompletion(client: Client, taskQueue: string, input: CompletionInput): Promise<{ workflowId: string; runId: string } | null> {
+export async function startCompletion(
+  client: Client,
+  taskQueue: string,
+  input: CompletionInput,
+): Promise<{ workflowId: string; runId: string } | null> {
   const workflowId = completionWorkflowId(input.sessionId);
   let runId = '';
   const started = await startedOnce(async () => {
@@ -133,7 +157,13 @@ export async function startCompletion(client: Client, taskQueue: string, input: 
 }
 
 /** Starts the agent task an event trigger set off; false when this (trigger, event) already had one. */
-export function startTriggeredAgentTask(client: Client, taskQueue: string, triggerId: string, event: InboundEvent, input: AgentTaskInput): Promise<boolean> {
+export function startTriggeredAgentTask(
+  client: Client,
+  taskQueue: string,
+  triggerId: string,
+  event: InboundEvent,
+  input: AgentTaskInput,
+): Promise<boolean> {
   return startedOnce(() =>
     client.workflow.start(agentTaskWorkflow, {
       workflowId: agentTaskWorkflowId(triggerId, event.event_id),

@@ -8,7 +8,8 @@ import { z } from 'zod';
  */
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 /** An optional number; an empty value (as docker compose passes an unset variable) counts as unset. */
-const optionalNumber = (schema: z.ZodNumber) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().pipe(schema).optional());
+const optionalNumber = (schema: z.ZodNumber) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().pipe(schema).optional());
 const optionalText = z
   .string()
   .optional()
@@ -27,9 +28,15 @@ export const configSchema = z
     API_HOST: z.string().default('0.0.0.0'),
     API_PORT: z.coerce.number().int().min(0).max(65535).default(9380),
     MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URI'),
-    MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be a plain database name').default('combo'),
+    MONGODB_DB: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be a plain database name')
+      .default('combo'),
     ELASTICSEARCH_URL: z.url({ protocol: /^https?$/ }),
-    ELASTICSEARCH_INDEX_PREFIX: z.string().regex(/^[a-z0-9_-]{1,40}$/).default('combo'),
+    ELASTICSEARCH_INDEX_PREFIX: z
+      .string()
+      .regex(/^[a-z0-9_-]{1,40}$/)
+      .default('combo'),
     TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port'),
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
     TEMPORAL_TASK_QUEUE: z.string().min(1).default('combo'),
@@ -53,11 +60,12 @@ export const configSchema = z
         .regex(/^combo_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/, 'must look like combo_<8 chars>_<32 chars>')
         .optional(),
     ),
-    BOOTSTRAP_TENANT_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('default'),
-    /** 32 random bytes, base64: encrypts stored secrets that must be used again (webhook signing keys). */
-    SECRETS_ENCRYPTION_KEY: z
+    BOOTSTRAP_TENANT_ID: z
       .string()
-      .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded'),
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .default('default'),
+    /** 32 random bytes, base64: encrypts stored secrets that must be used again (webhook signing keys). */
+    SECRETS_ENCRYPTION_KEY: z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded'),
     /** Lets webhook URLs and tool calls reach loopback and private addresses (tests, closed networks). */
     ALLOW_PRIVATE_URLS: z
       .enum(['true', 'false'])
@@ -67,7 +75,12 @@ export const configSchema = z
     CORS_ORIGINS: z
       .string()
       .default('')
-      .transform((v) => v.split(',').map((o) => o.trim()).filter((o) => o !== ''))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((o) => o.trim())
+          .filter((o) => o !== ''),
+      )
       .pipe(z.array(z.string().refine(isOrigin, 'each entry must be an origin such as https://console.example.com (no path)')).max(100)),
     /** How often the worker looks for newly recorded events to deliver. */
     WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
@@ -125,7 +138,12 @@ export const configSchema = z
     /** Chunks embedded and indexed per activity while parsing a document. */
     INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(512).default(64),
     /** Threads of a worker that extract and split uploads (default: the machine's cores, at most 4). */
-    PARSE_THREADS: z.coerce.number().int().min(1).max(64).default(Math.max(1, Math.min(4, availableParallelism()))),
+    PARSE_THREADS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(Math.max(1, Math.min(4, availableParallelism()))),
     /** An upload whose extraction and splitting take longer than this fails as `corrupt`. */
     PARSE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(7_200_000).default(600_000),
     /** POST /v1/files extracts while the client waits: a file still being read after this long is refused (10001, `corrupt`). */
@@ -166,7 +184,12 @@ export const configSchema = z
     /** The longest a document is parsed (its workflow's own timer); then it fails as `timed_out`, its parse cancelled. */
     DOCUMENT_INGEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(7_200_000),
     /** The longest a historical webhook replay runs, all its continued runs together; then it fails and says why. */
-    WEBHOOK_REPLAY_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(21_600_000),
+    WEBHOOK_REPLAY_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(1_000)
+      .max(7 * 86_400_000)
+      .default(21_600_000),
     /** /v1/ready counts a worker as polling the task queue until this long after its last poll (long polls last up to a minute). */
     WORKER_POLL_STALE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(90_000),
     /** The longest a JSON completion request waits for its answer; then HTTP 202 with the run to follow. */
@@ -186,7 +209,12 @@ export const configSchema = z
     /** Keep-alive comment interval on an idle stream. */
     STREAM_KEEPALIVE_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     /** Hours a stream's events are kept for reconnecting clients. */
-    STREAM_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24),
+    STREAM_RETENTION_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(24),
     /** The address clients reach the API at; used in links the service sends out (report_url). */
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:9380'),
     /** A workflow bundle built by `npm run build:bundle` (production images); unset: bundle at start. */

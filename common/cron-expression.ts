@@ -34,7 +34,20 @@ interface FieldRule {
   firstNameValue?: number;
 }
 
-const MONTH_NAMES = ['JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'MAY', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER', 'DECEMBER'] as const;
+const MONTH_NAMES = [
+  'JANUARY',
+  'FEBRUARY',
+  'MARCH',
+  'APRIL',
+  'MAY',
+  'JUNE',
+  'JULY',
+  'AUGUST',
+  'SEPTEMBER',
+  'OCTOBER',
+  'NOVEMBER',
+  'DECEMBER',
+] as const;
 const WEEKDAY_NAMES = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const;
 
 const RULES: readonly FieldRule[] = [
@@ -68,7 +81,8 @@ function parseValue(text: string, rule: FieldRule): number {
 
 function parseItem(item: string, rule: FieldRule, into: Set<number>): void {
   const [base, stepText, extra] = item.split('/');
-  if (extra !== undefined || base === undefined || base === '') throw new CronExpressionError(`${rule.label}: "${item}" is not a value, range or step`);
+  if (extra !== undefined || base === undefined || base === '')
+    throw new CronExpressionError(`${rule.label}: "${item}" is not a value, range or step`);
   let step = 1;
   if (stepText !== undefined) {
     if (!/^\d{1,3}$/.test(stepText)) throw new CronExpressionError(`${rule.label}: step "${stepText}" is not a number`);
@@ -103,7 +117,10 @@ function parseField(text: string, rule: FieldRule): number[] {
  * refuses an expression that can never fire (`0 0 31 2 *`): Temporal would accept it and never run it.
  */
 export function parseCronExpression(expression: string): CronFields {
-  const parts = expression.trim().split(/\s+/).filter((p) => p !== '');
+  const parts = expression
+    .trim()
+    .split(/\s+/)
+    .filter((p) => p !== '');
   if (parts.length !== 5) {
     throw new CronExpressionError(`expected 5 fields (minute hour day-of-month month day-of-week), got ${parts.length}`);
   }

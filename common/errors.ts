@@ -49,10 +49,8 @@ export class AppError extends Error {
 
 export const invalid = (message: string, details?: Record<string, unknown>) =>
   new AppError(ErrorCodes.INVALID_PARAMETERS, message, details);
-export const unauthenticated = (message = 'missing or invalid credentials') =>
-  new AppError(ErrorCodes.UNAUTHENTICATED, message);
+export const unauthenticated = (message = 'missing or invalid credentials') => new AppError(ErrorCodes.UNAUTHENTICATED, message);
 export const forbidden = (message = 'insufficient permission') => new AppError(ErrorCodes.FORBIDDEN, message);
 export const notFound = (resource: string, id: string) =>
   new AppError(ErrorCodes.NOT_FOUND, `${resource} ${id} does not exist`, { resource, id });
-export const conflict = (message: string, details?: Record<string, unknown>) =>
-  new AppError(ErrorCodes.CONFLICT, message, details);
+export const conflict = (message: string, details?: Record<string, unknown>) => new AppError(ErrorCodes.CONFLICT, message, details);

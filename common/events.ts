@@ -24,3 +24,8 @@ export interface EventRecord {
   timestamp: string;
   data: Record<string, unknown>;
 }
+
+/** What a delivery sends: the spec's envelope. `webhook.test` is the subscription test event. */
+export interface DeliveryEnvelope extends Omit<EventRecord, 'event'> {
+  event: EventName | 'webhook.test';
+}

@@ -10,9 +10,11 @@ export interface Logger {
 }
 
 export function createLogger(level: LogLevel, component: string): Logger {
-  const write = (at: Exclude<LogLevel, 'silent'>) => (msg: string, fields: Record<string, unknown> = {}) => {
-    if (ORDER[at] < ORDER[level]) return;
-    process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: at, component, msg, ...fields })}\n`);
-  };
+  const write =
+    (at: Exclude<LogLevel, 'silent'>) =>
+    (msg: string, fields: Record<string, unknown> = {}) => {
+      if (ORDER[at] < ORDER[level]) return;
+      process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: at, component, msg, ...fields })}\n`);
+    };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

@@ -43,7 +43,7 @@ export function* encoderPieces(text: string): Generator<string> {
   const cutAt = function* (position: number): Generator<string> {
     if (position - lastCut > MAX_RUN_CHARS) {
       if (lastCut > pieceStart) yield text.slice(pieceStart, lastCut);
-      for (let start = lastCut; start < position; ) {
+      for (let start = lastCut; start < position;) {
         const end = atCodePoint(text, Math.min(position, start + MAX_RUN_CHARS));
         yield text.slice(start, end);
         start = end;

@@ -15,11 +15,12 @@ export function firstMessages(input: CompletionInput, passages: Passage[], attac
   } else if (input.route.scenario === 'kbqa') {
     system.push('No knowledge-base passage matches the question. Say that the knowledge bases hold no answer; do not invent one.');
   }
-  const user = attachments.length > 0
-    ? `${input.question}\n\n${attachments
-        .map((a) => `--- attachment ${a.name} (${a.file_id})${a.truncated ? ', truncated' : ''} ---\n${a.text}`)
-        .join('\n\n')}`
-    : input.question;
+  const user =
+    attachments.length > 0
+      ? `${input.question}\n\n${attachments
+          .map((a) => `--- attachment ${a.name} (${a.file_id})${a.truncated ? ', truncated' : ''} ---\n${a.text}`)
+          .join('\n\n')}`
+      : input.question;
   return [
     ...(system.some((s) => s.length > 0) ? [{ role: 'system' as const, content: system.filter(Boolean).join('\n\n') }] : []),
     ...input.history,

@@ -7,9 +7,9 @@ import { detectDelimiter } from '../knowledge/extract/csv';
  * processor). Both end in the same validation. Pure: no I/O.
  */
 export type ImportMode = 'requirements' | 'bugs';
-export type SourceFormat = 'csv' | 'json' | 'markdown';
+type SourceFormat = 'csv' | 'json' | 'markdown';
 
-export type ImportItem = {
+type ImportItem = {
   title: string;
   description?: string;
   /** requirements and bugs: critical, high, medium or low when recognisable, else as given. */
@@ -28,7 +28,7 @@ export type ImportItem = {
 };
 
 /** A row that was not imported; `row` is 1-based among the items (CSV: the first row under the header is 1). */
-export type ImportRowError = { row?: number; message: string };
+type ImportRowError = { row?: number; message: string };
 
 export interface ImportResult {
   source_format: SourceFormat;
@@ -46,13 +46,32 @@ export class NotImportableError extends Error {
   }
 }
 
-export const MAX_TITLE_CHARS = 500;
+const MAX_TITLE_CHARS = 500;
 
 type Field = Exclude<keyof ImportItem, 'extra'>;
 
 /** Column and key names per field, best first (compared lowercased, without spaces or punctuation). */
 const ALIASES: Array<[Field, string[]]> = [
-  ['title', ['title', 'summary', 'name', 'subject', 'headline', 'requirement', 'requirementtitle', 'issuetitle', 'bugtitle', 'userstory', 'story', 'feature', 'issue', 'bug', 'task']],
+  [
+    'title',
+    [
+      'title',
+      'summary',
+      'name',
+      'subject',
+      'headline',
+      'requirement',
+      'requirementtitle',
+      'issuetitle',
+      'bugtitle',
+      'userstory',
+      'story',
+      'feature',
+      'issue',
+      'bug',
+      'task',
+    ],
+  ],
   ['description', ['description', 'desc', 'details', 'detail', 'body', 'text', 'content', 'notes', 'note']],
   ['priority', ['priority', 'prio', 'importance', 'moscow']],
   ['severity', ['severity', 'sev', 'impact', 'seriousness']],
@@ -134,7 +153,9 @@ const textOf = (value: unknown): string => {
   if (typeof value === 'string') return value.trim();
   if (Array.isArray(value)) return value.map(textOf).filter(Boolean).join('\n');
   if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  // What typeof leaves: a number, bigint, boolean, symbol or function.
+  const scalar = value as number | bigint | boolean | symbol | (() => unknown);
+  return String(scalar);
 };
 
 const labelsOf = (value: unknown): string[] =>
@@ -166,7 +187,8 @@ function toItem(entries: Array<[name: string, field: Field | null, value: unknow
   if (Object.keys(extra).length > 0) item.extra = extra;
   // Keep the fields in one order whatever the source's column order.
   const ordered: ImportItem = { title };
-  for (const [field] of ALIASES) if (field !== 'title' && item[field] !== undefined) (ordered as Record<string, unknown>)[field] = item[field];
+  for (const [field] of ALIASES)
+    if (field !== 'title' && item[field] !== undefined) (ordered as Record<string, unknown>)[field] = item[field];
   if (item.extra) ordered.extra = item.extra;
   return { item: ordered };
 }
@@ -188,10 +210,11 @@ const LIST_KEYS = ['items', 'requirements', 'bugs', 'issues', 'data', 'rows', 'r
 
 /** The item list a JSON value holds: an array, `{items: [...]}` (or requirements, bugs, ...), or one item object. */
 function jsonList(value: unknown): unknown[] | null {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return value as unknown[];
   if (value && typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) if (LIST_KEYS.includes(key.toLowerCase()) && Array.isArray(record[key])) return record[key] as unknown[];
+    for (const key of Object.keys(record))
+      if (LIST_KEYS.includes(key.toLowerCase()) && Array.isArray(record[key])) return record[key] as unknown[];
     if (Object.keys(record).some((k) => ALIAS_RANK.get(normaliseKey(k))?.field === 'title')) return [record];
   }
   return null;
@@ -202,7 +225,8 @@ function jsonItems(list: unknown[], mode: ImportMode): ImportResult {
     'json',
     list.map((value, i) => {
       if (typeof value === 'string') return { row: i + 1, outcome: toItem([['title', 'title', value]]) };
-      if (!value || typeof value !== 'object' || Array.isArray(value)) return { row: i + 1, outcome: { error: 'not an object with a title' } };
+      if (!value || typeof value !== 'object' || Array.isArray(value))
+        return { row: i + 1, outcome: { error: 'not an object with a title' } };
       const keys = Object.keys(value);
       const fields = mapColumns(keys, mode);
       return { row: i + 1, outcome: toItem(keys.map((k, j) => [k, fields[j]!, (value as Record<string, unknown>)[k]])) };
@@ -260,11 +284,20 @@ function findJson(text: string, lineStart: boolean): unknown[] | null {
 const DELIMITERS = [',', ';', '\t', '|'] as const;
 const TABLE_SEPARATOR = /^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$/;
 
-const stripPipes = (line: string) => line.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '');
+const stripPipes = (line: string) =>
+  line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '');
 
 function cellsOf(line: string, delimiter: string, outerPipes = false): string[] {
   try {
-    const [row] = parse(outerPipes ? stripPipes(line) : line, { delimiter, relax_quotes: true, relax_column_count: true, trim: true }) as string[][];
+    const [row] = parse(outerPipes ? stripPipes(line) : line, {
+      delimiter,
+      relax_quotes: true,
+      relax_column_count: true,
+      trim: true,
+    });
     return row ?? [];
   } catch {
     return [];
@@ -324,7 +357,13 @@ function tableItems(lines: string[], head: TableHead, mode: ImportMode, wholeBlo
   }
   let rows: string[][];
   try {
-    rows = parse(body.join('\n'), { delimiter: head.delimiter, relax_quotes: true, relax_column_count: true, trim: true, skip_empty_lines: true });
+    rows = parse(body.join('\n'), {
+      delimiter: head.delimiter,
+      relax_quotes: true,
+      relax_column_count: true,
+      trim: true,
+      skip_empty_lines: true,
+    });
   } catch (err) {
     throw new NotImportableError(`the CSV cannot be parsed: ${(err as Error).message.split('\n')[0]}`);
   }
@@ -336,7 +375,12 @@ function tableItems(lines: string[], head: TableHead, mode: ImportMode, wholeBlo
       if (cells.every((c) => c === '')) return [];
       const overflow = cells.slice(head.names.length).filter((c) => c !== '');
       if (overflow.length > 0) {
-        return { row: i + 1, outcome: { error: `${cells.length} fields but the header has ${head.names.length} (a value with an unquoted "${head.delimiter}"?)` } };
+        return {
+          row: i + 1,
+          outcome: {
+            error: `${cells.length} fields but the header has ${head.names.length} (a value with an unquoted "${head.delimiter}"?)`,
+          },
+        };
       }
       return { row: i + 1, outcome: toItem(head.names.map((name, j) => [name, fields[j]!, cells[j] ?? ''])) };
     }),
@@ -380,7 +424,7 @@ function listItems(lines: string[], mode: ImportMode): ImportResult | null {
       inList = true;
     } else if (inList && entries.length > 0 && line.trim() !== '' && (m || /^\s+/.test(line))) {
       // A nested item or an indented continuation belongs to the item above.
-      entries[entries.length - 1]!.more.push((m ? m[2] ?? '' : line).trim());
+      entries[entries.length - 1]!.more.push((m ? (m[2] ?? '') : line).trim());
     } else if (line.trim() !== '') {
       inList = false;
     }
@@ -448,12 +492,14 @@ export function parseImport(text: string, options: { mode: ImportMode }): Import
   if (header) {
     throw new NotImportableError(`the table's header (${header.slice(0, 10).join(', ')}) has no title column: name one ${TITLE_HINT}`);
   }
-  throw new NotImportableError(`nothing to import: expected CSV with a header row naming a ${TITLE_HINT} column, a JSON array of items, or a Markdown list`);
+  throw new NotImportableError(
+    `nothing to import: expected CSV with a header row naming a ${TITLE_HINT} column, a JSON array of items, or a Markdown list`,
+  );
 }
 
 /** What the `llm` import processor asks of the model: the items as one JSON array, which parseModelImport reads. */
 export const IMPORT_INSTRUCTIONS = [
-  'Extract every requirement or bug described in the user\'s message and attachments, in their order. Do not invent items.',
+  "Extract every requirement or bug described in the user's message and attachments, in their order. Do not invent items.",
   'Reply with one JSON array in a ```json fenced block, then at most one sentence of summary. Each element is an object:',
   '{"title": "short title (required)", "description": "details", "external_id": "the source\'s id if any", "labels": ["..."],',
   ' for requirements: "priority": "critical" | "high" | "medium" | "low", "acceptance_criteria": "...",',
@@ -481,7 +527,9 @@ export function parseModelImport(answerText: string, options: { mode?: ImportMod
   if (!list) return { source_format: 'json', items: [], errors: [{ message: 'the model answer holds no JSON array of items' }], count: 0 };
   const mode =
     options.mode ??
-    (list.some((v) => v && typeof v === 'object' && Object.keys(v).some((k) => BUG_KEYS.has(ALIAS_RANK.get(normaliseKey(k))?.field as Field)))
+    (list.some(
+      (v) => v && typeof v === 'object' && Object.keys(v).some((k) => BUG_KEYS.has(ALIAS_RANK.get(normaliseKey(k))?.field as Field)),
+    )
       ? 'bugs'
       : 'requirements');
   return jsonItems(list, mode);

@@ -14,7 +14,7 @@ export interface OfflineAnswer {
 /** Longest quote of one passage, in characters. */
 export const MAX_QUOTE_CHARS = 600;
 
-export const OFFLINE_NOTICE =
+const OFFLINE_NOTICE =
   '> **No language model was used.** This is an extract of the knowledge bases, not a generated answer: ' +
   'the passages that best match the question are quoted, cut to their most relevant sentences.';
 
@@ -64,7 +64,10 @@ function termScore(sentence: string, terms: string[]): number {
   for (const term of terms) {
     if (CJK.test(term)) {
       if (lower.includes(term)) score++;
-    } else if (words.has(term) || (term.length >= 4 && [...words].some((w) => w.startsWith(term) || (w.length >= 4 && term.startsWith(w))))) {
+    } else if (
+      words.has(term) ||
+      (term.length >= 4 && [...words].some((w) => w.startsWith(term) || (w.length >= 4 && term.startsWith(w))))
+    ) {
       score++;
     }
   }
@@ -154,7 +157,8 @@ export function composeOfflineAnswer(question: string, passages: QuotablePassage
     similarity: p.similarity,
   }));
   const quotes = reference.map((r) => `**[${r.index}]** ${escapeInline(r.doc_name)}\n> ${escapeQuote(quoteFor(r.content, terms))}`);
-  const lead = chosen.length === 1 ? 'The passage that best matches the question:' : `The ${chosen.length} passages that best match the question:`;
+  const lead =
+    chosen.length === 1 ? 'The passage that best matches the question:' : `The ${chosen.length} passages that best match the question:`;
   return {
     answer: [OFFLINE_NOTICE, lead, ...quotes].join('\n\n'),
     reference,

@@ -25,7 +25,11 @@ const MODE_GUIDANCE: Record<string, string> = {
  * The route a run takes: the request's, else the agent's default, else plain chat. Without a
  * configured model, a route whose processor needs one is answered by the offline mode.
  */
-export function resolveRoute(requested: string | undefined, agentDefault: string | null, modelConfigured: boolean): { route: RunRoute; offline: boolean } {
+export function resolveRoute(
+  requested: string | undefined,
+  agentDefault: string | null,
+  modelConfigured: boolean,
+): { route: RunRoute; offline: boolean } {
   const parsed = parseRoute(requested ?? agentDefault ?? DEFAULT_ROUTE);
   const text = `@${parsed.scenario}@${parsed.processor}@${parsed.mode}@`;
   const usesModel = PROCESSORS.find((p) => p.processor_id === parsed.processor)?.uses_model ?? false;
@@ -48,12 +52,16 @@ export function systemPromptFor(agent: Pick<Agent, 'instructions'>, skills: Acti
   return parts.filter(Boolean).join('\n\n');
 }
 
-
 /**
  * The tools a run offers: the agent's listed built-ins (all applicable ones in the `agent`
  * scenario) and every tool of the active skills.
  */
-export function toolsFor(agent: Pick<Agent, 'tools' | 'kb_ids'>, skills: ActiveSkill[], route: RunRoute, hasAttachments: boolean): BoundTool[] {
+export function toolsFor(
+  agent: Pick<Agent, 'tools' | 'kb_ids'>,
+  skills: ActiveSkill[],
+  route: RunRoute,
+  hasAttachments: boolean,
+): BoundTool[] {
   if (!route.usesModel) return [];
   const builtins = new Set(agent.tools.filter(isBuiltinTool));
   if (route.scenario === 'agent') {

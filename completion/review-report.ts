@@ -20,7 +20,7 @@ export const REVIEW_INSTRUCTIONS = [
 const MAX_FINDINGS = 500;
 
 /** The model's answer, validated: what the counts are taken from. */
-export const reviewOutput = z
+const reviewOutput = z
   .object({
     report: z.string().trim().min(1).max(200_000),
     findings: z
@@ -86,7 +86,9 @@ export function parseReviewOutput(text: string): ReviewOutput {
   const result = reviewOutput.safeParse(json);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    throw new InvalidReviewOutputError(`the review does not match its schema at ${['review', ...issue.path.map(String)].join('.')}: ${issue.message}`);
+    throw new InvalidReviewOutputError(
+      `the review does not match its schema at ${['review', ...issue.path.map(String)].join('.')}: ${issue.message}`,
+    );
   }
   return result.data;
 }

@@ -30,7 +30,9 @@ export interface RuleReview {
 
 /** The text holds no unified diff (no `@@` hunk). */
 export class NotADiffError extends Error {
-  constructor(message = 'no unified diff found: expected file headers (`diff --git`, `---` / `+++`) and `@@` hunks in the question or an attachment') {
+  constructor(
+    message = 'no unified diff found: expected file headers (`diff --git`, `---` / `+++`) and `@@` hunks in the question or an attachment',
+  ) {
     super(message);
     this.name = 'NotADiffError';
   }
@@ -39,7 +41,7 @@ export class NotADiffError extends Error {
 // ---------------------------------------------------------------------------------------------
 // Unified diff parsing
 
-export interface AddedLine {
+interface AddedLine {
   line: number;
   text: string;
 }
@@ -58,7 +60,10 @@ const GIT_HEADER = /^diff --git (?:"?a\/(.+?)"?) (?:"?b\/(.+?)"?)$/;
 
 /** `+++ b/src/app.ts\t2024-01-01 ...` → `src/app.ts`; `/dev/null` stays as it is. */
 function headerPath(raw: string): string {
-  const path = raw.split('\t')[0]!.trim().replace(/^"(.*)"$/, '$1');
+  const path = raw
+    .split('\t')[0]!
+    .trim()
+    .replace(/^"(.*)"$/, '$1');
   return path === '/dev/null' ? path : path.replace(/^[ab]\//, '');
 }
 
@@ -162,7 +167,8 @@ const JS_EXT = new Set(['js', 'jsx', 'mjs', 'cjs', 'ts', 'tsx', 'mts', 'cts', 'v
 const CONFIG_EXT = new Set(['env', 'yml', 'yaml', 'ini', 'properties', 'conf', 'cfg', 'toml']);
 
 const isDoc = (ctx: LineContext) => DOC_EXT.has(ctx.ext);
-const isCode = (ctx: LineContext) => !DOC_EXT.has(ctx.ext) && !DATA_EXT.has(ctx.ext) && !CONFIG_EXT.has(ctx.ext) && !/\.min\.[a-z]+$/.test(ctx.path);
+const isCode = (ctx: LineContext) =>
+  !DOC_EXT.has(ctx.ext) && !DATA_EXT.has(ctx.ext) && !CONFIG_EXT.has(ctx.ext) && !/\.min\.[a-z]+$/.test(ctx.path);
 const isJs = (ctx: LineContext) => JS_EXT.has(ctx.ext);
 const isPython = (ctx: LineContext) => ctx.ext === 'py';
 const isConfig = (ctx: LineContext) => CONFIG_EXT.has(ctx.ext) || /(^|\/)\.env(\.[\w-]+)?$/.test(ctx.path);
@@ -180,11 +186,13 @@ const COMMENT_START = /^(\/\/|\/\*|\*|#(?!include|define|if|endif|else|pragma|!)
 const masked = (secret: string) => `\`${secret.slice(0, 4)}…\` (${secret.length} characters)`;
 
 // Values that are clearly not real secrets: placeholders, references to the environment or templates.
-const PLACEHOLDER = /^(?:\*+|x{3,}|\.{3}|<[^>]*>|\$\{?[\w.:-]*\}?|%\(?\w*\)?s?|\{\{.*\}\}|your[\w-]*|example[\w-]*|placeholder|redacted|dummy|test|testing|secret|password|passw0rd|changeit|none|null|undefined|todo)$/i;
+const PLACEHOLDER =
+  /^(?:\*+|x{3,}|\.{3}|<[^>]*>|\$\{?[\w.:-]*\}?|%\(?\w*\)?s?|\{\{.*\}\}|your[\w-]*|example[\w-]*|placeholder|redacted|dummy|test|testing|secret|password|passw0rd|changeit|none|null|undefined|todo)$/i;
 const looksLikeReference = (value: string) => PLACEHOLDER.test(value) || /^(process\.env|os\.environ|env\(|getenv|\$)/.test(value);
 
 /** Identifiers that name a secret's metadata rather than hold it (`tokenUrl`, `secret_name`, `api_key_header`). */
-const METADATA_NAME = /(name|names|url|uri|path|file|type|id|header|field|prefix|env|var|label|kind|length|ttl|expiry|expires|endpoint|count|policy|regex|pattern)$/i;
+const METADATA_NAME =
+  /(name|names|url|uri|path|file|type|id|header|field|prefix|env|var|label|kind|length|ttl|expiry|expires|endpoint|count|policy|regex|pattern)$/i;
 
 const KNOWN_TOKENS: Array<{ pattern: RegExp; kind: string; severity: Severity }> = [
   { pattern: /\bgh[pousr]_[A-Za-z0-9]{36}\b/, kind: 'GitHub token', severity: 'critical' },
@@ -231,7 +239,8 @@ function splicedValue(text: string): string | null {
   return null;
 }
 
-const UNTRUSTED = /\b(req|request|params|query|body|input|args|argv|form|cookies|headers|user_?input|userInput|\$_(GET|POST|REQUEST|COOKIE))\b/i;
+const UNTRUSTED =
+  /\b(req|request|params|query|body|input|args|argv|form|cookies|headers|user_?input|userInput|\$_(GET|POST|REQUEST|COOKIE))\b/i;
 
 const RULES: Rule[] = [
   {
@@ -261,9 +270,16 @@ const RULES: Rule[] = [
     check: (text) => {
       for (const known of KNOWN_TOKENS) {
         const m = known.pattern.exec(text);
-        if (m) return { severity: known.severity, message: `Hard-coded ${known.kind} ${masked(m[0])}: remove it, rotate it, and read it from the environment or a secret store.` };
+        if (m)
+          return {
+            severity: known.severity,
+            message: `Hard-coded ${known.kind} ${masked(m[0])}: remove it, rotate it, and read it from the environment or a secret store.`,
+          };
       }
-      const m = /\b([A-Za-z0-9_.-]*(?:api[_-]?key|apikey|secret|token|access[_-]?key|auth[_-]?key|client[_-]?secret)[A-Za-z0-9_]*)["']?\s*(?::=|=>|=|:)\s*(["'`])([A-Za-z0-9_\-+/=.]{16,})\2/i.exec(text);
+      const m =
+        /\b([A-Za-z0-9_.-]*(?:api[_-]?key|apikey|secret|token|access[_-]?key|auth[_-]?key|client[_-]?secret)[A-Za-z0-9_]*)["']?\s*(?::=|=>|=|:)\s*(["'`])([A-Za-z0-9_\-+/=.]{16,})\2/i.exec(
+          text,
+        );
       if (!m) return null;
       const name = m[1]!;
       const value = m[3]!;
@@ -276,8 +292,12 @@ const RULES: Rule[] = [
     severity: 'critical',
     security: true,
     check: (text, ctx) => {
-      const quoted = /\b([A-Za-z0-9_.-]*(?:password|passwd|pwd)[A-Za-z0-9_]*)["']?\s*(?::=|=>|=|:)\s*(["'`])((?:(?!\2).){4,}?)\2/i.exec(text);
-      const bare = isConfig(ctx) ? /^\s*(?:export\s+)?([A-Za-z0-9_.-]*(?:password|passwd|pwd)[A-Za-z0-9_]*)\s*[:=]\s*([^\s#'"]{4,})\s*(?:#.*)?$/i.exec(text) : null;
+      const quoted = /\b([A-Za-z0-9_.-]*(?:password|passwd|pwd)[A-Za-z0-9_]*)["']?\s*(?::=|=>|=|:)\s*(["'`])((?:(?!\2).){4,}?)\2/i.exec(
+        text,
+      );
+      const bare = isConfig(ctx)
+        ? /^\s*(?:export\s+)?([A-Za-z0-9_.-]*(?:password|passwd|pwd)[A-Za-z0-9_]*)\s*[:=]\s*([^\s#'"]{4,})\s*(?:#.*)?$/i.exec(text)
+        : null;
       const name = quoted?.[1] ?? bare?.[1];
       const value = quoted?.[3] ?? bare?.[2];
       // A value with spaces is prose (a label, a hint), not a password.
@@ -286,7 +306,9 @@ const RULES: Rule[] = [
       }
       const url = /\b[a-z][a-z0-9+.-]*:\/\/([^\s:/@'"`]+):([^\s/@'"`]+)@[\w.-]+/i.exec(text);
       if (url && !looksLikeReference(url[2]!) && !/^(?:pass(?:word)?|pwd|\*+)$/i.test(url[2]!)) {
-        return { message: `Hard-coded credentials in a connection URL (user \`${url[1]}\`): take the URL or its password from the environment.` };
+        return {
+          message: `Hard-coded credentials in a connection URL (user \`${url[1]}\`): take the URL or its password from the environment.`,
+        };
       }
       return null;
     },
@@ -298,8 +320,10 @@ const RULES: Rule[] = [
     appliesTo: isCode,
     check: (text, ctx) => {
       if (ctx.comment) return null;
-      if (/(?<![\w.$])eval\s*\(/.test(text)) return { message: '`eval()` runs arbitrary code: parse the data instead (JSON.parse, ast.literal_eval) or dispatch explicitly.' };
-      if (isJs(ctx) && /\bnew\s+Function\s*\(/.test(text)) return { severity: 'warning', message: '`new Function()` compiles code from a string at run time, like eval.' };
+      if (/(?<![\w.$])eval\s*\(/.test(text))
+        return { message: '`eval()` runs arbitrary code: parse the data instead (JSON.parse, ast.literal_eval) or dispatch explicitly.' };
+      if (isJs(ctx) && /\bnew\s+Function\s*\(/.test(text))
+        return { severity: 'warning', message: '`new Function()` compiles code from a string at run time, like eval.' };
       if (isPython(ctx) && /(?<![\w.])exec\s*\(/.test(text)) return { message: '`exec()` runs arbitrary Python code built at run time.' };
       return null;
     },
@@ -318,7 +342,10 @@ const RULES: Rule[] = [
       if (!shell) return null;
       const spliced = splicedValue(text);
       return spliced
-        ? { severity: 'critical', message: `Shell command built from \`${spliced}\`: command injection; pass an argument list (execFile / subprocess.run([...])) instead.` }
+        ? {
+            severity: 'critical',
+            message: `Shell command built from \`${spliced}\`: command injection; pass an argument list (execFile / subprocess.run([...])) instead.`,
+          }
         : { message: 'Runs a command through a shell: prefer an argument list without a shell (execFile / subprocess.run([...])).' };
     },
   },
@@ -352,7 +379,10 @@ const RULES: Rule[] = [
     severity: 'warning',
     security: false,
     appliesTo: (ctx) => isJs(ctx),
-    check: (text, ctx) => (!ctx.comment && /\bconsole\.(?:log|debug|trace|dir|table)\s*\(/.test(text) ? { message: 'Debug output (`console.log` and the like) left in: remove it or use the logger.' } : null),
+    check: (text, ctx) =>
+      !ctx.comment && /\bconsole\.(?:log|debug|trace|dir|table)\s*\(/.test(text)
+        ? { message: 'Debug output (`console.log` and the like) left in: remove it or use the logger.' }
+        : null,
   },
   {
     id: 'debug.debugger',
@@ -374,7 +404,10 @@ const RULES: Rule[] = [
     security: false,
     appliesTo: isCode,
     check: (text, ctx) =>
-      !ctx.comment && /\bimport\s+i?pdb\b|\bi?pdb\.set_trace\s*\(|(?<![\w.])breakpoint\s*\(\s*\)|\bbinding\.(?:pry|irb)\b|^\s*byebug\b|\bvar_dump\s*\(/.test(text)
+      !ctx.comment &&
+      /\bimport\s+i?pdb\b|\bi?pdb\.set_trace\s*\(|(?<![\w.])breakpoint\s*\(\s*\)|\bbinding\.(?:pry|irb)\b|^\s*byebug\b|\bvar_dump\s*\(/.test(
+        text,
+      )
         ? { message: 'Debugger hook left in (pdb / breakpoint / pry / var_dump): remove it.' }
         : null,
   },
@@ -392,7 +425,8 @@ const RULES: Rule[] = [
     severity: 'info',
     security: false,
     appliesTo: isCode,
-    check: (text) => (text.length > 160 ? { message: `Line is ${text.length} characters long (over 160): hard to read and review.` } : null),
+    check: (text) =>
+      text.length > 160 ? { message: `Line is ${text.length} characters long (over 160): hard to read and review.` } : null,
   },
 ];
 
@@ -421,9 +455,10 @@ function renderReport(findings: Finding[], counts: IssueCounts, filesReviewed: n
     lines.push('', 'No issues found by the static checks.');
   } else {
     lines.push('', ...findings.slice(0, REPORT_LIMIT).map((f) => `- [${f.severity}] \`${f.file}:${f.line}\` ${f.message} (\`${f.rule}\`)`));
-    if (findings.length > REPORT_LIMIT) lines.push('', `… and ${findings.length - REPORT_LIMIT} more findings, listed in the review artifact.`);
+    if (findings.length > REPORT_LIMIT)
+      lines.push('', `… and ${findings.length - REPORT_LIMIT} more findings, listed in the review artifact.`);
   }
-  lines.push('', '_Only added lines are checked, one at a time: these checks do not judge the change\'s logic._');
+  lines.push('', "_Only added lines are checked, one at a time: these checks do not judge the change's logic._");
   return lines.join('\n');
 }
 
@@ -449,7 +484,14 @@ export function reviewDiff(diffText: string, options: { mode: ReviewMode }): Rul
       for (const rule of rules) {
         if (rule.appliesTo && !rule.appliesTo(ctx)) continue;
         const hit = rule.check(added.text, ctx);
-        if (hit) findings.push({ severity: hit.severity ?? rule.severity, file: file.path, line: added.line, rule: rule.id, message: hit.message });
+        if (hit)
+          findings.push({
+            severity: hit.severity ?? rule.severity,
+            file: file.path,
+            line: added.line,
+            rule: rule.id,
+            message: hit.message,
+          });
       }
     }
   }

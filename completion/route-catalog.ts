@@ -16,7 +16,7 @@ export interface ScenarioInfo {
   events: EventName[];
 }
 
-export interface ModeInfo {
+interface ModeInfo {
   mode: string;
   description: string;
 }
@@ -123,10 +123,14 @@ export const PROCESSORS: readonly ProcessorInfo[] = [
     uses_model: false,
     modes: [
       { mode: 'default', description: 'Same as `requirements`.' },
-      { mode: 'requirements', description: 'Items are requirements: title, description, priority (critical, high, medium, low), acceptance criteria.' },
+      {
+        mode: 'requirements',
+        description: 'Items are requirements: title, description, priority (critical, high, medium, low), acceptance criteria.',
+      },
       {
         mode: 'bugs',
-        description: 'Items are bugs: title, description, severity (critical, major, minor, trivial), steps to reproduce, expected and actual result.',
+        description:
+          'Items are bugs: title, description, severity (critical, major, minor, trivial), steps to reproduce, expected and actual result.',
       },
     ],
   },
@@ -141,10 +145,10 @@ export const DEFAULT_ROUTE = '@chat@llm@default@';
  */
 export const OFFLINE_ROUTE = '@kbqa@extractive@default@';
 
-export const formatRoute = ({ scenario, processor, mode }: ParsedRoute) => `@${scenario}@${processor}@${mode}@`;
+const formatRoute = ({ scenario, processor, mode }: ParsedRoute) => `@${scenario}@${processor}@${mode}@`;
 
-export const scenarioInfo = (id: string) => SCENARIOS.find((s) => s.scenario_id === id);
-export const processorInfo = (id: string) => PROCESSORS.find((p) => p.processor_id === id);
+const scenarioInfo = (id: string) => SCENARIOS.find((s) => s.scenario_id === id);
+const processorInfo = (id: string) => PROCESSORS.find((p) => p.processor_id === id);
 
 const SEGMENT = /^[a-z0-9_-]+$/;
 
@@ -156,7 +160,10 @@ export function parseRoute(route: string, field = 'body.route'): ParsedRoute {
   const fail = (part: 'scenario' | 'processor' | 'mode' | 'form', message: string) => invalid(`route: ${message}`, { field, part });
   const segments = /^@([^@]*)@([^@]*)@([^@]*)@$/.exec(route);
   if (!segments || !segments.slice(1).every((s) => SEGMENT.test(s))) {
-    throw fail('form', `must have the form @scenario@processor@mode@ with lowercase letters, digits, _ or - in each part (got ${JSON.stringify(route.slice(0, 100))})`);
+    throw fail(
+      'form',
+      `must have the form @scenario@processor@mode@ with lowercase letters, digits, _ or - in each part (got ${JSON.stringify(route.slice(0, 100))})`,
+    );
   }
   const [scenario = '', processor = '', mode = ''] = segments.slice(1);
 
@@ -168,11 +175,17 @@ export function parseRoute(route: string, field = 'body.route'): ParsedRoute {
     throw fail('processor', `unknown processor "${processor}"; accepted by scenario "${scenario}": ${scenarioDef.processors.join(', ')}`);
   }
   if (!scenarioDef.processors.includes(processor)) {
-    throw fail('processor', `processor "${processor}" is not accepted by scenario "${scenario}"; accepted: ${scenarioDef.processors.join(', ')}`);
+    throw fail(
+      'processor',
+      `processor "${processor}" is not accepted by scenario "${scenario}"; accepted: ${scenarioDef.processors.join(', ')}`,
+    );
   }
 
   if (!processorDef.modes.some((m) => m.mode === mode)) {
-    throw fail('mode', `unknown mode "${mode}" for processor "${processor}"; accepted: ${processorDef.modes.map((m) => m.mode).join(', ')}`);
+    throw fail(
+      'mode',
+      `unknown mode "${mode}" for processor "${processor}"; accepted: ${processorDef.modes.map((m) => m.mode).join(', ')}`,
+    );
   }
   return { scenario, processor, mode };
 }

@@ -10,13 +10,14 @@ export interface IssueCounts {
 
 export interface ImportOutcome {
   source_format?: string;
-  items: Array<Record<string, unknown>>;
+  /** Import items (every one has a title). */
+  items: Array<{ title: string } & Record<string, unknown>>;
   errors: Array<{ row?: number; message: string }>;
   count: number;
 }
 
 /** The first pull/merge-request (or any http) link in the question names what was reviewed. */
-export function pullRequestUrl(question: string): string | null {
+function pullRequestUrl(question: string): string | null {
   const urls = question.match(/https?:\/\/[^\s<>()"']+/g) ?? [];
   return urls.find((u) => /\/(pull|pulls|merge_requests|changes|\+)\/\d+/.test(u)) ?? urls[0] ?? null;
 }
@@ -27,7 +28,12 @@ export const reviewArtifact = (issuesFound: IssueCounts, findings: unknown[]): R
   findings,
 });
 
-export const reviewEventData = (artifact: Record<string, unknown>, question: string, reportUrl: string, cost: { tokens: number; duration_ms: number }) => ({
+export const reviewEventData = (
+  artifact: Record<string, unknown>,
+  question: string,
+  reportUrl: string,
+  cost: { tokens: number; duration_ms: number },
+) => ({
   pr_url: pullRequestUrl(question),
   report_url: reportUrl,
   issues_found: artifact.issues_found,
@@ -51,13 +57,19 @@ export const importEventData = (artifact: Record<string, unknown>) => ({
 
 /** The answer of a structured import: what was imported and what was refused. */
 export function describeImport(outcome: ImportOutcome): string {
-  const lines = [`Imported **${outcome.count}** item${outcome.count === 1 ? '' : 's'}${outcome.source_format ? ` from ${outcome.source_format}` : ''}.`];
+  const lines = [
+    `Imported **${outcome.count}** item${outcome.count === 1 ? '' : 's'}${outcome.source_format ? ` from ${outcome.source_format}` : ''}.`,
+  ];
   if (outcome.items.length > 0) {
     lines.push('', ...outcome.items.slice(0, 50).map((item, i) => `${i + 1}. ${String(item.title ?? '')}`));
     if (outcome.items.length > 50) lines.push(`… and ${outcome.items.length - 50} more.`);
   }
   if (outcome.errors.length > 0) {
-    lines.push('', `${outcome.errors.length} row${outcome.errors.length === 1 ? '' : 's'} not imported:`, ...outcome.errors.map((e) => `- ${e.row !== undefined ? `row ${e.row}: ` : ''}${e.message}`));
+    lines.push(
+      '',
+      `${outcome.errors.length} row${outcome.errors.length === 1 ? '' : 's'} not imported:`,
+      ...outcome.errors.map((e) => `- ${e.row !== undefined ? `row ${e.row}: ` : ''}${e.message}`),
+    );
   }
   return lines.join('\n');
 }

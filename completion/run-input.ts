@@ -60,8 +60,7 @@ export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 export type SkillToolDefinition = HttpToolDefinition & { description: string };
 
 export type ToolBinding =
-  | { kind: 'builtin'; name: BuiltinToolName }
-  | { kind: 'http'; skillId: string; skillName: string; tool: SkillToolDefinition };
+  { kind: 'builtin'; name: BuiltinToolName } | { kind: 'http'; skillId: string; skillName: string; tool: SkillToolDefinition };
 
 /** A tool as the model sees it, and what runs when the model calls it. */
 export interface BoundTool {

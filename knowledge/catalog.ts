@@ -45,7 +45,10 @@ export function createKnowledgeCatalog(config: Config): KnowledgeCatalog {
       if (!reranker) {
         reranker =
           config.RERANK_PROVIDER === 'http'
-            ? createReranker({ provider: 'http', baseUrl: config.RERANK_BASE_URL!, apiKey: config.RERANK_API_KEY, model: config.RERANK_MODEL }, embedder)
+            ? createReranker(
+                { provider: 'http', baseUrl: config.RERANK_BASE_URL!, apiKey: config.RERANK_API_KEY, model: config.RERANK_MODEL },
+                embedder,
+              )
             : createReranker({ provider: 'local' }, embedder);
         rerankers.set(key, reranker);
       }

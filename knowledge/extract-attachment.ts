@@ -15,9 +15,7 @@ export interface AttachmentJob {
 
 /** The attachment's text as completions read it, or why it cannot be read (plain data: it crosses a thread boundary). */
 export type AttachmentOutcome =
-  | { kind: 'text'; format: string; text: string; truncated: boolean; tokenCount: number }
-  | ParseFailed
-  | ParseUnavailable;
+  { kind: 'text'; format: string; text: string; truncated: boolean; tokenCount: number } | ParseFailed | ParseUnavailable;
 
 function blockText(block: Block): string {
   switch (block.kind) {
@@ -28,7 +26,9 @@ function blockText(block: Block): string {
     case 'code':
       return `\`\`\`\n${block.text}\n\`\`\``;
     case 'table': {
-      const rows = block.rows.filter((row) => row.some((cell) => cell.trim())).map((row) => row.map((cell) => cell.replace(/\s+/g, ' ').trim()).join(' | '));
+      const rows = block.rows
+        .filter((row) => row.some((cell) => cell.trim()))
+        .map((row) => row.map((cell) => cell.replace(/\s+/g, ' ').trim()).join(' | '));
       return (block.name ? [block.name, ...rows] : rows).join('\n');
     }
     default:
@@ -37,7 +37,7 @@ function blockText(block: Block): string {
 }
 
 /** The extracted blocks as Markdown-like text a model reads: headings marked, list items together, table rows as `a | b`. */
-export function documentText(doc: ExtractedDocument): string {
+function documentText(doc: ExtractedDocument): string {
   let text = '';
   let previous: Block | undefined;
   for (const block of doc.blocks) {
@@ -51,7 +51,7 @@ export function documentText(doc: ExtractedDocument): string {
 }
 
 /** The longest start of `text` within `maxBytes` of UTF-8, cut between characters. */
-export function capUtf8(text: string, maxBytes: number): { text: string; truncated: boolean } {
+function capUtf8(text: string, maxBytes: number): { text: string; truncated: boolean } {
   if (Buffer.byteLength(text, 'utf8') <= maxBytes) return { text, truncated: false };
   const bytes = Buffer.from(text, 'utf8');
   let end = maxBytes;

@@ -5,6 +5,7 @@ import type { Config } from '../common/config';
 import { type AttachmentJob, type AttachmentOutcome, extractAttachment } from './extract-attachment';
 import type { ZipLimits } from './extract';
 import { type ParseFailed, type ParseJob, type ParseOutcome, parseDocument } from './parse-document';
+import type * as ParseThread from './parse-thread';
 
 /** Documents of knowledge bases, parsed into chunks (the worker). */
 export interface DocumentParsing {
@@ -40,8 +41,6 @@ export function parsePoolOptions(config: Config, timeoutMs: number): ParsePoolOp
 
 const THREAD_ENTRY = join(__dirname, 'parse-thread.js');
 
-const INLINE = { parseDocument, extractAttachment };
-
 /**
  * Parses uploads in a pool of threads. Extraction, splitting and token counting are synchronous
  * CPU work (a large spreadsheet or text takes seconds): on the process's own thread they would
@@ -57,7 +56,7 @@ export function createParsePool({ threads, timeoutMs, memoryMb, zipLimits }: Par
     return {
       parse: (job) => parseDocument({ ...job, zipLimits }),
       extract: (job) => extractAttachment({ ...job, zipLimits }),
-      close: async () => undefined,
+      close: () => Promise.resolve(),
     };
   }
   const pool = new Piscina({
@@ -79,7 +78,7 @@ export function createParsePool({ threads, timeoutMs, memoryMb, zipLimits }: Par
     waiting.shift()?.();
   };
 
-  async function run<R>(name: keyof typeof INLINE, job: object, caller?: AbortSignal): Promise<R | ParseFailed> {
+  async function run<R>(name: keyof typeof ParseThread, job: object, caller?: AbortSignal): Promise<R | ParseFailed> {
     await slot();
     try {
       caller?.throwIfAborted();

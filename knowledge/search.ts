@@ -1,65 +1,28 @@
-import type { Client as EsClient } from '@elastic/elasticsearch';
 import { AppError, ErrorCodes, invalid } from '../common/errors';
 import type { SearchBody, SearchedChunk, SearchResult } from '../common/schemas/knowledge';
-import type { ChunkIndex, IndexedChunk } from '../stores/chunk-index';
+import type { ChunkIndex } from '../stores/chunk-index';
 import type { KnowledgeBaseDoc } from '../stores/knowledge-bases';
 import type { KnowledgeCatalog } from './catalog';
 import { cosineSimilarity } from '../upstream/embeddings';
 
-export const DEFAULT_VECTOR_WEIGHT = 0.7;
-export const DEFAULT_KEYWORD_WEIGHT = 0.3;
+const DEFAULT_VECTOR_WEIGHT = 0.7;
+const DEFAULT_KEYWORD_WEIGHT = 0.3;
 
 /** Either weight alone implies the other (they sum to 1); neither gives 0.7 / 0.3. */
-export function searchWeights(body: Pick<SearchBody, 'vector_similarity_weight' | 'keyword_weight'>) {
+function searchWeights(body: Pick<SearchBody, 'vector_similarity_weight' | 'keyword_weight'>) {
   const vector = body.vector_similarity_weight ?? (body.keyword_weight !== undefined ? 1 - body.keyword_weight : DEFAULT_VECTOR_WEIGHT);
-  const keyword = body.keyword_weight ?? (body.vector_similarity_weight !== undefined ? 1 - body.vector_similarity_weight : DEFAULT_KEYWORD_WEIGHT);
+  const keyword =
+    body.keyword_weight ?? (body.vector_similarity_weight !== undefined ? 1 - body.vector_similarity_weight : DEFAULT_KEYWORD_WEIGHT);
   return { vector, keyword };
 }
 
 /** Candidates fetched from the index before thresholding and reranking. */
-export const candidateCount = (body: Pick<SearchBody, 'top_k' | 'rerank_top_n'>) => Math.min(200, Math.max(body.top_k * 4, body.rerank_top_n, 32));
+const candidateCount = (body: Pick<SearchBody, 'top_k' | 'rerank_top_n'>) => Math.min(200, Math.max(body.top_k * 4, body.rerank_top_n, 32));
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 const round = (x: number) => Number(x.toFixed(6));
 
-type Hit = {
-  _id: string;
-  _source?: Omit<IndexedChunk, 'embedding'>;
-  fields?: { embedding?: number[] };
-  matched_queries?: Record<string, number>;
-  highlight?: { content?: string[]; section_text?: string[] };
-};
-
-/** The Elasticsearch request a search sends: one round trip, BM25 and kNN with their scores named. */
-export function hybridQuery(index: string, tenantId: string, kbIds: string[], docIds: string[] | undefined, question: string, vector: number[], size: number, highlight: boolean) {
-  const filter = [
-    { term: { tenant_id: tenantId } },
-    { terms: { kb_id: kbIds } },
-    ...(docIds && docIds.length > 0 ? [{ terms: { doc_id: docIds } }] : []),
-  ];
-  return {
-    index,
-    ignore_unavailable: true,
-    include_named_queries_score: true,
-    size,
-    _source: { excludes: ['embedding'] },
-    fields: ['embedding'],
-    query: {
-      bool: {
-        filter,
-        minimum_should_match: 1,
-        should: [
-          { knn: { field: 'embedding', query_vector: vector, num_candidates: Math.max(100, size * 2), filter, _name: 'vector' } },
-          { multi_match: { query: question, fields: ['content', 'section_text^0.5'], _name: 'term' } },
-        ],
-      },
-    },
-    ...(highlight ? { highlight: { fields: { content: { number_of_fragments: 0 }, section_text: { number_of_fragments: 0 } }, pre_tags: ['<em>'], post_tags: ['</em>'] } } : {}),
-  };
-}
-
 export interface SearchDeps {
-  es: EsClient;
   chunkIndex: ChunkIndex;
   catalog: KnowledgeCatalog;
 }
@@ -70,9 +33,17 @@ export interface SearchDeps {
  * candidates, 0-1); similarity = (wv·vector + wk·term) / (wv + wk). Candidates under the threshold
  * are dropped; the best rerank_top_n are re-scored by the reranker and lead the order by that score.
  */
-export async function searchChunks({ es, chunkIndex, catalog }: SearchDeps, tenantId: string, kbs: KnowledgeBaseDoc[], body: SearchBody): Promise<SearchResult> {
+export async function searchChunks(
+  { chunkIndex, catalog }: SearchDeps,
+  tenantId: string,
+  kbs: KnowledgeBaseDoc[],
+  body: SearchBody,
+): Promise<SearchResult> {
   const models = [...new Set(kbs.map((kb) => kb.embedding_model))];
-  if (models.length > 1) throw invalid(`body.kb_ids: the knowledge bases use different embedding models (${models.join(', ')}); search them separately`, { field: 'body.kb_ids' });
+  if (models.length > 1)
+    throw invalid(`body.kb_ids: the knowledge bases use different embedding models (${models.join(', ')}); search them separately`, {
+      field: 'body.kb_ids',
+    });
   const model = models[0]!;
   const embedder = catalog.embedder(model);
   if (!embedder) throw new AppError(ErrorCodes.INTERNAL, `embedding model ${model} is not configured on this installation`);
@@ -84,10 +55,16 @@ export async function searchChunks({ es, chunkIndex, catalog }: SearchDeps, tena
     throw new AppError(ErrorCodes.LLM_FAILED, `the embedding model failed: ${(err as Error).message}`.slice(0, 300));
   }
   const weights = searchWeights(body);
-  const result = await es.search(
-    hybridQuery(chunkIndex.indexFor(kbs[0]!.dimension), tenantId, kbs.map((kb) => kb._id), body.doc_ids, body.question, vector, candidateCount(body), body.highlight),
-  );
-  const hits = result.hits.hits as Hit[];
+  const hits = await chunkIndex.hybridCandidates({
+    dimension: kbs[0]!.dimension,
+    tenantId,
+    kbIds: kbs.map((kb) => kb._id),
+    docIds: body.doc_ids,
+    question: body.question,
+    vector,
+    size: candidateCount(body),
+    highlight: body.highlight,
+  });
   const bestTerm = Math.max(0, ...hits.map((h) => h.matched_queries?.term ?? 0));
 
   const candidates: SearchedChunk[] = hits
@@ -96,7 +73,9 @@ export async function searchChunks({ es, chunkIndex, catalog }: SearchDeps, tena
       const src = h._source!;
       const knnScore = h.matched_queries?.vector;
       // Elasticsearch scores cosine kNN as (1 + cos) / 2; a chunk found by its terms alone is compared here.
-      const vectorPart = clamp01(knnScore !== undefined ? 2 * knnScore - 1 : h.fields?.embedding ? cosineSimilarity(vector, h.fields.embedding) : 0);
+      const vectorPart = clamp01(
+        knnScore !== undefined ? 2 * knnScore - 1 : h.fields?.embedding ? cosineSimilarity(vector, h.fields.embedding) : 0,
+      );
       const termPart = bestTerm > 0 ? clamp01((h.matched_queries?.term ?? 0) / bestTerm) : 0;
       return {
         chunk_id: h._id,
@@ -124,7 +103,10 @@ export async function searchChunks({ es, chunkIndex, catalog }: SearchDeps, tena
     const head = candidates.slice(0, body.rerank_top_n);
     let scores: number[];
     try {
-      scores = await reranker.rerank(body.question, head.map((c) => c.content));
+      scores = await reranker.rerank(
+        body.question,
+        head.map((c) => c.content),
+      );
     } catch (err) {
       throw new AppError(ErrorCodes.LLM_FAILED, `the reranker failed: ${(err as Error).message}`.slice(0, 300));
     }

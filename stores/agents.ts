@@ -39,9 +39,7 @@ export function createAgentStore(db: Db, { listCacheTtlMs = 0 }: { listCacheTtlM
     },
 
     list: (tenantId: string, page: PageRequest) =>
-      listCache.get(`${tenantId}|${page.page}|${page.page_size}`, () =>
-        findPage(agents, { tenant_id: tenantId }, page, present),
-      ),
+      listCache.get(`${tenantId}|${page.page}|${page.page_size}`, () => findPage(agents, { tenant_id: tenantId }, page, present)),
 
     /** Every read is scoped by tenant: another tenant's agent does not exist for the caller. */
     get: (tenantId: string, agentId: string): Promise<Agent> =>

@@ -11,7 +11,7 @@ import { findPage, type PageRequest } from './pagination';
  * stored (the key is 190 bits of randomness, so a slow hash adds nothing); the id part finds the
  * record and the hashes are compared in constant time.
  */
-export const API_KEY_PREFIX = 'combo_';
+const API_KEY_PREFIX = 'combo_';
 const KEY_PATTERN = /^combo_([A-Za-z0-9]{8})_([A-Za-z0-9]{32})$/;
 
 interface ApiKeyDoc {

@@ -1,4 +1,5 @@
 import type { Client as EsClient } from '@elastic/elasticsearch';
+import { type HybridHit, hybridQuery } from './hybrid-query';
 /** One chunk as indexed in Elasticsearch; `_id` is the chunk id. */
 export interface IndexedChunk {
   chunk_id: string;
@@ -70,6 +71,26 @@ export function createChunkIndex(es: EsClient, prefix: string) {
     indexFor,
 
     /**
+     * Candidates of a hybrid search over the tenant's knowledge bases (of one embedding dimension):
+     * kNN on the question's vector and BM25 on its text, in one round trip.
+     */
+    async hybridCandidates(q: {
+      dimension: number;
+      tenantId: string;
+      kbIds: string[];
+      docIds?: string[];
+      question: string;
+      vector: number[];
+      size: number;
+      highlight: boolean;
+    }): Promise<HybridHit[]> {
+      const result = await es.search(
+        hybridQuery(indexFor(q.dimension), q.tenantId, q.kbIds, q.docIds, q.question, q.vector, q.size, q.highlight),
+      );
+      return result.hits.hits as HybridHit[];
+    },
+
+    /**
      * Upserts by chunk id: indexing the same batch twice leaves one copy of each chunk.
      * `searchable`: return once the chunks are visible to search, either at the next periodic
      * refresh (`wait`: no refresh of its own, cheaper when many small documents finish together) or
@@ -103,7 +124,14 @@ export function createChunkIndex(es: EsClient, prefix: string) {
       await es.indices.refresh({ index: allIndices, allow_no_indices: true, ignore_unavailable: true });
       let deleted = 0;
       for (;;) {
-        const found = await es.search({ index: allIndices, allow_no_indices: true, ignore_unavailable: true, size: 1000, _source: false, query });
+        const found = await es.search({
+          index: allIndices,
+          allow_no_indices: true,
+          ignore_unavailable: true,
+          size: 1000,
+          _source: false,
+          query,
+        });
         const hits = found.hits.hits;
         if (hits.length === 0) return deleted;
         const result = await es.bulk({ refresh: true, operations: hits.map((h) => ({ delete: { _index: h._index, _id: h._id! } })) });

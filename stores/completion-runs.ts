@@ -65,9 +65,23 @@ export function createCompletionRunStore(db: Db) {
   return {
     async start(run: NewRun): Promise<void> {
       await runs.insertOne({
-        _id: run.traceId, tenant_id: run.tenantId, agent_id: run.agentId, session_id: run.sessionId, route: run.route, stream: run.stream,
-        status: 'running', answer: null, reference: [], cost: null, model: null, offline: run.offline, stop_reason: null, artifacts: [],
-        error: null, created_at: new Date(), finished_at: null,
+        _id: run.traceId,
+        tenant_id: run.tenantId,
+        agent_id: run.agentId,
+        session_id: run.sessionId,
+        route: run.route,
+        stream: run.stream,
+        status: 'running',
+        answer: null,
+        reference: [],
+        cost: null,
+        model: null,
+        offline: run.offline,
+        stop_reason: null,
+        artifacts: [],
+        error: null,
+        created_at: new Date(),
+        finished_at: null,
       });
     },
 
@@ -75,12 +89,21 @@ export function createCompletionRunStore(db: Db) {
     discard: async (traceId: string) => void (await runs.deleteOne({ _id: traceId })),
 
     async complete(traceId: string, result: RunResult, at: Date): Promise<void> {
-      await runs.updateOne({ _id: traceId }, {
-        $set: {
-          status: 'completed', answer: result.answer, reference: result.reference, cost: result.cost, model: result.model,
-          stop_reason: result.stopReason, artifacts: result.artifacts, finished_at: at,
+      await runs.updateOne(
+        { _id: traceId },
+        {
+          $set: {
+            status: 'completed',
+            answer: result.answer,
+            reference: result.reference,
+            cost: result.cost,
+            model: result.model,
+            stop_reason: result.stopReason,
+            artifacts: result.artifacts,
+            finished_at: at,
+          },
         },
-      });
+      );
     },
 
     async fail(traceId: string, error: { code: number; message: string }, cost: Cost, at: Date): Promise<void> {

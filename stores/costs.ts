@@ -1,5 +1,4 @@
 import type { Db } from 'mongodb';
-import { invalid } from '../common/errors';
 import type { CostSummary } from '../common/schemas/costs';
 import { startedEarly } from '../common/started-early';
 import { type EventLog, eventIdFor, newEvent } from './event-log';
@@ -171,7 +170,9 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
   async function thresholdOf(tenantId: string): Promise<Threshold> {
     const doc = await settings.findOne({ _id: tenantId });
     if (doc) return doc.threshold_tokens === null ? { tokens: null, source: 'none' } : { tokens: doc.threshold_tokens, source: 'tenant' };
-    return options.defaultThresholdTokens ? { tokens: options.defaultThresholdTokens, source: 'default' } : { tokens: null, source: 'none' };
+    return options.defaultThresholdTokens
+      ? { tokens: options.defaultThresholdTokens, source: 'default' }
+      : { tokens: null, source: 'none' };
   }
 
   /**
@@ -179,7 +180,14 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
    * appends; any other caller appends only if the event is missing (a lowered threshold, or a retry
    * after a crash between recording and appending). The derived id makes concurrent appends one event.
    */
-  async function noteThreshold(tenantId: string, period: string, total: number, threshold: number | null, at: Date, crossed: boolean): Promise<boolean> {
+  async function noteThreshold(
+    tenantId: string,
+    period: string,
+    total: number,
+    threshold: number | null,
+    at: Date,
+    crossed: boolean,
+  ): Promise<boolean> {
     if (threshold === null || total < threshold) return false;
     const factKey = totalsKey(tenantId, period);
     if (!crossed && (await eventLog.has(eventIdFor('cost.threshold_exceeded', factKey)))) return true;
@@ -222,7 +230,13 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
     async foldQueued(limit = 200): Promise<number> {
       const pending = await queue.find({}).limit(limit).toArray();
       for (const entry of pending) {
-        await store.recordRunCost({ tenantId: entry.tenant_id, traceId: entry._id, tokens: entry.tokens, durationMs: entry.duration_ms, at: entry.at });
+        await store.recordRunCost({
+          tenantId: entry.tenant_id,
+          traceId: entry._id,
+          tokens: entry.tokens,
+          durationMs: entry.duration_ms,
+          at: entry.at,
+        });
         await queue.deleteOne({ _id: entry._id });
       }
       return pending.length;
@@ -261,22 +275,24 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
       return { period, totals: totalsOf(after), thresholdExceeded: exceeded };
     },
 
+    /** Whether `period` names a period of this store's unit (a day or a month). */
+    isPeriod: (period: string): boolean => period.length === periodOf(new Date(0), unit).length,
+
     /** The period's totals and the threshold; the current period when none is given. */
-    async summary(tenantId: string, period?: string): Promise<CostSummary> {
-      if (period !== undefined && period.length !== periodOf(new Date(0), unit).length) {
-        throw invalid(`query.period: periods here are ${unit === 'day' ? 'days, YYYY-MM-DD' : 'months, YYYY-MM'}`, { field: 'query.period' });
-      }
-      return summary(tenantId, period ?? periodOf(new Date(), unit));
-    },
+    summary: (tenantId: string, period?: string): Promise<CostSummary> => summary(tenantId, period ?? periodOf(new Date(), unit)),
 
     /**
      * Sets (or with null turns off) the tenant's threshold. A period already over the new threshold
      * records its event now, once, as a run crossing it would.
      */
     async setThreshold(tenantId: string, thresholdTokens: number | null): Promise<CostSummary> {
-      const write = () => settings.updateOne({ _id: tenantId }, { $set: { threshold_tokens: thresholdTokens, updated_at: new Date() } }, { upsert: true });
+      const write = () =>
+        settings.updateOne({ _id: tenantId }, { $set: { threshold_tokens: thresholdTokens, updated_at: new Date() } }, { upsert: true });
       // Two first-time upserts of one tenant race to insert; the loser's update then finds the document.
-      await write().catch((err: unknown) => (isDuplicateKey(err) ? write() : Promise.reject(err)));
+      await write().catch((err: unknown) => {
+        if (isDuplicateKey(err)) return write();
+        throw err;
+      });
       const current = await summary(tenantId, periodOf(new Date(), unit));
       await noteThreshold(tenantId, current.period, current.tokens, current.threshold_tokens, new Date(), false);
       return current;

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import { notFound } from '../common/errors';
 import type { OverlapPolicy } from '../common/schemas/cron';
-import type { SessionTemplateName } from '../triggers/session-templates';
+import type { SessionTemplateName } from '../common/session-template-names';
 import { findPage, type PageRequest } from './pagination';
 
 /** A cron job's configuration. Its Temporal Schedule (`cron-<_id>`) holds the run state. */

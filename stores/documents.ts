@@ -126,7 +126,12 @@ export function createDocumentStore(db: Db) {
       const parts = Math.max(1, Math.ceil(input.bytes.length / FILE_PART_BYTES));
       try {
         await fileParts.insertMany(
-          Array.from({ length: parts }, (_, n) => ({ _id: filePartId(id, n), doc_id: id, n, data: input.bytes.subarray(n * FILE_PART_BYTES, (n + 1) * FILE_PART_BYTES) })),
+          Array.from({ length: parts }, (_, n) => ({
+            _id: filePartId(id, n),
+            doc_id: id,
+            n,
+            data: input.bytes.subarray(n * FILE_PART_BYTES, (n + 1) * FILE_PART_BYTES),
+          })),
         );
       } catch (err) {
         await removeFile(id, parts).catch(() => undefined);
@@ -185,12 +190,18 @@ export function createDocumentStore(db: Db) {
      * false: no document being parsed has that id (it was deleted).
      */
     async setProgress(docId: string, fields: DocumentProgress): Promise<boolean> {
-      const { matchedCount } = await documents.updateOne({ _id: docId, status: 'parsing' }, { $set: { ...fields, updated_at: new Date() } });
+      const { matchedCount } = await documents.updateOne(
+        { _id: docId, status: 'parsing' },
+        { $set: { ...fields, updated_at: new Date() } },
+      );
       return matchedCount > 0;
     },
 
     /** The parse's outcome; a success records its whole progress in the same write. false: the document is gone. */
-    async finish(docId: string, outcome: { ok: true; progress: DocumentProgress & { chunks_indexed: number } } | { ok: false; error: DocumentFailure }): Promise<boolean> {
+    async finish(
+      docId: string,
+      outcome: { ok: true; progress: DocumentProgress & { chunks_indexed: number } } | { ok: false; error: DocumentFailure },
+    ): Promise<boolean> {
       const now = new Date();
       const { matchedCount } = await documents.updateOne(
         { _id: docId },

@@ -29,20 +29,14 @@ export interface OutboxHolder {
 }
 
 /** Collections whose documents may carry an outbox; the sweeper visits each. */
-export const OUTBOX_COLLECTIONS = ['sessions'] as const;
+const OUTBOX_COLLECTIONS = ['sessions'] as const;
 export type OutboxCollection = (typeof OUTBOX_COLLECTIONS)[number];
 
 export function eventIdFor(event: EventName, factKey: string): string {
   return `evt_${createHash('sha256').update(`${event}\u0000${factKey}`).digest('hex').slice(0, 32)}`;
 }
 
-export function newEvent(
-  event: EventName,
-  tenantId: string,
-  factKey: string,
-  data: Record<string, unknown>,
-  at: Date,
-): EventRecord {
+export function newEvent(event: EventName, tenantId: string, factKey: string, data: Record<string, unknown>, at: Date): EventRecord {
   return { event_id: eventIdFor(event, factKey), event, tenant_id: tenantId, timestamp: at.toISOString(), data };
 }
 
@@ -72,10 +66,22 @@ export function createEventLog(db: Db) {
         if (!(isDuplicateKey(err) && (!writeErrors || writeErrors.every((e) => e.code === 11000)))) throw err;
       }
     };
-    const docs = records.map((r) => ({ _id: r.event_id, event: r.event, tenant_id: r.tenant_id, timestamp: new Date(r.timestamp), data: r.data }));
+    const docs = records.map((r) => ({
+      _id: r.event_id,
+      event: r.event,
+      tenant_id: r.tenant_id,
+      timestamp: new Date(r.timestamp),
+      data: r.data,
+    }));
     // Side by side: both writes are idempotent, and a queued copy is whole, so the dispatcher never
     // needs the log entry to exist first.
-    await Promise.all([insertNew(events, docs), insertNew(dispatchQueue, docs.map((d) => ({ ...d })))]);
+    await Promise.all([
+      insertNew(events, docs),
+      insertNew(
+        dispatchQueue,
+        docs.map((d) => ({ ...d })),
+      ),
+    ]);
   }
 
   /** Copies a document's outbox events into the log, then removes them from the outbox. */
@@ -123,7 +129,13 @@ export function createEventLog(db: Db) {
    */
   async function range(
     tenantId: string,
-    { since, until, names, after, limit }: { since: string; until: string; names?: string[]; after?: { timestamp: string; eventId: string }; limit: number },
+    {
+      since,
+      until,
+      names,
+      after,
+      limit,
+    }: { since: string; until: string; names?: string[]; after?: { timestamp: string; eventId: string }; limit: number },
   ): Promise<EventDoc[]> {
     return events
       .find({
@@ -131,7 +143,12 @@ export function createEventLog(db: Db) {
         timestamp: { $gte: new Date(since), $lt: new Date(until) },
         ...(names ? { event: { $in: names as EventName[] } } : {}),
         ...(after
-          ? { $or: [{ timestamp: { $gt: new Date(after.timestamp) } }, { timestamp: new Date(after.timestamp), _id: { $gt: after.eventId } }] }
+          ? {
+              $or: [
+                { timestamp: { $gt: new Date(after.timestamp) } },
+                { timestamp: new Date(after.timestamp), _id: { $gt: after.eventId } },
+              ],
+            }
           : {}),
       })
       .sort({ timestamp: 1, _id: 1 })

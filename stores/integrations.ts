@@ -2,10 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { conflict, notFound } from '../common/errors';
 import { newId } from '../common/ids';
-import type {
-  CreateIntegrationBody, Integration, IntegrationChannel, IntegrationWithSecret,
-} from '../common/schemas/integrations';
-import type { DispatchedTask, InboundEvent } from '../triggers/inbound-event';
+import type { CreateIntegrationBody, Integration, IntegrationChannel, IntegrationWithSecret } from '../common/schemas/integrations';
+import type { DispatchedTask, InboundEvent } from '../common/inbound-event';
 import { isDuplicateKey } from './mongo';
 import { findPage, type PageRequest } from './pagination';
 import type { SecretBox } from './secret-box';
@@ -45,7 +43,7 @@ interface InboundEventDoc {
 }
 
 /** Bodies larger than this are not kept with the seen event id (the event is, without its payload). */
-export const MAX_STORED_PAYLOAD_BYTES = 256 * 1024;
+const MAX_STORED_PAYLOAD_BYTES = 256 * 1024;
 
 /** Who an inbound call claims to come from, and the secrets its signature may be made with. */
 export interface InboundVerifier {
@@ -59,7 +57,7 @@ export interface InboundVerifier {
 /** 32 random bytes; the prefix tells inbound secrets apart from outbound ones (`whsec_`). */
 const newSecret = () => `insec_${randomBytes(32).toString('base64url')}`;
 
-export const inboundPathOf = (channel: IntegrationChannel) =>
+const inboundPathOf = (channel: IntegrationChannel) =>
   channel === 'generic' ? '/v1/webhook/generic/{trigger_id}' : `/v1/webhook/${channel}`;
 
 export function createIntegrationStore(db: Db, secretBox: SecretBox, { publicBaseUrl }: { publicBaseUrl: string }) {
@@ -141,8 +139,12 @@ export function createIntegrationStore(db: Db, secretBox: SecretBox, { publicBas
         previous_secret_valid_until: graceSeconds > 0 ? new Date(now.getTime() + graceSeconds * 1000) : null,
         updated_at: now,
       };
-      const { matchedCount } = await integrations.updateOne({ _id: id, tenant_id: tenantId, secret_sealed: doc.secret_sealed }, { $set: changes });
-      if (matchedCount === 0) throw conflict(`integration ${id} was rotated or deleted at the same time; try again`, { integration_id: id });
+      const { matchedCount } = await integrations.updateOne(
+        { _id: id, tenant_id: tenantId, secret_sealed: doc.secret_sealed },
+        { $set: changes },
+      );
+      if (matchedCount === 0)
+        throw conflict(`integration ${id} was rotated or deleted at the same time; try again`, { integration_id: id });
       return { ...present({ ...doc, ...changes }), secret };
     },
 
@@ -156,7 +158,13 @@ export function createIntegrationStore(db: Db, secretBox: SecretBox, { publicBas
     },
 
     /** Records the event id as seen; false when the integration had already seen it (a replay). */
-    async recordInbound(integrationId: string, tenantId: string, event: InboundEvent, payloadText: string, triggerId: string | null): Promise<boolean> {
+    async recordInbound(
+      integrationId: string,
+      tenantId: string,
+      event: InboundEvent,
+      payloadText: string,
+      triggerId: string | null,
+    ): Promise<boolean> {
       const { payload: _payload, ...withoutPayload } = event;
       const payloadBytes = Buffer.byteLength(payloadText, 'utf8');
       try {

@@ -38,7 +38,11 @@ export function createKnowledgeBaseStore(db: Db, { readCacheTtlMs = 0 }: { readC
     /** The knowledge base, or null when it is gone (or another tenant's); never from the read cache. */
     find: (tenantId: string, kbId: string): Promise<KnowledgeBaseDoc | null> => bases.findOne({ _id: kbId, tenant_id: tenantId }),
 
-    async create(tenantId: string, body: Omit<CreateKnowledgeBaseBody, 'embedding_model'>, embedding: { model: string; dimension: number }): Promise<KnowledgeBase> {
+    async create(
+      tenantId: string,
+      body: Omit<CreateKnowledgeBaseBody, 'embedding_model'>,
+      embedding: { model: string; dimension: number },
+    ): Promise<KnowledgeBase> {
       const now = new Date();
       const doc: KnowledgeBaseDoc = {
         _id: newId('kb'),

@@ -1,4 +1,4 @@
-import { MongoClient, MongoServerError, type Db } from 'mongodb';
+import { MongoClient, MongoServerError, type Db, type IndexDescriptionInfo } from 'mongodb';
 
 export interface MongoHandle {
   client: MongoClient;
@@ -26,12 +26,23 @@ export const isDuplicateKey = (err: unknown): boolean => err instanceof MongoSer
  * (tenant, channel): dropped on start. Idempotent, and harmless when the API and the worker race.
  */
 async function dropOneIntegrationPerChannelIndex(db: Db): Promise<void> {
-  const indexes = await db.collection('integrations').listIndexes().toArray().catch(() => []);
+  const indexes = (await db
+    .collection('integrations')
+    .listIndexes()
+    .toArray()
+    .catch(() => [])) as IndexDescriptionInfo[];
   const old = indexes.filter((ix) => ix.unique && Object.keys(ix.key ?? {}).join(',') === 'tenant_id,channel');
-  await Promise.all(old.map((ix) => db.collection('integrations').dropIndex(String(ix.name)).catch((err: unknown) => {
-    // Dropped meanwhile by the other process starting.
-    if (!(err instanceof MongoServerError && (err.code === 27 || err.codeName === 'IndexNotFound'))) throw err;
-  })));
+  await Promise.all(
+    old.map((ix) =>
+      db
+        .collection('integrations')
+        .dropIndex(String(ix.name))
+        .catch((err: unknown) => {
+          // Dropped meanwhile by the other process starting.
+          if (!(err instanceof MongoServerError && (err.code === 27 || err.codeName === 'IndexNotFound'))) throw err;
+        }),
+    ),
+  );
 }
 
 /** Creates the indexes every store needs (and drops retired ones); safe to call on every start. */

@@ -59,9 +59,7 @@ export function createRateLimiter(db: Db, options: RateLimiterOptions) {
       { upsert: true },
     );
     const docs = await counters.find({ bucket }, { projection: { count: 1 } }).toArray();
-    state.others = docs
-      .filter((d) => d._id !== `${bucket}|${options.processId}`)
-      .reduce((sum, d) => sum + d.count, 0);
+    state.others = docs.filter((d) => d._id !== `${bucket}|${options.processId}`).reduce((sum, d) => sum + d.count, 0);
   }
 
   /**

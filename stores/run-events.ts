@@ -3,8 +3,6 @@ import { isDuplicateKey } from './mongo';
 
 import type { StreamEventData, StreamEventName } from '../common/schemas/stream-events';
 
-export type { StreamEventName };
-
 /** One stream event, its data typed by its name (the schemas the OpenAPI document publishes). */
 export type StreamEvent = { [K in StreamEventName]: { event: K; data: StreamEventData[K] } }[StreamEventName];
 
@@ -82,7 +80,9 @@ export function createRunEventStore(db: Db) {
     async read(traceId: string, seq: number): Promise<(StreamEvent & { seq: number; owner?: RunOwner }) | null> {
       const doc = await events.findOne({ _id: docId(traceId, seq) });
       // Written by append from a StreamEvent, so name and data belong together.
-      return doc ? { ...({ event: doc.event, data: doc.data } as StreamEvent), seq: doc.seq, ...(doc.owner ? { owner: doc.owner } : {}) } : null;
+      return doc
+        ? { ...({ event: doc.event, data: doc.data } as StreamEvent), seq: doc.seq, ...(doc.owner ? { owner: doc.owner } : {}) }
+        : null;
     },
 
     /** Removes streams older than `before` (maintenance). */

@@ -1,4 +1,4 @@
-import type { Db, UpdateFilter } from 'mongodb';
+import type { Db } from 'mongodb';
 import { conflict, notFound } from '../common/errors';
 import { newId } from '../common/ids';
 import { startedEarly } from '../common/started-early';
@@ -127,10 +127,22 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
      * theirs from the workflow, so a retry cannot open a second session) fails with a duplicate
      * key when taken.
      */
-    async create(tenantId: string, agentId: string, userId: string, body: CreateSessionBody, { sessionId }: { sessionId?: string } = {}): Promise<Session> {
+    async create(
+      tenantId: string,
+      agentId: string,
+      userId: string,
+      body: CreateSessionBody,
+      { sessionId }: { sessionId?: string } = {},
+    ): Promise<Session> {
       const now = new Date();
       const id = sessionId ?? newId('ses');
-      const event = newEvent('session.created', tenantId, id, { session_id: id, tenant_id: tenantId, user_id: userId, agent_id: agentId }, now);
+      const event = newEvent(
+        'session.created',
+        tenantId,
+        id,
+        { session_id: id, tenant_id: tenantId, user_id: userId, agent_id: agentId },
+        now,
+      );
       const doc: SessionDoc = {
         _id: id,
         tenant_id: tenantId,
@@ -167,7 +179,10 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
       const event = newEvent('session.archived', tenantId, sessionId, { session_id: sessionId }, now);
       const { modifiedCount } = await sessions.updateOne(
         { _id: sessionId, tenant_id: tenantId, status: 'active' },
-        { $set: { status: 'archived', archived_at: now, updated_at: now }, $push: { outbox: event } } as UpdateFilter<SessionDoc>,
+        {
+          $set: { status: 'archived', archived_at: now, updated_at: now },
+          $push: { outbox: event },
+        },
       );
       if (modifiedCount === 1) await eventLog.flush('sessions', sessionId, [event]);
       return presentSession(await getDoc(tenantId, sessionId));
@@ -214,7 +229,11 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
     },
 
     /** The newest turns, oldest first: at most `maxMessages` of them and `maxChars` characters. */
-    async recentTurns(tenantId: string, sessionId: string, { maxMessages, maxChars }: { maxMessages: number; maxChars: number }): Promise<MemoryTurn[]> {
+    async recentTurns(
+      tenantId: string,
+      sessionId: string,
+      { maxMessages, maxChars }: { maxMessages: number; maxChars: number },
+    ): Promise<MemoryTurn[]> {
       const doc = await memory.findOne({ _id: sessionId, tenant_id: tenantId });
       if (doc && doc.turns.length > 2 * MEMORY_TURNS) {
         await memory.updateOne({ _id: sessionId }, { $set: { turns: doc.turns.slice(-MEMORY_TURNS) } });
@@ -245,7 +264,13 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
       // Both writes at once: this is on every completion's path. The message log keeps a turn once
       // (derived ids); a recording retried after an infrastructure fault may repeat the turn in the
       // memory the model is given, which is harmless.
-      const remembered = startedEarly(remember(tenantId, sessionId, turn.map(({ role, content }) => ({ role, content }))));
+      const remembered = startedEarly(
+        remember(
+          tenantId,
+          sessionId,
+          turn.map(({ role, content }) => ({ role, content })),
+        ),
+      );
       try {
         await messages.insertMany(docs, { ordered: false });
       } catch (err) {
@@ -258,7 +283,11 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
     },
 
     /** The answer a completion recorded in the session, with what it spent; null when none was recorded. */
-    async recordedAnswer(tenantId: string, sessionId: string, traceId: string): Promise<{ content: string; answeredBy: AnswerUsage } | null> {
+    async recordedAnswer(
+      tenantId: string,
+      sessionId: string,
+      traceId: string,
+    ): Promise<{ content: string; answeredBy: AnswerUsage } | null> {
       const doc = await messages.findOne({ _id: turnMessageIds(traceId, 2)[1]!, tenant_id: tenantId, session_id: sessionId });
       return doc?.answered_by ? { content: doc.content, answeredBy: doc.answered_by } : null;
     },

@@ -73,7 +73,10 @@ export function createSkillStore(db: Db) {
         await skills.insertOne(doc);
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
-        const existing = await skills.findOne({ tenant_id: tenantId, name: manifest.name, version: manifest.version }, { projection: { _id: 1 } });
+        const existing = await skills.findOne(
+          { tenant_id: tenantId, name: manifest.name, version: manifest.version },
+          { projection: { _id: 1 } },
+        );
         throw conflict(`skill ${manifest.name} ${manifest.version} is already installed`, {
           name: manifest.name,
           version: manifest.version,

@@ -2,8 +2,8 @@ import type { Db } from 'mongodb';
 import { notFound } from '../common/errors';
 import { newId } from '../common/ids';
 import type { CreateTriggerBody, EventTrigger, TriggerConfig, UpdateTriggerBody } from '../common/schemas/triggers';
-import type { InboundEvent } from '../triggers/inbound-event';
-import { unknownPathProblems } from '../triggers/templates';
+import type { InboundEvent } from '../common/inbound-event';
+import { unknownPathProblems } from '../common/event-templates';
 import { findPage, type PageRequest } from './pagination';
 
 interface TriggerDoc {
@@ -17,12 +17,13 @@ interface TriggerDoc {
 }
 
 /** Where a generic trigger's events are POSTed. */
-export const genericInboundPath = (triggerId: string) => `/v1/webhook/generic/${triggerId}`;
+const genericInboundPath = (triggerId: string) => `/v1/webhook/generic/${triggerId}`;
 
 /** Paths saved before templates were checked for them: shown, and filled as empty as they always were. */
 const problemsOf = (config: TriggerConfig) =>
   Object.entries(config.action.inputs ?? {}).flatMap(([name, template]) =>
-    unknownPathProblems(template).map((message) => ({ field: `trigger.action.inputs.${name}`, message })));
+    unknownPathProblems(template).map((message) => ({ field: `trigger.action.inputs.${name}`, message })),
+  );
 
 const present = (d: TriggerDoc): EventTrigger => ({
   trigger_id: d._id,
@@ -57,7 +58,15 @@ export function createTriggerStore(db: Db) {
 
     async create(tenantId: string, body: CreateTriggerBody): Promise<EventTrigger> {
       const now = new Date();
-      const doc: TriggerDoc = { _id: newId('trg'), tenant_id: tenantId, name: body.name, enabled: body.enabled, trigger: body.trigger, created_at: now, updated_at: now };
+      const doc: TriggerDoc = {
+        _id: newId('trg'),
+        tenant_id: tenantId,
+        name: body.name,
+        enabled: body.enabled,
+        trigger: body.trigger,
+        created_at: now,
+        updated_at: now,
+      };
       await triggers.insertOne(doc);
       return present(doc);
     },

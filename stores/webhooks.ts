@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { Db, Filter, UpdateFilter } from 'mongodb';
+import type { Db, Filter } from 'mongodb';
 import { notFound } from '../common/errors';
-import type { EventName, EventRecord } from '../common/events';
+import type { DeliveryEnvelope, EventName } from '../common/events';
+
+export type { DeliveryEnvelope };
 import { newId, randomToken } from '../common/ids';
-import type {
-  CreateSubscriptionBody, Delivery, DeliveryAttempt, Subscription, UpdateSubscriptionBody,
-} from '../common/schemas/webhooks';
+import type { CreateSubscriptionBody, Delivery, DeliveryAttempt, Subscription, UpdateSubscriptionBody } from '../common/schemas/webhooks';
 import { isDuplicateKey } from './mongo';
 import { findPage, type PageRequest } from './pagination';
 import type { SecretBox } from './secret-box';
@@ -21,11 +21,6 @@ interface SubscriptionDoc {
   secret_last4: string;
   created_at: Date;
   updated_at: Date;
-}
-
-/** What a delivery sends: the spec's envelope. `webhook.test` is the subscription test event. */
-export interface DeliveryEnvelope extends Omit<EventRecord, 'event'> {
-  event: EventName | 'webhook.test';
 }
 
 interface AttemptDoc extends Omit<DeliveryAttempt, 'at'> {
@@ -62,10 +57,10 @@ export interface NewDelivery {
 const hash = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
 
 /** One (event, subscription) pair has one delivery id; a replay has its own. */
-export function deliveryIdFor(d: Pick<NewDelivery, 'subscriptionId' | 'envelope' | 'replayOf' | 'replayId'>): string {
+function deliveryIdFor(d: Pick<NewDelivery, 'subscriptionId' | 'envelope' | 'replayOf' | 'replayId'>): string {
   return `dlv_${hash(d.envelope.event_id, d.subscriptionId, d.replayOf ?? '', d.replayId ?? '')}`;
 }
-export const deliveryWorkflowId = (deliveryId: string) => `webhook-delivery-${deliveryId}`;
+const deliveryWorkflowId = (deliveryId: string) => `webhook-delivery-${deliveryId}`;
 
 const presentSubscription = (d: SubscriptionDoc): Subscription => ({
   subscription_id: d._id,
@@ -162,7 +157,9 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
     async enabledByTenant(tenantIds: string[]): Promise<Map<string, Array<{ id: string; events: EventName[]; createdAt: Date }>>> {
       const entries = await Promise.all(
         tenantIds.map(async (tenantId) => {
-          const docs = await subscriptions.find({ tenant_id: tenantId, enabled: true }, { projection: { events: 1, created_at: 1 } }).toArray();
+          const docs = await subscriptions
+            .find({ tenant_id: tenantId, enabled: true }, { projection: { events: 1, created_at: 1 } })
+            .toArray();
           return [tenantId, docs.map((d) => ({ id: d._id, events: d.events, createdAt: d.created_at }))] as const;
         }),
       );
@@ -188,8 +185,7 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
       return { ...presentSubscription(doc), secret };
     },
 
-    listSubscriptions: (tenantId: string, page: PageRequest) =>
-      findPage(subscriptions, { tenant_id: tenantId }, page, presentSubscription),
+    listSubscriptions: (tenantId: string, page: PageRequest) => findPage(subscriptions, { tenant_id: tenantId }, page, presentSubscription),
 
     getSubscription: async (tenantId: string, id: string) => presentSubscription(await getDoc(tenantId, id)),
 
@@ -245,10 +241,16 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
      * activity does not add an attempt.
      */
     async recordAttempt(deliveryId: string, attempt: DeliveryAttempt): Promise<void> {
-      await deliveries.updateOne({ _id: deliveryId, 'attempts.attempt': { $ne: attempt.attempt } }, {
-        $push: { attempts: { ...attempt, at: new Date(attempt.at) } },
-        $set: { attempt_count: attempt.attempt, ...(attempt.ok ? { status: 'delivered' as const, delivered_at: new Date(attempt.at) } : {}) },
-      } as UpdateFilter<DeliveryDoc>);
+      await deliveries.updateOne(
+        { _id: deliveryId, 'attempts.attempt': { $ne: attempt.attempt } },
+        {
+          $push: { attempts: { ...attempt, at: new Date(attempt.at) } },
+          $set: {
+            attempt_count: attempt.attempt,
+            ...(attempt.ok ? { status: 'delivered' as const, delivered_at: new Date(attempt.at) } : {}),
+          },
+        },
+      );
     },
 
     async markDead(deliveryId: string): Promise<void> {
@@ -259,7 +261,10 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
 
     getDelivery: async (tenantId: string, id: string) => presentDelivery(await getDeliveryDoc(tenantId, id)),
 
-    async listDeliveries(tenantId: string, query: PageRequest & { event_id?: string; subscription_id?: string; status?: Delivery['status'] }) {
+    async listDeliveries(
+      tenantId: string,
+      query: PageRequest & { event_id?: string; subscription_id?: string; status?: Delivery['status'] },
+    ) {
       const filter: Filter<DeliveryDoc> = { tenant_id: tenantId };
       if (query.event_id) filter.event_id = query.event_id;
       if (query.subscription_id) filter.subscription_id = query.subscription_id;

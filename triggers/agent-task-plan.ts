@@ -1,9 +1,9 @@
 import type { EventTrigger } from '../common/schemas/triggers';
-import type { AgentTaskInput, InboundEvent } from './inbound-event';
+import type { AgentTaskInput, InboundEvent } from '../common/inbound-event';
 import { planSession } from './session-templates';
-import { renderInputs } from './templates';
+import { renderInputs } from '../common/event-templates';
 
-export const triggerOrigin = (triggerId: string) => `trigger:${triggerId}`;
+const triggerOrigin = (triggerId: string) => `trigger:${triggerId}`;
 
 /**
  * What a matching trigger starts for this event (its inputs filled, its template's question), or
@@ -17,5 +17,16 @@ export function agentTaskFor(tenantId: string, trigger: EventTrigger, event: Inb
   const origin = triggerOrigin(trigger.trigger_id);
   // The question does not depend on the model being configured; the route is settled by the task.
   const { question } = planSession(action.session_template, { event, inputs, origin, modelConfigured: false });
-  return { task: { tenantId, origin, key: event.event_id, agentId: action.agent_id, sessionTemplate: action.session_template, inputs, question, event } };
+  return {
+    task: {
+      tenantId,
+      origin,
+      key: event.event_id,
+      agentId: action.agent_id,
+      sessionTemplate: action.session_template,
+      inputs,
+      question,
+      event,
+    },
+  };
 }

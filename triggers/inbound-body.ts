@@ -40,16 +40,26 @@ const inflateEither: Inflate = (buf, options) => {
 };
 
 const DECODERS: Record<string, Inflate | null> = {
-  identity: null, gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateEither, br: brotliDecompressSync,
+  identity: null,
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateEither,
+  br: brotliDecompressSync,
 };
 
 function inflate(bytes: Buffer, contentEncoding: string, maxBytes: number): Buffer {
   // Codings are listed in the order they were applied: undone from the last.
-  const codings = contentEncoding.split(',').map((c) => c.trim().toLowerCase()).filter(Boolean).reverse();
+  const codings = contentEncoding
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter(Boolean)
+    .reverse();
   let body = bytes;
   for (const coding of codings) {
     if (!(coding in DECODERS)) {
-      throw invalid(`header.Content-Encoding: ${coding.slice(0, 40)} is not supported (gzip, deflate, br, identity)`, { field: 'header.Content-Encoding' });
+      throw invalid(`header.Content-Encoding: ${coding.slice(0, 40)} is not supported (gzip, deflate, br, identity)`, {
+        field: 'header.Content-Encoding',
+      });
     }
     const decode = DECODERS[coding];
     if (!decode) continue;

@@ -1,4 +1,5 @@
-import type { InboundEvent } from './inbound-event';
+import type { InboundEvent } from '../common/inbound-event';
+import type { SessionTemplateName } from '../common/session-template-names';
 
 /**
  * Session templates: how an agent task started by an event trigger (or a cron job) opens its
@@ -6,8 +7,6 @@ import type { InboundEvent } from './inbound-event';
  * agent's default route) and the question from the event and the trigger's filled inputs. Pure:
  * used by the dispatcher, the agent-task activity and the API's documentation.
  */
-export const SESSION_TEMPLATE_NAMES = ['default', 'code-review', 'import-requirements', 'import-bugs'] as const;
-export type SessionTemplateName = (typeof SESSION_TEMPLATE_NAMES)[number];
 
 export interface SessionPlan {
   sessionName: string;
@@ -40,10 +39,10 @@ export const QUESTION_MAX_CHARS = 32_000;
 const NAME_MAX_CHARS = 200;
 const METADATA_VALUE_MAX_CHARS = 1_000;
 
-export const REVIEW_ROUTE_WITH_MODEL = '@review@llm@default@';
-export const REVIEW_ROUTE_WITHOUT_MODEL = '@review@rules@default@';
-export const IMPORT_REQUIREMENTS_ROUTE = '@import@structured@requirements@';
-export const IMPORT_BUGS_ROUTE = '@import@structured@bugs@';
+const REVIEW_ROUTE_WITH_MODEL = '@review@llm@default@';
+const REVIEW_ROUTE_WITHOUT_MODEL = '@review@rules@default@';
+const IMPORT_REQUIREMENTS_ROUTE = '@import@structured@requirements@';
+const IMPORT_BUGS_ROUTE = '@import@structured@bugs@';
 
 /** What the session records of the event it was opened for. */
 function eventMetadata(event: InboundEvent | null): Record<string, string> {
@@ -72,7 +71,8 @@ const inputLines = (inputs: Record<string, string>, except: string[] = []) =>
     .map(([name, value]) => `${name}: ${value}`);
 
 /** The event's own text: its `text` field when it has one, else the whole payload as JSON. */
-const field = (value: unknown, key: string): unknown => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);
+const field = (value: unknown, key: string): unknown =>
+  value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
 const textOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /**
@@ -119,7 +119,11 @@ const TEMPLATES: readonly SessionTemplate[] = [
       route: null,
       question: [
         ...(event
-          ? [`Event ${describeEvent(event)}.`, ...(event.actor ? [`actor: ${event.actor}`] : []), ...(event.url ? [`link: ${event.url}`] : [])]
+          ? [
+              `Event ${describeEvent(event)}.`,
+              ...(event.actor ? [`actor: ${event.actor}`] : []),
+              ...(event.url ? [`link: ${event.url}`] : []),
+            ]
           : []),
         ...inputLines(inputs),
       ].join('\n'),
@@ -130,7 +134,7 @@ const TEMPLATES: readonly SessionTemplate[] = [
     description:
       `Reviews the change the event is about, announced with \`review.completed\` (its \`pr_url\` is the change's link). Route ` +
       `\`${REVIEW_ROUTE_WITH_MODEL}\` when a language model is configured, else \`${REVIEW_ROUTE_WITHOUT_MODEL}\` (rule-based, ` +
-      'which needs the diff). The question carries the link (input `pr_url`, else `url`, else the event\'s link), the other inputs ' +
+      "which needs the diff). The question carries the link (input `pr_url`, else `url`, else the event's link), the other inputs " +
       'as `name: value`, and the unified diff from the `diff` input when there is one.',
     routeText: `${REVIEW_ROUTE_WITH_MODEL} (with a model) or ${REVIEW_ROUTE_WITHOUT_MODEL}`,
     plan: ({ event, inputs, modelConfigured }) => {
@@ -152,7 +156,7 @@ const TEMPLATES: readonly SessionTemplate[] = [
     name: 'import-requirements',
     description:
       `Imports requirements on \`${IMPORT_REQUIREMENTS_ROUTE}\`, announced with \`import.completed\`. The question is the \`items\` ` +
-      "input (CSV, JSON or a Markdown list), else, for an issue event (GitHub, Gitea, GitLab), the issue as one item, else the " +
+      'input (CSV, JSON or a Markdown list), else, for an issue event (GitHub, Gitea, GitLab), the issue as one item, else the ' +
       "event's `text` field, else its whole payload as JSON.",
     routeText: IMPORT_REQUIREMENTS_ROUTE,
     plan: ({ event, inputs }) => ({

@@ -18,7 +18,8 @@ export function guardedLookup(resolve: Resolver = systemResolver) {
         const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
         const addresses = family === 4 || family === 6 ? found.filter((a) => a.family === family) : found;
         const refused = found.find((a) => isBlockedAddress(a.address));
-        if (refused) return callback(new UnsafeUrlError(`points at a private, loopback or reserved address (${hostname} is ${refused.address})`), '');
+        if (refused)
+          return callback(new UnsafeUrlError(`points at a private, loopback or reserved address (${hostname} is ${refused.address})`), '');
         const first = addresses[0];
         if (!first) return callback(Object.assign(new Error(`host ${hostname} does not resolve`), { code: 'ENOTFOUND' }), '');
         return options.all ? callback(null, addresses) : callback(null, first.address, first.family);
@@ -50,7 +51,11 @@ function unwrap(err: unknown): unknown {
  * refused unless `allowPrivate`, an IP literal before anything is sent, a name when it is resolved
  * for the connection. A refusal is thrown as UnsafeUrlError.
  */
-export async function guardedFetch(target: string | URL, init: RequestInit, { allowPrivate, agent }: GuardedFetchOptions): Promise<Response> {
+export async function guardedFetch(
+  target: string | URL,
+  init: RequestInit,
+  { allowPrivate, agent }: GuardedFetchOptions,
+): Promise<Response> {
   const url = parseHttpUrl(String(target));
   if (allowPrivate) return fetch(url, init);
   const host = bareHost(url);

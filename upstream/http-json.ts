@@ -7,7 +7,7 @@ import { request as httpRequest } from 'undici';
 import { hostOf, isTimeout, networkCode, redact, truncate, upstreamMessage } from './upstream-text';
 
 /** Builds the caller's own error class, e.g. EmbeddingError, from a safe message. */
-export type UpstreamErrorFactory = (message: string, retryable: boolean) => Error;
+type UpstreamErrorFactory = (message: string, retryable: boolean) => Error;
 
 export interface JsonPostRequest {
   url: string;

@@ -1,3 +1,4 @@
+import type { ReadableStreamDefaultReader } from 'node:stream/web';
 import { Headers, type Response } from 'undici';
 import { type GuardedFetchOptions, guardedFetch } from './guarded-fetch';
 import { parseHttpUrl, UnsafeUrlError } from '../common/net/url-guard';
@@ -75,7 +76,9 @@ function checkArguments(tool: HttpToolDefinition, args: unknown): asserts args i
     throw err;
   }
   if (!validate(args)) {
-    const problems = (validate.errors ?? []).slice(0, 5).map((e) => `arguments${e.instancePath.replace(/\//g, '.')} ${e.message ?? 'is invalid'}`);
+    const problems = (validate.errors ?? [])
+      .slice(0, 5)
+      .map((e) => `arguments${e.instancePath.replace(/\//g, '.')} ${e.message ?? 'is invalid'}`);
     throw new ToolCallError(`invalid arguments for tool ${tool.name}: ${problems.join('; ')}`);
   }
 }
@@ -91,7 +94,7 @@ function appendQuery(url: URL, args: Record<string, unknown>): void {
 
 async function readCapped(res: Response): Promise<{ text: string; truncated: boolean }> {
   if (!res.body) return { text: '', truncated: false };
-  const reader = res.body.getReader();
+  const reader = res.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -130,7 +133,11 @@ const describeFailure = (err: unknown): string => {
  * since install), before anything is sent. Redirects are not followed: the place they point at was
  * never checked.
  */
-export async function callHttpTool(tool: HttpToolDefinition, args: Record<string, unknown>, options: HttpToolOptions): Promise<HttpToolResult> {
+export async function callHttpTool(
+  tool: HttpToolDefinition,
+  args: Record<string, unknown>,
+  options: HttpToolOptions,
+): Promise<HttpToolResult> {
   checkArguments(tool, args);
   const method = tool.http.method.toUpperCase();
   if (!METHODS.has(method)) throw new ToolCallError(`tool ${tool.name} cannot be called: unsupported method ${tool.http.method}`);
@@ -161,7 +168,8 @@ export async function callHttpTool(tool: HttpToolDefinition, args: Record<string
     const read = await readCapped(res);
     if (res.status < 200 || res.status > 299) {
       const snippet = read.text.slice(0, ERROR_BODY_MAX_CHARS);
-      const redirect = res.status >= 300 && res.status < 400 ? ` (redirect to ${res.headers.get('location') ?? 'nowhere'}, not followed)` : '';
+      const redirect =
+        res.status >= 300 && res.status < 400 ? ` (redirect to ${res.headers.get('location') ?? 'nowhere'}, not followed)` : '';
       throw new ToolCallError(`${target} answered HTTP ${res.status}${redirect}${snippet ? `: ${snippet}` : ''}`, res.status, snippet);
     }
     return { status: res.status, body: resultBody(res.headers.get('content-type') ?? '', read) };

@@ -4,6 +4,7 @@
  * ChatModelError whose `retryable` tells the activity whether another attempt can help; messages
  * name the upstream's host and its own explanation, never the API key or the full URL.
  */
+import type { ReadableStreamDefaultReader } from 'node:stream/web';
 import { createParser } from 'eventsource-parser';
 import { countTokens } from '../common/tokens';
 import { errorText, hostOf, networkCode, redact, truncate, upstreamMessage } from './upstream-text';
@@ -110,7 +111,11 @@ function wireMessage(message: ChatMessage): WireMessage {
   const wire: WireMessage = { role: 'assistant', content: message.content };
   // An empty tool_calls list is rejected by some servers: leave the field out instead.
   if (message.tool_calls?.length) {
-    wire.tool_calls = message.tool_calls.map(({ id, name, arguments: args }) => ({ id, type: 'function', function: { name, arguments: args } }));
+    wire.tool_calls = message.tool_calls.map(({ id, name, arguments: args }) => ({
+      id,
+      type: 'function',
+      function: { name, arguments: args },
+    }));
   }
   return wire;
 }
@@ -121,7 +126,10 @@ function wireRequest(request: ChatRequest, stream: boolean): Record<string, unkn
   if (request.temperature !== undefined) body['temperature'] = request.temperature;
   if (request.maxTokens !== undefined) body['max_tokens'] = request.maxTokens;
   if (request.responseFormat) {
-    body['response_format'] = { type: 'json_schema', json_schema: { name: request.responseFormat.name, strict: true, schema: request.responseFormat.schema } };
+    body['response_format'] = {
+      type: 'json_schema',
+      json_schema: { name: request.responseFormat.name, strict: true, schema: request.responseFormat.schema },
+    };
   }
   body['stream'] = stream;
   // Without it OpenAI sends no usage at all in streaming mode.
@@ -158,8 +166,9 @@ function readCompletion(text: string, fail: Fail, safe: (m: string) => string, o
   } catch {
     throw fail('answered with a body that is not JSON');
   }
-  if (isObject(body) && body['error'] !== undefined && body['error'] !== null) throw fail(`answered with an error: ${safe(errorText(body['error']))}`);
-  const choice = isObject(body) && Array.isArray(body['choices']) ? body['choices'][0] : undefined;
+  if (isObject(body) && body['error'] !== undefined && body['error'] !== null)
+    throw fail(`answered with an error: ${safe(errorText(body['error']))}`);
+  const choice: unknown = isObject(body) && Array.isArray(body['choices']) ? body['choices'][0] : undefined;
   const message = isObject(choice) ? choice['message'] : undefined;
   if (!isObject(body) || !isObject(message)) throw fail('answered without a message in choices[0]');
 
@@ -189,9 +198,15 @@ interface PartialCall {
 }
 
 /** `chat.completion.chunk` events up to `data: [DONE]`. */
-async function readEventStream(response: Response, transport: Transport, fail: Fail, safe: (m: string) => string, onText?: (t: string) => void): Promise<Answer> {
+async function readEventStream(
+  response: Response,
+  transport: Transport,
+  fail: Fail,
+  safe: (m: string) => string,
+  onText?: (t: string) => void,
+): Promise<Answer> {
   if (!response.body) throw fail('answered with an empty stream');
-  const reader = response.body.getReader();
+  const reader = response.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
   // A multi-byte character may be split across network reads: the decoder keeps the partial bytes.
   const decoder = new TextDecoder('utf-8');
   const events: string[] = [];
@@ -208,7 +223,7 @@ async function readEventStream(response: Response, transport: Transport, fail: F
       if (!isObject(delta)) return;
       const fn = isObject(delta['function']) ? delta['function'] : {};
       const id = stringOr(delta['id'], undefined);
-      const call = calls[slotOf(calls, delta['index'], id, position)] ??= { name: '', arguments: '' };
+      const call = (calls[slotOf(calls, delta['index'], id, position)] ??= { name: '', arguments: '' });
       call.id ??= id;
       const name = stringOr(fn['name'], '');
       // Most providers send the name once; some repeat it whole in every delta, a few split it.
@@ -227,11 +242,12 @@ async function readEventStream(response: Response, transport: Transport, fail: F
       throw fail('sent a stream event that is not JSON');
     }
     if (!isObject(chunk)) throw fail('sent a stream event that is not a JSON object');
-    if (chunk['error'] !== undefined && chunk['error'] !== null) throw fail(`reported an error mid-stream: ${safe(errorText(chunk['error']))}`);
+    if (chunk['error'] !== undefined && chunk['error'] !== null)
+      throw fail(`reported an error mid-stream: ${safe(errorText(chunk['error']))}`);
     answer.model ??= stringOr(chunk['model'], undefined);
     answer.usage = providerUsage(chunk['usage']) ?? answer.usage;
     const choices = Array.isArray(chunk['choices']) ? chunk['choices'] : [];
-    const choice = choices.find((c) => isObject(c) && (c['index'] ?? 0) === 0);
+    const choice: unknown = choices.find((c) => isObject(c) && (c['index'] ?? 0) === 0);
     if (!isObject(choice)) return;
     answer.finishReason = stringOr(choice['finish_reason'], answer.finishReason);
     const delta = isObject(choice['delta']) ? choice['delta'] : {};

@@ -36,10 +36,11 @@ export function composeWorker({ config, log, db, es, temporal, pollIntervalsMs }
   const activities: ActivityDeps = {
     config,
     stores,
-    es,
     catalog: createKnowledgeCatalog(config),
     parsing,
-    chat: config.LLM_BASE_URL ? createOpenAiChatClient({ baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS }) : null,
+    chat: config.LLM_BASE_URL
+      ? createOpenAiChatClient({ baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS })
+      : null,
   };
   const dispatcher = createPollLoop('event dispatch', () => commands.webhooks.dispatchRecorded(DISPATCH_BATCH), {
     intervalMs: pollIntervalsMs?.dispatch ?? config.WEBHOOK_DISPATCH_INTERVAL_MS,

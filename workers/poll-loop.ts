@@ -4,7 +4,11 @@ import type { Logger } from '../common/logger';
  * Runs `once` again and again: at once while it keeps finding a full batch, else after
  * `intervalMs`. A failing round is logged and retried on the next. stop() ends the loop promptly.
  */
-export function createPollLoop(what: string, once: () => Promise<number>, { intervalMs, batchSize, log }: { intervalMs: number; batchSize: number; log: Logger }) {
+export function createPollLoop(
+  what: string,
+  once: () => Promise<number>,
+  { intervalMs, batchSize, log }: { intervalMs: number; batchSize: number; log: Logger },
+) {
   let stopped = false;
   let wake: (() => void) | undefined;
 

@@ -10,7 +10,7 @@ const isUnstorableText = (err: unknown): boolean =>
   err instanceof MongoServerError && /\b22P05\b|unsupported Unicode escape sequence/.test(err.message);
 
 /** The failure type of an activity that tried to store text the database cannot hold. */
-export const UNSTORABLE_TEXT_FAILURE = 'UnstorableText';
+const UNSTORABLE_TEXT_FAILURE = 'UnstorableText';
 
 /**
  * Text the store refuses (a NUL reaching PostgreSQL behind FerretDB) is refused again on every
@@ -23,7 +23,12 @@ const inbound: ActivityInterceptors['inbound'] = {
       return await next(input);
     } catch (err) {
       if (!isUnstorableText(err)) throw err;
-      throw ApplicationFailure.create({ message: 'the text could not be stored (it holds a NUL character)', type: UNSTORABLE_TEXT_FAILURE, nonRetryable: true, cause: err as Error });
+      throw ApplicationFailure.create({
+        message: 'the text could not be stored (it holds a NUL character)',
+        type: UNSTORABLE_TEXT_FAILURE,
+        nonRetryable: true,
+        cause: err as Error,
+      });
     }
   },
 };

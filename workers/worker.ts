@@ -1,4 +1,4 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { type NativeConnection, Worker } from '@temporalio/worker';
 import { type ActivityDeps, createActivities } from '../activities';
 import { unstorableTextInterceptors } from './unstorable-text-interceptor';
 
@@ -13,7 +13,14 @@ export interface WorkerOptions {
 }
 
 /** Registers every workflow and activity on one task queue. */
-export function createWorker({ connection, namespace, taskQueue, activities, workflowBundlePath, maxCachedWorkflows }: WorkerOptions): Promise<Worker> {
+export function createWorker({
+  connection,
+  namespace,
+  taskQueue,
+  activities,
+  workflowBundlePath,
+  maxCachedWorkflows,
+}: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection,
     namespace,
@@ -21,8 +28,6 @@ export function createWorker({ connection, namespace, taskQueue, activities, wor
     ...(maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows }),
     activities: createActivities(activities),
     interceptors: { activity: [unstorableTextInterceptors] },
-    ...(workflowBundlePath
-      ? { workflowBundle: { codePath: workflowBundlePath } }
-      : { workflowsPath: require.resolve('../workflows') }),
+    ...(workflowBundlePath ? { workflowBundle: { codePath: workflowBundlePath } } : { workflowsPath: require.resolve('../workflows') }),
   });
 }

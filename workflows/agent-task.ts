@@ -1,11 +1,18 @@
 import {
-  ApplicationFailure, CancellationScope, ChildWorkflowFailure, executeChild, patched, proxyActivities, TerminatedFailure,
-  TimeoutFailure, workflowInfo,
+  ApplicationFailure,
+  CancellationScope,
+  ChildWorkflowFailure,
+  executeChild,
+  patched,
+  proxyActivities,
+  TerminatedFailure,
+  TimeoutFailure,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { StopReason } from '../common/schemas/completions';
 import { AgentId, SessionId, TenantId, TraceId } from '../common/search-attributes';
-import { AGENT_TASK_REJECTED, type AgentTaskInput } from '../triggers/inbound-event';
+import { AGENT_TASK_REJECTED, type AgentTaskInput } from '../common/inbound-event';
 import { completionWorkflow } from './completion';
 import { ownTimeBoundReached } from './own-time-bound';
 
@@ -32,7 +39,7 @@ const TASK_TIME_BOUND = 'agent-task-time-bound';
 export const PREPARE_BOUND_MS = 120_000;
 /** How long past its own time bound the task's completion may live before Temporal ends it without its record. */
 export const COMPLETION_BACKSTOP_MARGIN_MS = 120_000;
-export const AGENT_TASK_TIMED_OUT = 'AgentTaskTimedOut';
+const AGENT_TASK_TIMED_OUT = 'AgentTaskTimedOut';
 
 /** The child completion ended without recording its end itself: Temporal's backstop, or a person, ended it. */
 const endedUnrecorded = (err: unknown) =>
@@ -80,7 +87,10 @@ export async function agentTaskWorkflow(input: AgentTaskInput): Promise<AgentTas
     ],
     memo: { route: completion.route.text, question: completion.question.slice(0, 200), origin: input.origin },
   }).catch(async (err: unknown) => {
-    if (bounded && endedUnrecorded(err)) throw await timedOut(`the agent task's completion was ended without recording its outcome (${(err as ChildWorkflowFailure).cause?.message ?? 'ended'})`);
+    if (bounded && endedUnrecorded(err))
+      throw await timedOut(
+        `the agent task's completion was ended without recording its outcome (${(err as ChildWorkflowFailure).cause?.message ?? 'ended'})`,
+      );
     throw err;
   });
   return {

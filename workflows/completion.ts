@@ -1,8 +1,24 @@
-import { ActivityFailure, ApplicationFailure, CancellationScope, patched, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  TimeoutFailure,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { RunToFinish } from '../activities/llm';
 import { firstMessages } from '../completion/context-messages';
-import { type AnswerStep, type AttachmentText, type CompletionInput, type Passage, RUN_FAILURE_TYPE, runContextOf, stepConfidence } from '../completion/run-input';
+import {
+  type AnswerStep,
+  type AttachmentText,
+  type CompletionInput,
+  type Passage,
+  RUN_FAILURE_TYPE,
+  runContextOf,
+  stepConfidence,
+} from '../completion/run-input';
 import type { StopReason } from '../common/schemas/completions';
 import type { ChatMessage } from '../common/chat-model';
 import { ownTimeBoundReached } from './own-time-bound';
@@ -23,7 +39,12 @@ export interface CompletionOutcome {
 // others (a token budget reached, or the model call's recording failed).
 const { readAttachments, processWithoutModel, finishRun, failRun } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 10, nonRetryableErrorTypes: ['InvalidInput'] },
+  retry: {
+    initialInterval: '500 milliseconds',
+    maximumInterval: '10 seconds',
+    maximumAttempts: 10,
+    nonRetryableErrorTypes: ['InvalidInput'],
+  },
 });
 const { searchKnowledge } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -47,13 +68,21 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
   let seq = input.firstSeq;
   let tokens = 0;
   const work = async (): Promise<CompletionOutcome> => {
-    const attachments: AttachmentText[] = input.attachmentIds.length > 0
-      ? await readAttachments({ tenantId: input.tenantId, fileIds: input.attachmentIds, maxChars: input.limits.attachmentMaxChars })
-      : [];
+    const attachments: AttachmentText[] =
+      input.attachmentIds.length > 0
+        ? await readAttachments({ tenantId: input.tenantId, fileIds: input.attachmentIds, maxChars: input.limits.attachmentMaxChars })
+        : [];
     const sources = attachments.length > 0 ? attachments.map((a) => a.name) : ['question'];
     let passages: Passage[] = [];
     if (input.route.scenario === 'kbqa') {
-      const found = await searchKnowledge({ ctx, seq, kbIds: input.kbIds, docIds: input.contextIds, question: input.question, topK: SEARCH_TOP_K });
+      const found = await searchKnowledge({
+        ctx,
+        seq,
+        kbIds: input.kbIds,
+        docIds: input.contextIds,
+        question: input.question,
+        topK: SEARCH_TOP_K,
+      });
       passages = found.passages;
       seq = found.nextSeq;
     }
@@ -66,7 +95,12 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
     let answerStep: AnswerStep = { step: 1, confidence: 1 };
     if (!input.route.usesModel || !input.model) {
       const done = await processWithoutModel({
-        ctx, route: input.route, question: input.question, passages, attachments, offline: input.offline,
+        ctx,
+        route: input.route,
+        question: input.question,
+        passages,
+        attachments,
+        offline: input.offline,
         finish: { seq, requestedAt: input.requestedAt, userId: input.userId, sources },
       });
       ({ answer, artifacts } = done);
@@ -75,8 +109,14 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
       if (done.finished) return { answer, reference, model, stopReason, artifacts: done.finished.artifacts, cost: done.finished.cost };
     } else {
       const loop = await agentLoop(input, firstMessages(input, passages, attachments), seq, {
-        question: input.question, reference, artifacts: [], offline: input.offline, route: input.route, requestedAt: input.requestedAt,
-        userId: input.userId, sources,
+        question: input.question,
+        reference,
+        artifacts: [],
+        offline: input.offline,
+        route: input.route,
+        requestedAt: input.requestedAt,
+        userId: input.userId,
+        sources,
       });
       ({ answer, model, stopReason, seq, tokens, answerStep } = loop);
       // The model call that answered recorded the run already.
@@ -84,8 +124,21 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
     }
 
     const finished = await finishRun({
-      ctx, seq, question: input.question, answer, reference, artifacts, model, offline: input.offline,
-      route: input.route, stopReason, tokens, requestedAt: input.requestedAt, userId: input.userId, sources, answerStep,
+      ctx,
+      seq,
+      question: input.question,
+      answer,
+      reference,
+      artifacts,
+      model,
+      offline: input.offline,
+      route: input.route,
+      stopReason,
+      tokens,
+      requestedAt: input.requestedAt,
+      userId: input.userId,
+      sources,
+      answerStep,
     });
     return { answer, reference, model, stopReason, artifacts: finished.artifacts, cost: finished.cost };
   };
@@ -94,9 +147,24 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
     const bound = input.limits.runTimeoutMs;
     return bound !== undefined && patched(RUN_TIME_BOUND) ? await CancellationScope.withTimeout(bound, work) : await work();
   } catch (err) {
-    const failure = ownTimeBoundReached(err) ? { code: 20001, message: `the run did not finish within its time bound (${input.limits.runTimeoutMs} ms)` } : classifyFailure(err);
-    await failRun({ ctx, seq, question: input.question, code: failure.code, message: failure.message, tokens, requestedAt: input.requestedAt });
-    throw ApplicationFailure.create({ message: failure.message, type: RUN_FAILURE_TYPE, nonRetryable: true, details: [{ code: failure.code }] });
+    const failure = ownTimeBoundReached(err)
+      ? { code: 20001, message: `the run did not finish within its time bound (${input.limits.runTimeoutMs} ms)` }
+      : classifyFailure(err);
+    await failRun({
+      ctx,
+      seq,
+      question: input.question,
+      code: failure.code,
+      message: failure.message,
+      tokens,
+      requestedAt: input.requestedAt,
+    });
+    throw ApplicationFailure.create({
+      message: failure.message,
+      type: RUN_FAILURE_TYPE,
+      nonRetryable: true,
+      details: [{ code: failure.code }],
+    });
   }
 }
 
@@ -104,7 +172,12 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
  * The model, then the tools it asks for, until it answers. `run` is how the run is recorded should
  * a call answer (the call records it; the result says so in `finished`).
  */
-async function agentLoop(input: CompletionInput, messages: ChatMessage[], startSeq: number, run: Omit<RunToFinish, 'stopReason' | 'tokensBefore'>) {
+async function agentLoop(
+  input: CompletionInput,
+  messages: ChatMessage[],
+  startSeq: number,
+  run: Omit<RunToFinish, 'stopReason' | 'tokensBefore'>,
+) {
   const ctx = runContextOf(input);
   const { callModel } = proxyActivities<Activities>({
     startToCloseTimeout: input.limits.modelCallTimeoutMs + 5_000,
@@ -124,7 +197,9 @@ async function agentLoop(input: CompletionInput, messages: ChatMessage[], startS
     const offerTools = input.tools.length > 0 && !lastStep;
     const stopIfAnswered: StopReason = lastStep && input.tools.length > 0 ? 'step_limit' : 'answered';
     const called = await callModel({
-      ctx, seq, step,
+      ctx,
+      seq,
+      step,
       finishIfAnswered: { ...run, stopReason: stopIfAnswered, tokensBefore: tokens },
       request: {
         model: input.model!.name,
@@ -143,7 +218,15 @@ async function agentLoop(input: CompletionInput, messages: ChatMessage[], startS
       return { answer: content, model, stopReason: stopIfAnswered, seq, tokens, answerStep, finished: called.finished };
     }
     if (tokens >= input.limits.maxTokens) {
-      return { answer: content || 'The run stopped: it reached its token budget before the answer.', model, stopReason: 'token_limit' as const, seq, tokens, answerStep, finished: undefined };
+      return {
+        answer: content || 'The run stopped: it reached its token budget before the answer.',
+        model,
+        stopReason: 'token_limit' as const,
+        seq,
+        tokens,
+        answerStep,
+        finished: undefined,
+      };
     }
     messages = [...messages, { role: 'assistant', content: content || null, tool_calls: toolCalls }];
     // The model may ask for several tools at once: they run side by side, answers kept in order.
@@ -156,13 +239,23 @@ async function agentLoop(input: CompletionInput, messages: ChatMessage[], startS
           retry: { initialInterval: '1 second', maximumAttempts: TOOL_ATTEMPTS },
         });
         return callTool({
-          ctx, seq, step, call, binding: binding ?? null, maxAttempts: TOOL_ATTEMPTS,
-          kbIds: input.kbIds, contextIds: input.contextIds, attachmentIds: input.attachmentIds,
+          ctx,
+          seq,
+          step,
+          call,
+          binding: binding ?? null,
+          maxAttempts: TOOL_ATTEMPTS,
+          kbIds: input.kbIds,
+          contextIds: input.contextIds,
+          attachmentIds: input.attachmentIds,
         });
       }),
     );
     seq = Math.max(seq, ...results.map((r) => r.nextSeq));
-    messages = [...messages, ...toolCalls.map((call, i) => ({ role: 'tool' as const, tool_call_id: call.id, content: results[i]!.content }))];
+    messages = [
+      ...messages,
+      ...toolCalls.map((call, i) => ({ role: 'tool' as const, tool_call_id: call.id, content: results[i]!.content })),
+    ];
   }
 }
 
@@ -174,12 +267,16 @@ function classifyFailure(err: unknown): { code: number; message: string } {
       const detail = cause instanceof ApplicationFailure || cause instanceof TimeoutFailure ? cause.message : 'no answer';
       return { code: 30001, message: `the language model failed: ${detail}` };
     }
-    if (err.activityType === 'callTool' && (cause instanceof TimeoutFailure || (cause instanceof ApplicationFailure && cause.type === 'ToolTimedOut'))) {
+    if (
+      err.activityType === 'callTool' &&
+      (cause instanceof TimeoutFailure || (cause instanceof ApplicationFailure && cause.type === 'ToolTimedOut'))
+    ) {
       return { code: 30002, message: `a tool timed out: ${cause.message || 'no answer in time'}` };
     }
   }
   // A failed local activity may reach the workflow as its own ApplicationFailure, unwrapped.
   const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure && (cause.type === 'SearchRejected' || cause.type === 'InvalidInput')) return { code: 10001, message: cause.message };
+  if (cause instanceof ApplicationFailure && (cause.type === 'SearchRejected' || cause.type === 'InvalidInput'))
+    return { code: 10001, message: cause.message };
   return { code: 20001, message: 'the completion failed inside the service' };
 }

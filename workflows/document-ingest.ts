@@ -1,5 +1,10 @@
 import {
-  ActivityCancellationType, ActivityFailure, ApplicationFailure, CancellationScope, patched, proxyActivities,
+  ActivityCancellationType,
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  patched,
+  proxyActivities,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { DocumentFailure } from '../common/schemas/knowledge';
@@ -33,7 +38,13 @@ const { ingestDocument } = proxyActivities<Activities>({
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '30 seconds',
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8, nonRetryableErrorTypes: ['ExtractionFailed', 'EmbeddingRejected', 'DocumentGone'] },
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '2 minutes',
+    maximumAttempts: 8,
+    nonRetryableErrorTypes: ['ExtractionFailed', 'EmbeddingRejected', 'DocumentGone'],
+  },
 });
 const { failDocument } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -42,7 +53,6 @@ const { failDocument } = proxyActivities<Activities>({
 
 /** Patch id of the document's own time bound (DOCUMENT_INGEST_TIMEOUT_MS). */
 const INGEST_TIME_BOUND = 'document-ingest-time-bound';
-
 
 function failureOf(err: unknown): DocumentFailure | 'gone' {
   const cause = err instanceof ActivityFailure ? err.cause : err;
@@ -65,9 +75,10 @@ export async function documentIngestWorkflow(input: IngestInput): Promise<Ingest
   const bound = input.timeoutMs;
   try {
     // Runs started before the bound existed have no timer in their history.
-    const chunks = bound !== undefined && patched(INGEST_TIME_BOUND)
-      ? await CancellationScope.withTimeout(bound, () => ingestDocument(input))
-      : await ingestDocument(input);
+    const chunks =
+      bound !== undefined && patched(INGEST_TIME_BOUND)
+        ? await CancellationScope.withTimeout(bound, () => ingestDocument(input))
+        : await ingestDocument(input);
     return { status: 'ready', chunks };
   } catch (err) {
     const failure = ownTimeBoundReached(err)

@@ -21,7 +21,7 @@ export interface MaintenanceResult {
 export const MAINTENANCE_RUN_BOUND_MS = 45_000;
 /** Patch id of the run's own time bound. */
 const RUN_TIME_BOUND = 'maintenance-run-time-bound';
-export const MAINTENANCE_TIMED_OUT = 'MaintenanceTimedOut';
+const MAINTENANCE_TIMED_OUT = 'MaintenanceTimedOut';
 
 /** Run every minute by the `combo-maintenance` Schedule: housekeeping the database cannot do itself. */
 export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
@@ -39,7 +39,11 @@ export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
   } catch (err) {
     if (ownTimeBoundReached(err)) {
       // The run's record is its workflow's failure, the reason in its message.
-      throw ApplicationFailure.create({ message: `the maintenance run did not finish within its time bound (${MAINTENANCE_RUN_BOUND_MS} ms)`, type: MAINTENANCE_TIMED_OUT, nonRetryable: true });
+      throw ApplicationFailure.create({
+        message: `the maintenance run did not finish within its time bound (${MAINTENANCE_RUN_BOUND_MS} ms)`,
+        type: MAINTENANCE_TIMED_OUT,
+        nonRetryable: true,
+      });
     }
     throw err;
   }

@@ -1,10 +1,10 @@
 import { ActivityFailure, ApplicationFailure, type LocalActivityOptions, patched, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { DeliveryEnvelope } from '../stores/webhooks';
+import type { DeliveryEnvelope } from '../common/events';
 
 /** The spec's schedule: attempt 1 at once, then 30 s, 2 min, 10 min and 1 h after each failure. */
-export const RETRY_DELAYS = ['30 seconds', '2 minutes', '10 minutes', '1 hour'] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS.length + 1;
+const RETRY_DELAYS = ['30 seconds', '2 minutes', '10 minutes', '1 hour'] as const;
+const MAX_ATTEMPTS = RETRY_DELAYS.length + 1;
 
 export interface DeliveryInput {
   deliveryId: string;
@@ -37,7 +37,7 @@ const unbounded = proxyLocalActivities<Activities>(LOCAL_OPTIONS);
 // ... though not forever: a database down for this long costs the attempt (it counts as failed, the
 // schedule goes on) or, for the dead letter, ends the workflow as failed. So every path ends within
 // the schedule (1 h 42.5 min of waits) plus six of these.
-export const INFRA_RETRY_BOUND = '10 minutes';
+const INFRA_RETRY_BOUND = '10 minutes';
 /** Backstop of a delivery's start (a workflow execution timeout): the schedule and those six waits end it well before. */
 export const DELIVERY_BACKSTOP_MS = 3 * 3_600_000;
 const bounded = proxyLocalActivities<Activities>({ ...LOCAL_OPTIONS, scheduleToCloseTimeout: INFRA_RETRY_BOUND });

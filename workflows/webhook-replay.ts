@@ -1,5 +1,12 @@
 import {
-  type ActivityOptions, ApplicationFailure, CancellationScope, continueAsNew, ParentClosePolicy, patched, proxyActivities, startChild,
+  type ActivityOptions,
+  ApplicationFailure,
+  CancellationScope,
+  continueAsNew,
+  ParentClosePolicy,
+  patched,
+  proxyActivities,
+  startChild,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ReplayPageInput } from '../activities/webhooks';
@@ -25,7 +32,7 @@ export const PAGE_BOUND_MS = 600_000;
 const boundedPages = proxyActivities<Activities>({ ...PAGE_OPTIONS, scheduleToCloseTimeout: PAGE_BOUND_MS });
 /** Patch id of the replay's own time bounds. */
 const REPLAY_TIME_BOUND = 'webhook-replay-time-bound';
-export const REPLAY_TIMED_OUT = 'ReplayTimedOut';
+const REPLAY_TIMED_OUT = 'ReplayTimedOut';
 
 const PAGE_SIZE = 100;
 export const PAGES_PER_RUN = 10;
@@ -37,7 +44,8 @@ export const PAGES_PER_RUN = 10;
  */
 export async function webhookReplayWorkflow(input: ReplayInput): Promise<{ deliveriesStarted: number }> {
   // Replays started before the bounds existed have neither timer nor page bound in their history.
-  const deadline = input.timeoutMs !== undefined && patched(REPLAY_TIME_BOUND) ? input.deadline ?? Date.now() + input.timeoutMs : undefined;
+  const deadline =
+    input.timeoutMs !== undefined && patched(REPLAY_TIME_BOUND) ? (input.deadline ?? Date.now() + input.timeoutMs) : undefined;
   const { prepareReplayPage } = deadline !== undefined ? boundedPages : unboundedPages;
   let { after } = input;
   let started = input.deliveriesStarted ?? 0;
@@ -88,5 +96,10 @@ export async function webhookReplayWorkflow(input: ReplayInput): Promise<{ deliv
     throw err;
   }
   if (outcome.done) return { deliveriesStarted: started };
-  return continueAsNew<typeof webhookReplayWorkflow>({ ...input, after, deliveriesStarted: started, ...(deadline !== undefined ? { deadline } : {}) });
+  return continueAsNew<typeof webhookReplayWorkflow>({
+    ...input,
+    after,
+    deliveriesStarted: started,
+    ...(deadline !== undefined ? { deadline } : {}),
+  });
 }

@@ -4,8 +4,14 @@ import type { AppState } from '../context';
 
 /** What a browser client must be able to read; anything else it would never see. */
 const EXPOSED = [
-  'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Trace-Id',
-  'X-Deprecated', 'X-Deprecated-Sunset', 'Idempotent-Replayed',
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Trace-Id',
+  'X-Deprecated',
+  'X-Deprecated-Sunset',
+  'Idempotent-Replayed',
 ];
 const ALLOWED_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID'];
 

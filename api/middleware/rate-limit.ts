@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { AppError, ErrorCodes } from '../../common/errors';
 import type { RateFamily, RateLimiter } from '../../stores/rate-limits';
-import { INBOUND_CHANNELS } from '../../triggers/inbound-event';
+import { INBOUND_CHANNELS } from '../../common/inbound-event';
 import type { AppContext, AppState } from '../context';
 
 /** POST /v1/webhook/{channel} and /v1/webhook/generic/{trigger_id}; group 1 is the trigger id. */
@@ -70,8 +70,8 @@ async function limitInbound(ctx: AppContext, limiter: RateLimiter, next: () => P
 export function rateLimit(limiter: RateLimiter): Middleware<AppState> {
   return async (ctx, next) => {
     const family = rateFamilyOf(ctx.method, ctx.path);
-    if (family === 'inbound') return limitInbound(ctx as AppContext, limiter, next);
-    await enforce(ctx as AppContext, limiter, ctx.state.principal?.rateKey ?? `ip:${ctx.ip}`, family);
+    if (family === 'inbound') return limitInbound(ctx, limiter, next);
+    await enforce(ctx, limiter, ctx.state.principal?.rateKey ?? `ip:${ctx.ip}`, family);
     await next();
   };
 }

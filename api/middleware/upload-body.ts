@@ -16,7 +16,8 @@ export interface UploadedFile {
 /** The upload's `file` part with its bytes; 10001 when the request has none. */
 export function uploadedFile(ctx: AppContext): UploadedFile & { contents: Buffer } {
   const part = (ctx.request.files?.file ?? undefined) as UploadedFile | UploadedFile[] | undefined;
-  if (!part || Array.isArray(part) || !part.contents) throw invalid('body.file: a file part named "file" is required', { field: 'body.file' });
+  if (!part || Array.isArray(part) || !part.contents)
+    throw invalid('body.file: a file part named "file" is required', { field: 'body.file' });
   return part as UploadedFile & { contents: Buffer };
 }
 
@@ -63,10 +64,11 @@ export function uploadBody(maxFileBytes: number): Middleware<AppState> {
 
   return async (ctx, next) => {
     try {
-      await parse(ctx, async () => undefined);
+      await parse(ctx, () => Promise.resolve(undefined));
     } catch (err) {
       const message = String((err as Error).message ?? err);
-      if (/maxFileSize|maxTotalFileSize|exceeded/i.test(message)) throw invalid(`file exceeds the upload limit of ${maxFileBytes} bytes`, { field: 'body.file', max_bytes: maxFileBytes });
+      if (/maxFileSize|maxTotalFileSize|exceeded/i.test(message))
+        throw invalid(`file exceeds the upload limit of ${maxFileBytes} bytes`, { field: 'body.file', max_bytes: maxFileBytes });
       if (/maxFiles/i.test(message)) throw invalid('body: send exactly one file part', { field: 'body.file' });
       throw invalid('body: malformed multipart/form-data');
     }

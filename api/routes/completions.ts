@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { AppError, ErrorCodes, invalid } from '../../common/errors';
 import {
-  completionBody, completionParams, completionReply, completionRun, runAccepted, traceParams,
+  completionBody,
+  completionParams,
+  completionReply,
+  completionRun,
+  runAccepted,
+  traceParams,
 } from '../../common/schemas/completions';
 import { completionEventStream } from '../../common/schemas/stream-events';
 import { parseStreamEventId, type RunOwner } from '../../stores/run-events';
@@ -39,14 +44,15 @@ function resumePoint(ctx: AppContext): { traceId: string; seq: number } | null {
   const header = ctx.get('last-event-id');
   if (!header) return null;
   const parsed = parseStreamEventId(header);
-  if (!parsed) throw invalid('Last-Event-ID: must be an event id of a completion stream (<trace_id>:<n>)', { field: 'header.Last-Event-ID' });
+  if (!parsed)
+    throw invalid('Last-Event-ID: must be an event id of a completion stream (<trace_id>:<n>)', { field: 'header.Last-Event-ID' });
   return parsed;
 }
 
 export const completionRoutes = (services: Services) => {
   const streamDeps = {
     runEvents: services.runEvents,
-    runEnded: services.commands.completions.ended,
+    runEnded: (workflowId: string, runId: string) => services.commands.completions.ended(workflowId, runId),
     log: services.log,
     pollMs: services.config.STREAM_POLL_MS,
     keepAliveMs: services.config.STREAM_KEEPALIVE_MS,
@@ -56,23 +62,37 @@ export const completionRoutes = (services: Services) => {
   async function ownedRun(tenantId: string, traceId: string): Promise<RunOwner> {
     const first = await services.runEvents.read(traceId, 0);
     if (!first?.owner || first.owner.tenant_id !== tenantId) {
-      throw new AppError(ErrorCodes.NOT_FOUND, `no stream of completion ${traceId} (not streamed, expired, or unknown)`, { resource: 'completion', id: traceId });
+      throw new AppError(ErrorCodes.NOT_FOUND, `no stream of completion ${traceId} (not streamed, expired, or unknown)`, {
+        resource: 'completion',
+        id: traceId,
+      });
     }
     return first.owner;
   }
 
   return [
     defineRoute({
-      method: 'post', path: '/v1/combo/agents/{agent_id}/completions', operationId: 'createCompletion', tag,
+      method: 'post',
+      path: '/v1/combo/agents/{agent_id}/completions',
+      operationId: 'createCompletion',
+      tag,
       summary: 'Ask the agent: one JSON reply, or a server-sent-event stream',
       description: `Runs the agent as a Temporal workflow (search attributes TenantId, AgentId, SessionId, TraceId = the reply's trace_id); each model call and tool call is an activity of its own.\n${STREAM_DESCRIPTION}`,
-      params: completionParams, body: completionBody, response: completionReply, accepted: runAccepted, eventStream: completionEventStream, upstreamErrors: true,
+      params: completionParams,
+      body: completionBody,
+      response: completionReply,
+      accepted: runAccepted,
+      eventStream: completionEventStream,
+      upstreamErrors: true,
       handler: async ({ ctx, principal, params, body }) => {
         const resume = resumePoint(ctx);
         if (resume) {
           const owner = await ownedRun(principal.tenantId, resume.traceId);
           if (owner.session_id !== body.session_id || owner.agent_id !== params.agent_id) {
-            throw new AppError(ErrorCodes.NOT_FOUND, `completion ${resume.traceId} is not a run of this agent and session`, { resource: 'completion', id: resume.traceId });
+            throw new AppError(ErrorCodes.NOT_FOUND, `completion ${resume.traceId} is not a run of this agent and session`, {
+              resource: 'completion',
+              id: resume.traceId,
+            });
           }
           streamRunEvents(ctx, streamDeps, resume.traceId, owner, resume.seq + 1);
           return STREAMED;
@@ -84,30 +104,52 @@ export const completionRoutes = (services: Services) => {
           return reply ?? answerAccepted(ctx, acceptedRun(run));
         }
         const owner: RunOwner = {
-          tenant_id: principal.tenantId, session_id: run.input.sessionId, agent_id: run.input.agentId, workflow_id: run.workflowId, run_id: run.runId,
+          tenant_id: principal.tenantId,
+          session_id: run.input.sessionId,
+          agent_id: run.input.agentId,
+          workflow_id: run.workflowId,
+          run_id: run.runId,
         };
-        await services.runEvents.append(traceId, 0, [{ event: 'thinking', data: { phase: 'accepted', trace_id: traceId, route: run.input.route.text, offline: run.input.offline } }], owner);
+        await services.runEvents.append(
+          traceId,
+          0,
+          [{ event: 'thinking', data: { phase: 'accepted', trace_id: traceId, route: run.input.route.text, offline: run.input.offline } }],
+          owner,
+        );
         streamRunEvents(ctx, streamDeps, traceId, owner, 0);
         return STREAMED;
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/combo/completions/{trace_id}/events', operationId: 'resumeCompletionStream', tag,
+      method: 'get',
+      path: '/v1/combo/completions/{trace_id}/events',
+      operationId: 'resumeCompletionStream',
+      tag,
       summary: "Follow (or resume) a streamed completion's events",
-      description: 'The same text/event-stream as a streamed completion. With `Last-Event-ID` (or `?last_event_id=`) it starts after that event, else from the first. 10004 for a run that was not streamed, whose events expired, or of another tenant.',
-      params: traceParams, query: z.object({ last_event_id: z.string().max(100).optional() }).strict(), response: 'raw', eventStream: completionEventStream,
+      description:
+        'The same text/event-stream as a streamed completion. With `Last-Event-ID` (or `?last_event_id=`) it starts after that event, else from the first. 10004 for a run that was not streamed, whose events expired, or of another tenant.',
+      params: traceParams,
+      query: z.object({ last_event_id: z.string().max(100).optional() }).strict(),
+      response: 'raw',
+      eventStream: completionEventStream,
       handler: async ({ ctx, principal, params, query }) => {
         const owner = await ownedRun(principal.tenantId, params.trace_id);
         const resume = resumePoint(ctx) ?? (query.last_event_id ? parseStreamEventId(query.last_event_id) : null);
-        if (query.last_event_id && !resume) throw invalid('query.last_event_id: must be an event id of a completion stream', { field: 'query.last_event_id' });
-        if (resume && resume.traceId !== params.trace_id) throw invalid('Last-Event-ID names another completion', { field: 'header.Last-Event-ID' });
+        if (query.last_event_id && !resume)
+          throw invalid('query.last_event_id: must be an event id of a completion stream', { field: 'query.last_event_id' });
+        if (resume && resume.traceId !== params.trace_id)
+          throw invalid('Last-Event-ID names another completion', { field: 'header.Last-Event-ID' });
         streamRunEvents(ctx, streamDeps, params.trace_id, owner, resume ? resume.seq + 1 : 0);
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/combo/completions/{trace_id}', operationId: 'getCompletion', tag,
+      method: 'get',
+      path: '/v1/combo/completions/{trace_id}',
+      operationId: 'getCompletion',
+      tag,
       summary: 'A completion run: status, answer, cost, artifacts, error',
-      params: traceParams, response: completionRun,
+      params: traceParams,
+      response: completionRun,
       handler: ({ principal, params }) => services.completionRuns.get(principal.tenantId, params.trace_id),
     }),
   ];

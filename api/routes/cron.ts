@@ -9,43 +9,75 @@ export const cronRoutes = ({ commands }: Services) => {
   const cron = commands.cron;
   return [
     defineRoute({
-      method: 'post', path: '/v1/cron', operationId: 'createCronJob', tag, summary: 'Create a job',
+      method: 'post',
+      path: '/v1/cron',
+      operationId: 'createCronJob',
+      tag,
+      summary: 'Create a job',
       description:
         'Runs an agent task on `agent_id` with `question` and `inputs` at every time `cron` names in `timezone`, as a Temporal ' +
         'Schedule; each run is a workflow `cron-task-<cron_id>-<due time>`. A run missed by more than a minute (service down) is skipped. ' +
         'An unknown agent, expression or time zone is 10001 naming the field.',
-      body: createCronBody, response: cronJob,
+      body: createCronBody,
+      response: cronJob,
       handler: ({ principal, body }) => cron.create(principal.tenantId, body),
     }),
     defineRoute({
-      method: 'get', path: '/v1/cron', operationId: 'listCronJobs', tag, summary: "List the tenant's jobs, newest first",
-      description: 'Each with its next run times and recent runs read from Temporal; a recent run\'s status is only given when it is running (GET one job for all).',
-      query: pageQuery, response: cronJobPage,
+      method: 'get',
+      path: '/v1/cron',
+      operationId: 'listCronJobs',
+      tag,
+      summary: "List the tenant's jobs, newest first",
+      description:
+        "Each with its next run times and recent runs read from Temporal; a recent run's status is only given when it is running (GET one job for all).",
+      query: pageQuery,
+      response: cronJobPage,
       handler: ({ principal, query }) => cron.list(principal.tenantId, query),
     }),
     defineRoute({
-      method: 'get', path: '/v1/cron/{cron_id}', operationId: 'getCronJob', tag, summary: 'Get one job with its next and recent runs',
-      params: cronParams, response: cronJob,
+      method: 'get',
+      path: '/v1/cron/{cron_id}',
+      operationId: 'getCronJob',
+      tag,
+      summary: 'Get one job with its next and recent runs',
+      params: cronParams,
+      response: cronJob,
       handler: ({ principal, params }) => cron.get(principal.tenantId, params.cron_id),
     }),
     defineRoute({
-      method: 'put', path: '/v1/cron/{cron_id}', operationId: 'updateCronJob', tag, summary: 'Pause or resume a job',
-      description: 'Due times passing while paused are not made up. 10005 when the job\'s Temporal Schedule no longer exists.',
-      params: cronParams, body: updateCronBody, response: cronJob,
+      method: 'put',
+      path: '/v1/cron/{cron_id}',
+      operationId: 'updateCronJob',
+      tag,
+      summary: 'Pause or resume a job',
+      description: "Due times passing while paused are not made up. 10005 when the job's Temporal Schedule no longer exists.",
+      params: cronParams,
+      body: updateCronBody,
+      response: cronJob,
       handler: ({ principal, params, body }) => cron.setPaused(principal.tenantId, params.cron_id, body.paused),
     }),
     defineRoute({
-      method: 'post', path: '/v1/cron/{cron_id}/trigger', operationId: 'triggerCronJob', tag, summary: 'Run a job now',
+      method: 'post',
+      path: '/v1/cron/{cron_id}/trigger',
+      operationId: 'triggerCronJob',
+      tag,
+      summary: 'Run a job now',
       description:
-        'Starts one run at once, paused or not, under the job\'s overlap policy (with `skip`, nothing starts while a run is going). ' +
-        'The run appears in `recent_runs` shortly after. 10005 when the job\'s Temporal Schedule no longer exists.',
-      params: cronParams, response: cronTriggered,
+        "Starts one run at once, paused or not, under the job's overlap policy (with `skip`, nothing starts while a run is going). " +
+        "The run appears in `recent_runs` shortly after. 10005 when the job's Temporal Schedule no longer exists.",
+      params: cronParams,
+      response: cronTriggered,
       handler: ({ principal, params }) => cron.trigger(principal.tenantId, params.cron_id),
     }),
     defineRoute({
-      method: 'delete', path: '/v1/cron/{cron_id}', operationId: 'deleteCronJob', tag, summary: 'Delete a job',
+      method: 'delete',
+      path: '/v1/cron/{cron_id}',
+      operationId: 'deleteCronJob',
+      tag,
+      summary: 'Delete a job',
       description: 'Removes its Temporal Schedule, so no further run starts; a run already going finishes.',
-      params: cronParams, response: deletedResult,
+      params: cronParams,
+      response: deletedResult,
       handler: async ({ principal, params }) => {
         await cron.remove(principal.tenantId, params.cron_id);
         return { deleted: true as const };

@@ -2,8 +2,19 @@ import { z } from 'zod';
 import { invalid } from '../../common/errors';
 import { deletedResult, pageQuery } from '../../common/schemas/common';
 import {
-  createKnowledgeBaseBody, docId, document, documentPage, documentQuery, kbId, knowledgeBase, knowledgeBasePage,
-  searchBody, searchResult, updateKnowledgeBaseBody, uploadBody, uploadFields,
+  createKnowledgeBaseBody,
+  docId,
+  document,
+  documentPage,
+  documentQuery,
+  kbId,
+  knowledgeBase,
+  knowledgeBasePage,
+  searchBody,
+  searchResult,
+  updateKnowledgeBaseBody,
+  uploadBody,
+  uploadFields,
 } from '../../common/schemas/knowledge';
 import { detectFormat, SUPPORTED_FORMATS } from '../../knowledge/extract';
 import { getParser, listParsers } from '../../knowledge/parsers';
@@ -17,9 +28,7 @@ const tag = 'Knowledge bases';
 const kbParams = z.object({ kb_id: kbId }).strict();
 const docParams = z.object({ doc_id: docId }).strict();
 
-const parserList = z
-  .object({ items: z.array(z.object({ parser_id: z.string(), description: z.string() })) })
-  .meta({ id: 'ParserList' });
+const parserList = z.object({ items: z.array(z.object({ parser_id: z.string(), description: z.string() })) }).meta({ id: 'ParserList' });
 const embeddingModelList = z
   .object({ default: z.string(), items: z.array(z.object({ model: z.string(), dimension: z.number().int().nullable() })) })
   .meta({ id: 'EmbeddingModelList' });
@@ -35,28 +44,45 @@ export const knowledgeRoutes = (services: Services) => {
   async function embeddingFor(model: string | undefined) {
     const chosen = model ?? catalog.defaultModel;
     const embedder = catalog.embedder(chosen);
-    if (!embedder) throw invalid(`body.embedding_model: ${chosen} is not offered here; GET /v1/kb/embedding-models lists them`, { field: 'body.embedding_model' });
+    if (!embedder)
+      throw invalid(`body.embedding_model: ${chosen} is not offered here; GET /v1/kb/embedding-models lists them`, {
+        field: 'body.embedding_model',
+      });
     if (embedder.dimension === 0) await embedder.embed(['dimension probe']);
     return { model: embedder.model, dimension: embedder.dimension };
   }
 
   return [
     defineRoute({
-      method: 'get', path: '/v1/kb/parsers', operationId: 'listParsers', tag,
-      summary: 'Parsers a document can be split with', response: parserList,
-      handler: async () => ({ items: listParsers().map((p) => ({ parser_id: p.id, description: p.description })) }),
+      method: 'get',
+      path: '/v1/kb/parsers',
+      operationId: 'listParsers',
+      tag,
+      summary: 'Parsers a document can be split with',
+      response: parserList,
+      handler: () => Promise.resolve({ items: listParsers().map((p) => ({ parser_id: p.id, description: p.description })) }),
     }),
     defineRoute({
-      method: 'get', path: '/v1/kb/embedding-models', operationId: 'listEmbeddingModels', tag,
-      summary: 'Embedding models a knowledge base can use', response: embeddingModelList,
-      handler: async () => ({
-        default: catalog.defaultModel,
-        items: catalog.models().map((model) => ({ model, dimension: catalog.embedder(model)!.dimension || null })),
-      }),
+      method: 'get',
+      path: '/v1/kb/embedding-models',
+      operationId: 'listEmbeddingModels',
+      tag,
+      summary: 'Embedding models a knowledge base can use',
+      response: embeddingModelList,
+      handler: () =>
+        Promise.resolve({
+          default: catalog.defaultModel,
+          items: catalog.models().map((model) => ({ model, dimension: catalog.embedder(model)!.dimension || null })),
+        }),
     }),
     defineRoute({
-      method: 'post', path: '/v1/kb', operationId: 'createKnowledgeBase', tag,
-      summary: 'Create a knowledge base', body: createKnowledgeBaseBody, response: knowledgeBase,
+      method: 'post',
+      path: '/v1/kb',
+      operationId: 'createKnowledgeBase',
+      tag,
+      summary: 'Create a knowledge base',
+      body: createKnowledgeBaseBody,
+      response: knowledgeBase,
       handler: async ({ principal, body }) => {
         checkParser(body.parser_id, 'body.parser_id');
         const { embedding_model: model, ...rest } = body;
@@ -64,20 +90,35 @@ export const knowledgeRoutes = (services: Services) => {
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/kb', operationId: 'listKnowledgeBases', tag,
-      summary: "List the tenant's knowledge bases", query: pageQuery, response: knowledgeBasePage,
+      method: 'get',
+      path: '/v1/kb',
+      operationId: 'listKnowledgeBases',
+      tag,
+      summary: "List the tenant's knowledge bases",
+      query: pageQuery,
+      response: knowledgeBasePage,
       handler: ({ principal, query }) => knowledgeBases.list(principal.tenantId, query),
     }),
     defineRoute({
-      method: 'get', path: '/v1/kb/{kb_id}', operationId: 'getKnowledgeBase', tag,
-      summary: 'Get one knowledge base', params: kbParams, response: knowledgeBase,
+      method: 'get',
+      path: '/v1/kb/{kb_id}',
+      operationId: 'getKnowledgeBase',
+      tag,
+      summary: 'Get one knowledge base',
+      params: kbParams,
+      response: knowledgeBase,
       handler: ({ principal, params }) => knowledgeBases.get(principal.tenantId, params.kb_id),
     }),
     defineRoute({
-      method: 'put', path: '/v1/kb/{kb_id}', operationId: 'updateKnowledgeBase', tag,
+      method: 'put',
+      path: '/v1/kb/{kb_id}',
+      operationId: 'updateKnowledgeBase',
+      tag,
       summary: 'Update a knowledge base (fields present replace the stored ones)',
       description: 'The embedding model is fixed at creation; chunking settings apply to documents uploaded afterwards.',
-      params: kbParams, body: updateKnowledgeBaseBody, response: knowledgeBase,
+      params: kbParams,
+      body: updateKnowledgeBaseBody,
+      response: knowledgeBase,
       handler: async ({ principal, params, body }) => {
         if (body.parser_id) checkParser(body.parser_id, 'body.parser_id');
         const current = await knowledgeBases.getDoc(principal.tenantId, params.kb_id);
@@ -88,30 +129,46 @@ export const knowledgeRoutes = (services: Services) => {
       },
     }),
     defineRoute({
-      method: 'delete', path: '/v1/kb/{kb_id}', operationId: 'deleteKnowledgeBase', tag,
-      summary: 'Delete a knowledge base with its documents and chunks', params: kbParams, response: deletedResult,
+      method: 'delete',
+      path: '/v1/kb/{kb_id}',
+      operationId: 'deleteKnowledgeBase',
+      tag,
+      summary: 'Delete a knowledge base with its documents and chunks',
+      params: kbParams,
+      response: deletedResult,
       handler: async ({ principal, params }) => {
         await commands.documents.removeKnowledgeBase(principal.tenantId, params.kb_id);
         return { deleted: true as const };
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/kb/{kb_id}/documents', operationId: 'listDocuments', tag,
-      summary: "List a knowledge base's documents", description: 'Newest first; `status` filters by parsing state.',
-      params: kbParams, query: documentQuery, response: documentPage,
+      method: 'get',
+      path: '/v1/kb/{kb_id}/documents',
+      operationId: 'listDocuments',
+      tag,
+      summary: "List a knowledge base's documents",
+      description: 'Newest first; `status` filters by parsing state.',
+      params: kbParams,
+      query: documentQuery,
+      response: documentPage,
       handler: async ({ principal, params, query }) => {
         await knowledgeBases.getDoc(principal.tenantId, params.kb_id);
         return documents.list(principal.tenantId, params.kb_id, query);
       },
     }),
     defineRoute({
-      method: 'post', path: '/v1/document', operationId: 'uploadDocument', tag, multipart: { documented: uploadBody },
+      method: 'post',
+      path: '/v1/document',
+      operationId: 'uploadDocument',
+      tag,
+      multipart: { documented: uploadBody },
       summary: 'Upload a document into a knowledge base',
       description:
         `multipart/form-data with \`file\`, \`kb_id\` and optionally \`parser_id\`. At most MAX_UPLOAD_BYTES ` +
         `(default 50 MiB). Formats: ${SUPPORTED_FORMATS.map((f) => f.format).join(', ')}. The reply has status \`parsing\` ` +
         'and chunk_count 0; poll GET /v1/document/{doc_id} until `ready` or `failed`. Counts against the 10-per-minute upload limit.',
-      body: uploadFields, response: document,
+      body: uploadFields,
+      response: document,
       handler: async ({ ctx, principal, body: fields }) => {
         const file = uploadedFile(ctx);
         const kb = await knowledgeBases.getDoc(principal.tenantId, fields.kb_id);
@@ -119,44 +176,61 @@ export const knowledgeRoutes = (services: Services) => {
         checkParser(parserId, 'body.parser_id');
         const name = (file.originalFilename ?? 'upload').slice(0, 255);
         const contentType = file.mimetype ?? 'application/octet-stream';
-        const doc = await commands.documents.upload({
-          tenantId: principal.tenantId,
-          kbId: kb._id,
-          name,
-          contentType,
-          format: detectFormat(file.contents, name, contentType) ?? null,
-          parserId,
-          chunkTokens: kb.chunk_tokens,
-          overlapTokens: kb.overlap_tokens,
-          bytes: file.contents,
-        }, ctx.state.traceId);
+        const doc = await commands.documents.upload(
+          {
+            tenantId: principal.tenantId,
+            kbId: kb._id,
+            name,
+            contentType,
+            format: detectFormat(file.contents, name, contentType) ?? null,
+            parserId,
+            chunkTokens: kb.chunk_tokens,
+            overlapTokens: kb.overlap_tokens,
+            bytes: file.contents,
+          },
+          ctx.state.traceId,
+        );
         // The record as created (`parsing`, no chunks), not re-read: the parse may have moved on already.
         return presentDocument(doc);
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/document/{doc_id}', operationId: 'getDocument', tag,
-      summary: 'Get a document and its parsing progress', params: docParams, response: document,
+      method: 'get',
+      path: '/v1/document/{doc_id}',
+      operationId: 'getDocument',
+      tag,
+      summary: 'Get a document and its parsing progress',
+      params: docParams,
+      response: document,
       handler: ({ principal, params }) => documents.get(principal.tenantId, params.doc_id),
     }),
     defineRoute({
-      method: 'delete', path: '/v1/document/{doc_id}', operationId: 'deleteDocument', tag,
-      summary: 'Delete a document; its chunks leave the index', description: 'A parse still running is stopped first.',
-      params: docParams, response: deletedResult,
+      method: 'delete',
+      path: '/v1/document/{doc_id}',
+      operationId: 'deleteDocument',
+      tag,
+      summary: 'Delete a document; its chunks leave the index',
+      description: 'A parse still running is stopped first.',
+      params: docParams,
+      response: deletedResult,
       handler: async ({ principal, params }) => {
         await commands.documents.remove(principal.tenantId, params.doc_id);
         return { deleted: true as const };
       },
     }),
     defineRoute({
-      method: 'post', path: '/v1/chunk/search', operationId: 'searchChunks', tag,
+      method: 'post',
+      path: '/v1/chunk/search',
+      operationId: 'searchChunks',
+      tag,
       summary: 'Hybrid (vector + full-text) search over knowledge bases',
       description:
         'Candidates come from one Elasticsearch query (kNN on the chunk embeddings and BM25 on the text, filtered to the ' +
         "caller's tenant and the given knowledge bases). similarity = (wv·vector_similarity + wk·term_similarity) / (wv + wk); " +
         'candidates below similarity_threshold are dropped, the best rerank_top_n are re-scored by the reranker and ordered ' +
         'by that score, and top_k are returned. All knowledge bases of one search must share an embedding model.',
-      body: searchBody, response: searchResult,
+      body: searchBody,
+      response: searchResult,
       handler: async ({ principal, body }) => {
         const kbs = await knowledgeBases.getMany(principal.tenantId, body.kb_ids);
         return searchChunks(services, principal.tenantId, kbs, body);

@@ -1,7 +1,14 @@
 import { agentParams } from '../../common/schemas/agents';
 import { deletedResult, pageQuery } from '../../common/schemas/common';
 import {
-  createMessageBody, createSessionBody, message, messagePage, messageParams, session, sessionPage, sessionParams,
+  createMessageBody,
+  createSessionBody,
+  message,
+  messagePage,
+  messageParams,
+  session,
+  sessionPage,
+  sessionParams,
 } from '../../common/schemas/sessions';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
@@ -10,32 +17,52 @@ const tag = 'Sessions';
 
 export const sessionRoutes = ({ agents, sessions, skills }: Services) => [
   defineRoute({
-    method: 'post', path: '/v1/combo/agents/{agent_id}/sessions', operationId: 'createSession', tag,
-    summary: 'Create a session on the agent', description: 'Records the `session.created` event.',
-    params: agentParams, body: createSessionBody, response: session,
+    method: 'post',
+    path: '/v1/combo/agents/{agent_id}/sessions',
+    operationId: 'createSession',
+    tag,
+    summary: 'Create a session on the agent',
+    description: 'Records the `session.created` event.',
+    params: agentParams,
+    body: createSessionBody,
+    response: session,
     handler: async ({ principal, params, body }) => {
       await agents.get(principal.tenantId, params.agent_id);
       return sessions.create(principal.tenantId, params.agent_id, body.user_id ?? principal.userId, body);
     },
   }),
   defineRoute({
-    method: 'get', path: '/v1/combo/agents/{agent_id}/sessions', operationId: 'listSessions', tag,
+    method: 'get',
+    path: '/v1/combo/agents/{agent_id}/sessions',
+    operationId: 'listSessions',
+    tag,
     summary: "List the agent's sessions, newest first",
-    params: agentParams, query: pageQuery, response: sessionPage,
+    params: agentParams,
+    query: pageQuery,
+    response: sessionPage,
     handler: async ({ principal, params, query }) => {
       await agents.get(principal.tenantId, params.agent_id);
       return sessions.listForAgent(principal.tenantId, params.agent_id, query);
     },
   }),
   defineRoute({
-    method: 'get', path: '/v1/combo/sessions/{session_id}', operationId: 'getSession', tag, summary: 'Get one session',
-    params: sessionParams, response: session,
+    method: 'get',
+    path: '/v1/combo/sessions/{session_id}',
+    operationId: 'getSession',
+    tag,
+    summary: 'Get one session',
+    params: sessionParams,
+    response: session,
     handler: ({ principal, params }) => sessions.get(principal.tenantId, params.session_id),
   }),
   defineRoute({
-    method: 'delete', path: '/v1/combo/sessions/{session_id}', operationId: 'deleteSession', tag,
+    method: 'delete',
+    path: '/v1/combo/sessions/{session_id}',
+    operationId: 'deleteSession',
+    tag,
     summary: 'Delete a session, its messages and its skill activations',
-    params: sessionParams, response: deletedResult,
+    params: sessionParams,
+    response: deletedResult,
     handler: async ({ principal, params }) => {
       await sessions.delete(principal.tenantId, params.session_id);
       await skills.forgetSession(principal.tenantId, params.session_id);
@@ -43,28 +70,48 @@ export const sessionRoutes = ({ agents, sessions, skills }: Services) => [
     },
   }),
   defineRoute({
-    method: 'post', path: '/v1/combo/sessions/{session_id}/archive', operationId: 'archiveSession', tag,
+    method: 'post',
+    path: '/v1/combo/sessions/{session_id}/archive',
+    operationId: 'archiveSession',
+    tag,
     summary: 'Archive a session',
-    description: 'Records `session.archived` once. An archived session refuses completions and messages with 10005; archiving again changes nothing.',
-    params: sessionParams, response: session,
+    description:
+      'Records `session.archived` once. An archived session refuses completions and messages with 10005; archiving again changes nothing.',
+    params: sessionParams,
+    response: session,
     handler: ({ principal, params }) => sessions.archive(principal.tenantId, params.session_id),
   }),
   defineRoute({
-    method: 'post', path: '/v1/combo/sessions/{session_id}/messages', operationId: 'addMessage', tag,
-    summary: 'Add a message to the session', description: 'Recorded only: the agent is not advanced. 10005 when the session is archived.',
-    params: sessionParams, body: createMessageBody, response: message,
+    method: 'post',
+    path: '/v1/combo/sessions/{session_id}/messages',
+    operationId: 'addMessage',
+    tag,
+    summary: 'Add a message to the session',
+    description: 'Recorded only: the agent is not advanced. 10005 when the session is archived.',
+    params: sessionParams,
+    body: createMessageBody,
+    response: message,
     handler: ({ principal, params, body }) => sessions.addMessage(principal.tenantId, params.session_id, body),
   }),
   defineRoute({
-    method: 'get', path: '/v1/combo/sessions/{session_id}/messages/{message_id}', operationId: 'getMessage', tag,
+    method: 'get',
+    path: '/v1/combo/sessions/{session_id}/messages/{message_id}',
+    operationId: 'getMessage',
+    tag,
     summary: 'Get one message (review reports link here)',
-    params: messageParams, response: message,
+    params: messageParams,
+    response: message,
     handler: ({ principal, params }) => sessions.getMessage(principal.tenantId, params.session_id, params.message_id),
   }),
   defineRoute({
-    method: 'get', path: '/v1/combo/sessions/{session_id}/messages', operationId: 'listMessages', tag,
+    method: 'get',
+    path: '/v1/combo/sessions/{session_id}/messages',
+    operationId: 'listMessages',
+    tag,
     summary: "List the session's messages, oldest first",
-    params: sessionParams, query: pageQuery, response: messagePage,
+    params: sessionParams,
+    query: pageQuery,
+    response: messagePage,
     handler: ({ principal, params, query }) => sessions.listMessages(principal.tenantId, params.session_id, query),
   }),
 ];

@@ -2,7 +2,13 @@ import { invalid } from '../../common/errors';
 import { assertPublicHttpUrl, UnsafeUrlError } from '../../common/net/url-guard';
 import { deletedResult, pageQuery } from '../../common/schemas/common';
 import {
-  activateSkillBody, installSkillBody, skill, skillActivation, skillPage, skillParams, type SkillManifest,
+  activateSkillBody,
+  installSkillBody,
+  skill,
+  skillActivation,
+  skillPage,
+  skillParams,
+  type SkillManifest,
 } from '../../common/schemas/skills';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
@@ -25,47 +31,72 @@ export const skillRoutes = ({ skills, sessions, config }: Services) => {
 
   return [
     defineRoute({
-      method: 'get', path: '/v1/skills', operationId: 'listSkills', tag,
-      summary: "List the tenant's installed skills, newest first", query: pageQuery, response: skillPage,
+      method: 'get',
+      path: '/v1/skills',
+      operationId: 'listSkills',
+      tag,
+      summary: "List the tenant's installed skills, newest first",
+      query: pageQuery,
+      response: skillPage,
       handler: ({ principal, query }) => skills.list(principal.tenantId, query),
     }),
     defineRoute({
-      method: 'post', path: '/v1/skills/install', operationId: 'installSkill', tag, access: 'admin',
+      method: 'post',
+      path: '/v1/skills/install',
+      operationId: 'installSkill',
+      tag,
+      access: 'admin',
       summary: 'Install a skill from its manifest',
       description:
         'A skill is instructions for the system prompt plus HTTP tools the model may call, active on the sessions it is ' +
-        'activated on. Every field is validated (each tool\'s `parameters` is compiled as a JSON Schema); a bad manifest ' +
+        "activated on. Every field is validated (each tool's `parameters` is compiled as a JSON Schema); a bad manifest " +
         'is 10001 naming the field, e.g. `body.manifest.tools.0.parameters`. The same name and version installed twice ' +
         'is 10005.',
-      body: installSkillBody, response: skill,
+      body: installSkillBody,
+      response: skill,
       handler: async ({ principal, body }) => {
         await checkToolUrls(body.manifest);
         return skills.install(principal.tenantId, body.manifest);
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/skills/{skill_id}', operationId: 'getSkill', tag,
-      summary: 'Get one skill with its tools', params: skillParams, response: skill,
+      method: 'get',
+      path: '/v1/skills/{skill_id}',
+      operationId: 'getSkill',
+      tag,
+      summary: 'Get one skill with its tools',
+      params: skillParams,
+      response: skill,
       handler: ({ principal, params }) => skills.get(principal.tenantId, params.skill_id),
     }),
     defineRoute({
-      method: 'delete', path: '/v1/skills/{skill_id}', operationId: 'deleteSkill', tag, access: 'admin',
+      method: 'delete',
+      path: '/v1/skills/{skill_id}',
+      operationId: 'deleteSkill',
+      tag,
+      access: 'admin',
       summary: 'Uninstall a skill',
       description: 'Sessions on which it is active stop using it from their next model call.',
-      params: skillParams, response: deletedResult,
+      params: skillParams,
+      response: deletedResult,
       handler: async ({ principal, params }) => {
         await skills.delete(principal.tenantId, params.skill_id);
         return { deleted: true as const };
       },
     }),
     defineRoute({
-      method: 'post', path: '/v1/skills/{skill_id}/activate', operationId: 'activateSkill', tag,
+      method: 'post',
+      path: '/v1/skills/{skill_id}/activate',
+      operationId: 'activateSkill',
+      tag,
       summary: 'Activate a skill on a session',
       description:
-        'From the next completion on, the session\'s model sees the skill\'s instructions and its tools (named ' +
+        "From the next completion on, the session's model sees the skill's instructions and its tools (named " +
         '`<skill name>__<tool name>`). Activating again changes nothing; activating another version of a skill ' +
         'replaces the version active on the session. The session must be active (archived: 10005).',
-      params: skillParams, body: activateSkillBody, response: skillActivation,
+      params: skillParams,
+      body: activateSkillBody,
+      response: skillActivation,
       handler: async ({ principal, params, body }) => {
         await sessions.getActive(principal.tenantId, body.session_id);
         const active = await skills.activate(principal.tenantId, params.skill_id, body.session_id);

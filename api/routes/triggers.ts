@@ -1,7 +1,13 @@
 import { invalid, AppError, ErrorCodes } from '../../common/errors';
 import { deletedResult, pageQuery } from '../../common/schemas/common';
 import {
-  createTriggerBody, eventTrigger, eventTriggerPage, sessionTemplateList, type TriggerConfig, triggerParams, updateTriggerBody,
+  createTriggerBody,
+  eventTrigger,
+  eventTriggerPage,
+  sessionTemplateList,
+  type TriggerConfig,
+  triggerParams,
+  updateTriggerBody,
 } from '../../common/schemas/triggers';
 import { sessionTemplateCatalog } from '../../triggers/session-templates';
 import { defineRoute } from '../route';
@@ -15,8 +21,8 @@ const templatesText = sessionTemplateCatalog()
 
 const CONFIGURATION =
   'An inbound event (POST /v1/webhook/{channel}, or /v1/webhook/generic/{trigger_id} for `generic` triggers) starts one agent ' +
-  'task per enabled trigger whose `source` is the event\'s channel, whose `match.event` is the event\'s normalised name (or `*`) ' +
-  'and whose `match.project_regex`, when given, is found in the event\'s project. A task runs once per (trigger, event id), ' +
+  "task per enabled trigger whose `source` is the event's channel, whose `match.event` is the event's normalised name (or `*`) " +
+  "and whose `match.project_regex`, when given, is found in the event's project. A task runs once per (trigger, event id), " +
   'however often the event is delivered: it opens a session (user `trigger:<trigger_id>`, `session.created`) on the agent and ' +
   'runs a completion there (`session.finished`, and `review.completed` / `import.completed` for those templates). The ' +
   'workflow is findable in Temporal by `TriggerId` and `EventId`.\n\n' +
@@ -34,7 +40,9 @@ export const triggerRoutes = ({ triggers, agents, integrations }: Services) => {
       await agents.get(tenantId, config.action.agent_id);
     } catch (err) {
       if (err instanceof AppError && err.code === ErrorCodes.NOT_FOUND) {
-        throw invalid(`body.trigger.action.agent_id: agent ${config.action.agent_id} does not exist`, { field: 'body.trigger.action.agent_id' });
+        throw invalid(`body.trigger.action.agent_id: agent ${config.action.agent_id} does not exist`, {
+          field: 'body.trigger.action.agent_id',
+        });
       }
       throw err;
     }
@@ -49,40 +57,65 @@ export const triggerRoutes = ({ triggers, agents, integrations }: Services) => {
       throw err;
     });
     if (!found) throw invalid(`${field}: integration ${config.integration_id} does not exist`, { field });
-    if (found.channel !== config.source) throw invalid(`${field}: integration ${config.integration_id} is on channel ${found.channel}, not ${config.source}`, { field });
+    if (found.channel !== config.source)
+      throw invalid(`${field}: integration ${config.integration_id} is on channel ${found.channel}, not ${config.source}`, { field });
   }
 
   return [
     defineRoute({
-      method: 'get', path: '/v1/event-trigger/templates', operationId: 'listSessionTemplates', tag,
-      summary: 'Session templates a trigger may name', description: templatesText,
+      method: 'get',
+      path: '/v1/event-trigger/templates',
+      operationId: 'listSessionTemplates',
+      tag,
+      summary: 'Session templates a trigger may name',
+      description: templatesText,
       response: sessionTemplateList,
-      handler: async () => ({ items: sessionTemplateCatalog() }),
+      handler: () => Promise.resolve({ items: sessionTemplateCatalog() }),
     }),
     defineRoute({
-      method: 'post', path: '/v1/event-trigger', operationId: 'createEventTrigger', tag,
-      summary: 'Create an event trigger', description: CONFIGURATION,
-      body: createTriggerBody, response: eventTrigger,
+      method: 'post',
+      path: '/v1/event-trigger',
+      operationId: 'createEventTrigger',
+      tag,
+      summary: 'Create an event trigger',
+      description: CONFIGURATION,
+      body: createTriggerBody,
+      response: eventTrigger,
       handler: async ({ principal, body }) => {
         await checkAgent(principal.tenantId, body.trigger);
         return triggers.create(principal.tenantId, body);
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/event-trigger', operationId: 'listEventTriggers', tag,
-      summary: 'List event triggers, newest first', query: pageQuery, response: eventTriggerPage,
+      method: 'get',
+      path: '/v1/event-trigger',
+      operationId: 'listEventTriggers',
+      tag,
+      summary: 'List event triggers, newest first',
+      query: pageQuery,
+      response: eventTriggerPage,
       handler: ({ principal, query }) => triggers.list(principal.tenantId, query),
     }),
     defineRoute({
-      method: 'get', path: '/v1/event-trigger/{trigger_id}', operationId: 'getEventTrigger', tag,
-      summary: 'Get one event trigger', params: triggerParams, response: eventTrigger,
+      method: 'get',
+      path: '/v1/event-trigger/{trigger_id}',
+      operationId: 'getEventTrigger',
+      tag,
+      summary: 'Get one event trigger',
+      params: triggerParams,
+      response: eventTrigger,
       handler: ({ principal, params }) => triggers.get(principal.tenantId, params.trigger_id),
     }),
     defineRoute({
-      method: 'put', path: '/v1/event-trigger/{trigger_id}', operationId: 'updateEventTrigger', tag,
+      method: 'put',
+      path: '/v1/event-trigger/{trigger_id}',
+      operationId: 'updateEventTrigger',
+      tag,
       summary: 'Update an event trigger',
       description: `Fields present in the body replace the stored ones (\`trigger\` as a whole); absent fields are kept. Tasks already started run on. ${CONFIGURATION}`,
-      params: triggerParams, body: updateTriggerBody, response: eventTrigger,
+      params: triggerParams,
+      body: updateTriggerBody,
+      response: eventTrigger,
       handler: async ({ principal, params, body }) => {
         await triggers.get(principal.tenantId, params.trigger_id);
         if (body.trigger) await checkAgent(principal.tenantId, body.trigger);
@@ -90,9 +123,14 @@ export const triggerRoutes = ({ triggers, agents, integrations }: Services) => {
       },
     }),
     defineRoute({
-      method: 'delete', path: '/v1/event-trigger/{trigger_id}', operationId: 'deleteEventTrigger', tag,
-      summary: 'Delete an event trigger', description: 'Later events start nothing for it; tasks already started run on.',
-      params: triggerParams, response: deletedResult,
+      method: 'delete',
+      path: '/v1/event-trigger/{trigger_id}',
+      operationId: 'deleteEventTrigger',
+      tag,
+      summary: 'Delete an event trigger',
+      description: 'Later events start nothing for it; tasks already started run on.',
+      params: triggerParams,
+      response: deletedResult,
       handler: async ({ principal, params }) => {
         await triggers.delete(principal.tenantId, params.trigger_id);
         return { deleted: true as const };

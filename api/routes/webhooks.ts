@@ -1,11 +1,21 @@
 import { z } from 'zod';
-import { conflict, invalid, notFound } from '../../common/errors';
+import { conflict, invalid } from '../../common/errors';
 import { newId } from '../../common/ids';
 import { assertPublicHttpUrl, UnsafeUrlError } from '../../common/net/url-guard';
 import { deletedResult, pageOf, pageQuery, resourceId } from '../../common/schemas/common';
 import {
-  createSubscriptionBody, delivery, deliveryId, deliveryPage, deliveryQuery, replayBody, replayStarted, rotateSecretBody,
-  subscription, subscriptionId, subscriptionWithSecret, updateSubscriptionBody,
+  createSubscriptionBody,
+  delivery,
+  deliveryId,
+  deliveryPage,
+  deliveryQuery,
+  replayBody,
+  replayStarted,
+  rotateSecretBody,
+  subscription,
+  subscriptionId,
+  subscriptionWithSecret,
+  updateSubscriptionBody,
 } from '../../common/schemas/webhooks';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
@@ -17,7 +27,6 @@ const replayParams = z.object({ replay_id: resourceId('rpl', 'replay id') }).str
 const subscriptionPage = pageOf(subscription, 'WebhookSubscriptionPage');
 
 export const webhookRoutes = ({ webhooks, commands, config }: Services) => {
-
   async function checkUrl(url: string): Promise<void> {
     try {
       await assertPublicHttpUrl(url, config.ALLOW_PRIVATE_URLS);
@@ -27,60 +36,102 @@ export const webhookRoutes = ({ webhooks, commands, config }: Services) => {
     }
   }
 
-
   return [
     defineRoute({
-      method: 'post', path: '/v1/webhook/subscriptions', operationId: 'createWebhookSubscription', tag, access: 'admin',
+      method: 'post',
+      path: '/v1/webhook/subscriptions',
+      operationId: 'createWebhookSubscription',
+      tag,
+      access: 'admin',
       summary: 'Subscribe a URL to outbound events',
       description:
         'Every event of the tenant named in `events` is POSTed to `url` with the headers X-Combo-Signature ' +
         '(`sha256=` + hex HMAC-SHA256 of "<timestamp>.<raw body>" with the secret), X-Combo-Timestamp (Unix seconds) and ' +
         'X-Combo-Event-Id. A 2xx within 2 s is success; otherwise attempts follow 30 s, 2 min, 10 min and 1 h after each ' +
         'failure, then the delivery goes to the dead-letter queue. The secret is shown in this reply only.',
-      body: createSubscriptionBody, response: subscriptionWithSecret,
+      body: createSubscriptionBody,
+      response: subscriptionWithSecret,
       handler: async ({ principal, body }) => {
         await checkUrl(body.url);
         return webhooks.createSubscription(principal.tenantId, body);
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/webhook/subscriptions', operationId: 'listWebhookSubscriptions', tag, access: 'admin',
-      summary: "List the tenant's subscriptions (without secrets)", query: pageQuery, response: subscriptionPage,
+      method: 'get',
+      path: '/v1/webhook/subscriptions',
+      operationId: 'listWebhookSubscriptions',
+      tag,
+      access: 'admin',
+      summary: "List the tenant's subscriptions (without secrets)",
+      query: pageQuery,
+      response: subscriptionPage,
       handler: ({ principal, query }) => webhooks.listSubscriptions(principal.tenantId, query),
     }),
     defineRoute({
-      method: 'get', path: '/v1/webhook/subscriptions/{subscription_id}', operationId: 'getWebhookSubscription', tag, access: 'admin',
-      summary: 'Get one subscription', params: subscriptionParams, response: subscription,
+      method: 'get',
+      path: '/v1/webhook/subscriptions/{subscription_id}',
+      operationId: 'getWebhookSubscription',
+      tag,
+      access: 'admin',
+      summary: 'Get one subscription',
+      params: subscriptionParams,
+      response: subscription,
       handler: ({ principal, params }) => webhooks.getSubscription(principal.tenantId, params.subscription_id),
     }),
     defineRoute({
-      method: 'put', path: '/v1/webhook/subscriptions/{subscription_id}', operationId: 'updateWebhookSubscription', tag, access: 'admin',
+      method: 'put',
+      path: '/v1/webhook/subscriptions/{subscription_id}',
+      operationId: 'updateWebhookSubscription',
+      tag,
+      access: 'admin',
       summary: 'Update a subscription (fields present replace the stored ones)',
-      params: subscriptionParams, body: updateSubscriptionBody, response: subscription,
+      params: subscriptionParams,
+      body: updateSubscriptionBody,
+      response: subscription,
       handler: async ({ principal, params, body }) => {
         if (body.url) await checkUrl(body.url);
         return webhooks.updateSubscription(principal.tenantId, params.subscription_id, body);
       },
     }),
     defineRoute({
-      method: 'delete', path: '/v1/webhook/subscriptions/{subscription_id}', operationId: 'deleteWebhookSubscription', tag, access: 'admin',
-      summary: 'Delete a subscription', description: 'Deliveries still waiting for a retry end without another attempt.',
-      params: subscriptionParams, response: deletedResult,
+      method: 'delete',
+      path: '/v1/webhook/subscriptions/{subscription_id}',
+      operationId: 'deleteWebhookSubscription',
+      tag,
+      access: 'admin',
+      summary: 'Delete a subscription',
+      description: 'Deliveries still waiting for a retry end without another attempt.',
+      params: subscriptionParams,
+      response: deletedResult,
       handler: async ({ principal, params }) => {
         await webhooks.deleteSubscription(principal.tenantId, params.subscription_id);
         return { deleted: true as const };
       },
     }),
     defineRoute({
-      method: 'post', path: '/v1/webhook/subscriptions/{subscription_id}/rotate-secret', operationId: 'rotateWebhookSecret', tag, access: 'admin',
-      summary: 'Replace the signing secret', description: 'Generated when the body names none; shown in this reply only. Attempts starting 2 s from now on sign with it.',
-      params: subscriptionParams, body: rotateSecretBody, response: subscriptionWithSecret,
+      method: 'post',
+      path: '/v1/webhook/subscriptions/{subscription_id}/rotate-secret',
+      operationId: 'rotateWebhookSecret',
+      tag,
+      access: 'admin',
+      summary: 'Replace the signing secret',
+      description: 'Generated when the body names none; shown in this reply only. Attempts starting 2 s from now on sign with it.',
+      params: subscriptionParams,
+      body: rotateSecretBody,
+      response: subscriptionWithSecret,
       handler: ({ principal, params, body }) => webhooks.rotateSecret(principal.tenantId, params.subscription_id, body.secret),
     }),
     defineRoute({
-      method: 'post', path: '/v1/webhook/subscriptions/{subscription_id}/test', operationId: 'testWebhookSubscription', tag, access: 'admin',
-      summary: 'Send a test event', description: 'Delivers a `webhook.test` event (data: `subscription_id`, `message`) to this subscription only, on the usual schedule. Poll the returned delivery.',
-      params: subscriptionParams, response: delivery,
+      method: 'post',
+      path: '/v1/webhook/subscriptions/{subscription_id}/test',
+      operationId: 'testWebhookSubscription',
+      tag,
+      access: 'admin',
+      summary: 'Send a test event',
+      description:
+        'Delivers a `webhook.test` event (data: `subscription_id`, `message`) to this subscription only, on the usual schedule. Poll the returned delivery.',
+      params: subscriptionParams,
+      response: delivery,
       handler: async ({ ctx, principal, params }) => {
         await webhooks.getSubscription(principal.tenantId, params.subscription_id);
         const envelope = {
@@ -90,41 +141,75 @@ export const webhookRoutes = ({ webhooks, commands, config }: Services) => {
           tenant_id: principal.tenantId,
           data: { subscription_id: params.subscription_id, message: 'test delivery' },
         };
-        return commands.webhooks.deliverNow({ tenantId: principal.tenantId, subscriptionId: params.subscription_id, envelope }, ctx.state.traceId);
+        return commands.webhooks.deliverNow(
+          { tenantId: principal.tenantId, subscriptionId: params.subscription_id, envelope },
+          ctx.state.traceId,
+        );
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/webhook/subscriptions/{subscription_id}/deliveries', operationId: 'listSubscriptionDeliveries', tag, access: 'admin',
-      summary: "A subscription's deliveries with every attempt, newest first", params: subscriptionParams, query: pageQuery, response: deliveryPage,
+      method: 'get',
+      path: '/v1/webhook/subscriptions/{subscription_id}/deliveries',
+      operationId: 'listSubscriptionDeliveries',
+      tag,
+      access: 'admin',
+      summary: "A subscription's deliveries with every attempt, newest first",
+      params: subscriptionParams,
+      query: pageQuery,
+      response: deliveryPage,
       handler: async ({ principal, params, query }) => {
         await webhooks.getSubscription(principal.tenantId, params.subscription_id);
         return webhooks.listDeliveries(principal.tenantId, { ...query, subscription_id: params.subscription_id });
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/webhook/deliveries', operationId: 'listWebhookDeliveries', tag, access: 'admin',
+      method: 'get',
+      path: '/v1/webhook/deliveries',
+      operationId: 'listWebhookDeliveries',
+      tag,
+      access: 'admin',
       summary: 'Deliveries with every attempt (status, latency, error), filterable by event, subscription and status',
-      query: deliveryQuery, response: deliveryPage,
+      query: deliveryQuery,
+      response: deliveryPage,
       handler: ({ principal, query }) => webhooks.listDeliveries(principal.tenantId, query),
     }),
     defineRoute({
-      method: 'get', path: '/v1/webhook/deliveries/{delivery_id}', operationId: 'getWebhookDelivery', tag, access: 'admin',
-      summary: 'One delivery with every attempt', params: deliveryParams, response: delivery,
+      method: 'get',
+      path: '/v1/webhook/deliveries/{delivery_id}',
+      operationId: 'getWebhookDelivery',
+      tag,
+      access: 'admin',
+      summary: 'One delivery with every attempt',
+      params: deliveryParams,
+      response: delivery,
       handler: ({ principal, params }) => webhooks.getDelivery(principal.tenantId, params.delivery_id),
     }),
     defineRoute({
-      method: 'get', path: '/v1/webhook/dead-letters', operationId: 'listDeadLetters', tag, access: 'admin',
-      summary: 'The dead-letter queue: deliveries whose five attempts all failed', query: pageQuery, response: deliveryPage,
+      method: 'get',
+      path: '/v1/webhook/dead-letters',
+      operationId: 'listDeadLetters',
+      tag,
+      access: 'admin',
+      summary: 'The dead-letter queue: deliveries whose five attempts all failed',
+      query: pageQuery,
+      response: deliveryPage,
       handler: ({ principal, query }) => webhooks.listDeliveries(principal.tenantId, { ...query, status: 'dead' }),
     }),
     defineRoute({
-      method: 'post', path: '/v1/webhook/dead-letters/{delivery_id}/replay', operationId: 'replayDeadLetter', tag, access: 'admin',
+      method: 'post',
+      path: '/v1/webhook/dead-letters/{delivery_id}/replay',
+      operationId: 'replayDeadLetter',
+      tag,
+      access: 'admin',
       summary: 'Replay a dead letter by hand',
-      description: 'A new delivery of the same event (same `event_id`) to the same subscription, with a fresh schedule. Replaying one dead letter twice returns the same replay.',
-      params: deliveryParams, response: delivery,
+      description:
+        'A new delivery of the same event (same `event_id`) to the same subscription, with a fresh schedule. Replaying one dead letter twice returns the same replay.',
+      params: deliveryParams,
+      response: delivery,
       handler: async ({ ctx, principal, params }) => {
         const dead = await webhooks.getDeliveryDoc(principal.tenantId, params.delivery_id);
-        if (dead.status !== 'dead') throw conflict(`delivery ${dead._id} is ${dead.status}, not in the dead-letter queue`, { status: dead.status });
+        if (dead.status !== 'dead')
+          throw conflict(`delivery ${dead._id} is ${dead.status}, not in the dead-letter queue`, { status: dead.status });
         await webhooks.getSubscription(principal.tenantId, dead.subscription_id);
         return commands.webhooks.deliverNow(
           { tenantId: principal.tenantId, subscriptionId: dead.subscription_id, envelope: dead.envelope, replayOf: dead._id },
@@ -133,15 +218,27 @@ export const webhookRoutes = ({ webhooks, commands, config }: Services) => {
       },
     }),
     defineRoute({
-      method: 'post', path: '/v1/webhook/replays', operationId: 'replayWebhookEvents', tag, access: 'admin',
+      method: 'post',
+      path: '/v1/webhook/replays',
+      operationId: 'replayWebhookEvents',
+      tag,
+      access: 'admin',
       summary: 'Replay historical events by time range',
-      description: 'Re-delivers the tenant\'s recorded events with `since` <= timestamp < `until` (optionally only some event names or one subscription) to the subscriptions that ask for them, with their original `event_id`s. Runs as a Temporal workflow; poll GET /v1/webhook/replays/{replay_id}.',
-      body: replayBody, response: replayStarted,
+      description:
+        "Re-delivers the tenant's recorded events with `since` <= timestamp < `until` (optionally only some event names or one subscription) to the subscriptions that ask for them, with their original `event_id`s. Runs as a Temporal workflow; poll GET /v1/webhook/replays/{replay_id}.",
+      body: replayBody,
+      response: replayStarted,
       handler: ({ principal, body }) => commands.webhooks.startReplay(principal.tenantId, body),
     }),
     defineRoute({
-      method: 'get', path: '/v1/webhook/replays/{replay_id}', operationId: 'getWebhookReplay', tag, access: 'admin',
-      summary: 'Progress of a historical replay', params: replayParams, response: replayStarted,
+      method: 'get',
+      path: '/v1/webhook/replays/{replay_id}',
+      operationId: 'getWebhookReplay',
+      tag,
+      access: 'admin',
+      summary: 'Progress of a historical replay',
+      params: replayParams,
+      response: replayStarted,
       handler: ({ principal, params }) => commands.webhooks.replayStatus(principal.tenantId, params.replay_id),
     }),
   ];

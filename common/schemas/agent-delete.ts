@@ -2,10 +2,9 @@ import { z } from 'zod';
 
 export const deleteAgentQuery = z
   .object({
-    cascade: z
-      .enum(['true', 'false'])
-      .default('false')
-      .meta({ description: '`true`: also delete the cron jobs and event triggers that run this agent (otherwise their existence is 10005)' }),
+    cascade: z.enum(['true', 'false']).default('false').meta({
+      description: '`true`: also delete the cron jobs and event triggers that run this agent (otherwise their existence is 10005)',
+    }),
   })
   .strict();
 

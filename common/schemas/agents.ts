@@ -8,7 +8,7 @@ export const agentId = resourceId('agt', 'agent id');
 export const BUILTIN_TOOL_NAMES = ['search_knowledge', 'read_attachment', 'current_time'] as const;
 const builtinToolName = z.enum(BUILTIN_TOOL_NAMES);
 
-export const modelSettings = z
+const modelSettings = z
   .object({
     model: z.string().min(1).max(200).optional().meta({ description: 'model name; the global default when absent' }),
     temperature: z.number().min(0).max(2).optional(),
@@ -22,12 +22,17 @@ const agentFields = {
   description: z.string().max(2000),
   instructions: z.string().max(20_000).meta({ description: 'system instructions given to the model on every run' }),
   model: modelSettings,
-  tools: z
-    .array(builtinToolName)
-    .max(BUILTIN_TOOL_NAMES.length)
-    .meta({ description: 'built-in tools the model may call in every scenario (the `agent` scenario offers all that apply); skills add their own' }),
-  kb_ids: z.array(referenceTo('kb', 'knowledge base id')).max(32).meta({ description: 'knowledge bases the agent may search (must exist: 10004)' }),
-  skills: z.array(referenceTo('skl', 'skill id')).max(32).meta({ description: 'installed skills active on every session of the agent (must exist: 10004)' }),
+  tools: z.array(builtinToolName).max(BUILTIN_TOOL_NAMES.length).meta({
+    description: 'built-in tools the model may call in every scenario (the `agent` scenario offers all that apply); skills add their own',
+  }),
+  kb_ids: z
+    .array(referenceTo('kb', 'knowledge base id'))
+    .max(32)
+    .meta({ description: 'knowledge bases the agent may search (must exist: 10004)' }),
+  skills: z
+    .array(referenceTo('skl', 'skill id'))
+    .max(32)
+    .meta({ description: 'installed skills active on every session of the agent (must exist: 10004)' }),
   default_route: routeString.nullable().meta({ description: 'route used when a completion names none' }),
   metadata: metadataMap,
 };

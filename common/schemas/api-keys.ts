@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isoDate, pageOf, resourceId } from './common';
 
 /** `admin` may manage keys and replay events; `member` may use every other endpoint of its tenant. */
-export const role = z.enum(['admin', 'member']).meta({ id: 'Role' });
+const role = z.enum(['admin', 'member']).meta({ id: 'Role' });
 
 export const createApiKeyBody = z
   .object({

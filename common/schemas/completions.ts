@@ -11,9 +11,9 @@ export const completionBody = z
     session_id: referenceTo('ses', 'an active session of this agent (create it first)'),
     question: z.string().trim().min(1).max(32_000).meta({ description: 'the user message' }),
     stream: z.boolean().default(false).meta({ description: '`true`: a text/event-stream reply (see the description)' }),
-    route: routeString
-      .optional()
-      .meta({ description: "`@scenario@processor@mode@` (GET /v1/combo/scenarios); default: the agent's default_route, else `@chat@llm@default@`" }),
+    route: routeString.optional().meta({
+      description: "`@scenario@processor@mode@` (GET /v1/combo/scenarios); default: the agent's default_route, else `@chat@llm@default@`",
+    }),
     attachments: z
       .array(referenceTo('fil', 'attachment file id'))
       .max(10)
@@ -47,9 +47,10 @@ export const reference = z
   })
   .meta({ id: 'Reference' });
 
-export const stopReason = z
-  .enum(['answered', 'step_limit', 'token_limit'])
-  .meta({ id: 'StopReason', description: '`step_limit` / `token_limit`: the run hit COMPLETION_MAX_STEPS / COMPLETION_MAX_TOKENS and answers with what it has' });
+const stopReason = z.enum(['answered', 'step_limit', 'token_limit']).meta({
+  id: 'StopReason',
+  description: '`step_limit` / `token_limit`: the run hit COMPLETION_MAX_STEPS / COMPLETION_MAX_TOKENS and answers with what it has',
+});
 
 export const completionReply = z
   .object({
@@ -64,7 +65,9 @@ export const completionReply = z
       .boolean()
       .meta({ description: 'true: no language model is configured; the answer quotes knowledge-base passages and says so' }),
     stop_reason: stopReason,
-    artifacts: z.array(z.record(z.string(), z.unknown())).meta({ description: 'what the run produced besides the answer (review report, imported items)' }),
+    artifacts: z
+      .array(z.record(z.string(), z.unknown()))
+      .meta({ description: 'what the run produced besides the answer (review report, imported items)' }),
   })
   .meta({ id: 'CompletionReply' });
 
@@ -98,13 +101,20 @@ export const runAccepted = z
     session_id: sessionId,
     status: z.enum(['running']).meta({ description: 'the run goes on; later releases may add `queued` and `waiting_approval`' }),
     links: z.object({
-      self: z.string().meta({ description: 'GET it for the run\'s status and, once ended, its result', example: '/v1/combo/completions/trc_8a3XbQv2mK0pLr7sTu9w' }),
-      events: z.string().meta({ description: 'its event stream (text/event-stream), from the start or after Last-Event-ID', example: '/v1/combo/completions/trc_8a3XbQv2mK0pLr7sTu9w/events' }),
+      self: z.string().meta({
+        description: "GET it for the run's status and, once ended, its result",
+        example: '/v1/combo/completions/trc_8a3XbQv2mK0pLr7sTu9w',
+      }),
+      events: z.string().meta({
+        description: 'its event stream (text/event-stream), from the start or after Last-Event-ID',
+        example: '/v1/combo/completions/trc_8a3XbQv2mK0pLr7sTu9w/events',
+      }),
     }),
   })
   .meta({
     id: 'RunAccepted',
-    description: 'HTTP 202, code 0: the run is accepted and goes on, but did not answer within COMPLETION_REPLY_WAIT_MS; follow it with `links.self`.',
+    description:
+      'HTTP 202, code 0: the run is accepted and goes on, but did not answer within COMPLETION_REPLY_WAIT_MS; follow it with `links.self`.',
   });
 
 export const completionParams = z.object({ agent_id: resourceId('agt', 'agent id') }).strict();

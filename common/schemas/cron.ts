@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { SESSION_TEMPLATE_NAMES } from '../../triggers/session-templates';
+import { SESSION_TEMPLATE_NAMES } from '../session-template-names';
 import { cronExpressionProblem } from '../cron-expression';
 import { agentId } from './agents';
 import { isoDate, pageOf, resourceId } from './common';
 
-export const cronId = resourceId('crn', 'cron job id');
+const cronId = resourceId('crn', 'cron job id');
 export const cronParams = z.object({ cron_id: cronId }).strict();
 
 /** Temporal's overlap policies, in the API's spelling (`skip` is SKIP, ...). */
-export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;
+const OVERLAP_POLICIES = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;
 export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
 
 const overlapPolicy = z.enum(OVERLAP_POLICIES).meta({
@@ -33,7 +33,7 @@ const cronExpression = z
   });
 
 /** Whether the runtime knows the zone; the same check a Temporal server in Go makes, bar letter case (fixed by canonicalTimeZone). */
-export function isKnownTimeZone(name: string): boolean {
+function isKnownTimeZone(name: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });
     return true;
@@ -73,10 +73,13 @@ const inputs = z
     const names = Object.keys(map);
     if (names.length > MAX_INPUTS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_INPUTS} inputs` });
     for (const name of names) {
-      if (!INPUT_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'input names are 1-40 of a-z 0-9 _, starting with a letter' });
+      if (!INPUT_NAME.test(name))
+        ctx.addIssue({ code: 'custom', path: [name], message: 'input names are 1-40 of a-z 0-9 _, starting with a letter' });
     }
   })
-  .meta({ description: `input names (1-40 of a-z 0-9 _, starting with a letter; at most ${MAX_INPUTS}) and their values, handed to the session template` });
+  .meta({
+    description: `input names (1-40 of a-z 0-9 _, starting with a letter; at most ${MAX_INPUTS}) and their values, handed to the session template`,
+  });
 
 export const createCronBody = z
   .object({
@@ -98,18 +101,19 @@ export const updateCronBody = z
   .strict()
   .meta({ id: 'UpdateCronJobRequest' });
 
-export const cronRunStatus = z
+const cronRunStatus = z
   .enum(['running', 'paused', 'completed', 'failed', 'canceled', 'terminated', 'timed_out', 'continued_as_new'])
   .meta({ id: 'CronRunStatus' });
 
-export const cronRun = z
+const cronRun = z
   .object({
     workflow_id: z.string(),
     run_id: z.string(),
     scheduled_at: isoDate.meta({ description: 'time the run was due (the trigger time for a manual run)' }),
     started_at: isoDate.meta({ description: 'time the schedule started it' }),
     status: cronRunStatus.nullable().meta({
-      description: 'read for a single job; in lists only `running` is known (null otherwise); null also when Temporal no longer keeps the run',
+      description:
+        'read for a single job; in lists only `running` is known (null otherwise); null also when Temporal no longer keeps the run',
     }),
   })
   .meta({ id: 'CronRun' });
@@ -127,7 +131,9 @@ export const cronJob = z
     overlap: overlapPolicy,
     paused: z.boolean(),
     schedule_id: z.string().meta({ description: 'the Temporal Schedule behind the job' }),
-    schedule_exists: z.boolean().meta({ description: 'false when the Temporal Schedule was removed outside the service; delete the job then' }),
+    schedule_exists: z
+      .boolean()
+      .meta({ description: 'false when the Temporal Schedule was removed outside the service; delete the job then' }),
     next_run_times: z.array(isoDate).meta({ description: 'the next (up to) 5 due times; empty while paused' }),
     recent_runs: z.array(cronRun).meta({ description: 'the latest runs Temporal remembers (up to 10), oldest first' }),
     created_at: isoDate,
@@ -137,9 +143,7 @@ export const cronJob = z
 
 export const cronJobPage = pageOf(cronJob, 'CronJobPage');
 
-export const cronTriggered = z
-  .object({ cron_id: cronId, triggered_at: isoDate })
-  .meta({ id: 'CronJobTriggered' });
+export const cronTriggered = z.object({ cron_id: cronId, triggered_at: isoDate }).meta({ id: 'CronJobTriggered' });
 
 export type CreateCronBody = z.infer<typeof createCronBody>;
 export type CronJob = z.infer<typeof cronJob>;

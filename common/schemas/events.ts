@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { eventName } from '../events';
 import { isoDate, pageOf, pageQuery } from './common';
 
-export const eventRecord = z
+const eventRecord = z
   .object({
     event_id: z.string(),
     event: eventName,

@@ -24,7 +24,9 @@ export const file = z
     format: z.string().meta({ description: 'detected format (text, markdown, html, pdf, docx, csv, xlsx, json)' }),
     size_bytes: z.number().int(),
     token_count: z.number().int().meta({ description: 'tokens of the kept text (cl100k)' }),
-    truncated: z.boolean().meta({ description: `the extracted text was longer than ${MAX_FILE_TEXT_BYTES} bytes (UTF-8) and was cut there` }),
+    truncated: z
+      .boolean()
+      .meta({ description: `the extracted text was longer than ${MAX_FILE_TEXT_BYTES} bytes (UTF-8) and was cut there` }),
     text_preview: z.string().meta({ description: `the first ${TEXT_PREVIEW_CHARS} characters of the extracted text` }),
     created_at: isoDate,
   })

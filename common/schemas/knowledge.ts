@@ -3,14 +3,19 @@ import { isoDate, metadataMap, pageOf, pageQuery, referenceTo, resourceId } from
 
 export const kbId = resourceId('kb', 'knowledge base id');
 export const docId = resourceId('doc', 'document id');
-export const parserId = z
+const parserId = z
   .string()
   .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be a parser id such as naive, laws, paper or patent')
   .meta({ description: 'chunking parser; GET /v1/kb/parsers lists them', example: 'naive' });
 
 const chunking = {
   chunk_tokens: z.number().int().min(64).max(4096).meta({ description: 'largest chunk, in cl100k tokens (64-4096)' }),
-  overlap_tokens: z.number().int().min(0).max(1024).meta({ description: 'tokens repeated between neighbouring chunks by splitting parsers (0-1024, below chunk_tokens)' }),
+  overlap_tokens: z
+    .number()
+    .int()
+    .min(0)
+    .max(1024)
+    .meta({ description: 'tokens repeated between neighbouring chunks by splitting parsers (0-1024, below chunk_tokens)' }),
 };
 const overlapBelowChunk = (b: { chunk_tokens?: number; overlap_tokens?: number }) =>
   b.chunk_tokens === undefined || b.overlap_tokens === undefined || b.overlap_tokens < b.chunk_tokens;
@@ -66,12 +71,12 @@ export const knowledgeBase = z
   })
   .meta({ id: 'KnowledgeBase' });
 
-export const documentStatus = z.enum(['parsing', 'ready', 'failed']).meta({
+const documentStatus = z.enum(['parsing', 'ready', 'failed']).meta({
   id: 'DocumentStatus',
   description: '`parsing` from upload until the chunks are searchable; then `ready`, or `failed` with `error`.',
 });
 
-export const documentFailure = z
+const documentFailure = z
   .object({
     reason: z.enum(['unsupported', 'encrypted', 'corrupt', 'empty', 'too_large', 'embedding_failed', 'indexing_failed', 'timed_out']).meta({
       description:
@@ -86,7 +91,7 @@ export const documentFailure = z
   })
   .meta({ id: 'DocumentFailure' });
 
-export const ingestStage = z.enum(['queued', 'extracting', 'embedding', 'done', 'failed']);
+const ingestStage = z.enum(['queued', 'extracting', 'embedding', 'done', 'failed']);
 
 export const document = z
   .object({
@@ -137,7 +142,11 @@ export const searchBody = z
   .object({
     question: z.string().trim().min(1).max(2000),
     kb_ids: z.array(referenceTo('kb', 'knowledge base id')).min(1).max(32),
-    doc_ids: z.array(referenceTo('doc', 'document id')).max(256).optional().meta({ description: 'restrict the search to these documents of the knowledge bases' }),
+    doc_ids: z
+      .array(referenceTo('doc', 'document id'))
+      .max(256)
+      .optional()
+      .meta({ description: 'restrict the search to these documents of the knowledge bases' }),
     top_k: z.number().int().min(1).max(100).default(8).meta({ description: 'chunks returned (1-100, default 8)' }),
     similarity_threshold: z
       .number()
@@ -157,13 +166,10 @@ export const searchBody = z
       .max(1)
       .optional()
       .meta({ description: 'weight of the term (BM25) part, 0-1; default 0.3, or 1 - vector_similarity_weight when only that is given' }),
-    rerank_top_n: z
-      .number()
-      .int()
-      .min(0)
-      .max(200)
-      .default(10)
-      .meta({ description: 'best candidates (by combined similarity) re-scored by the reranker; they lead the order by the mean of similarity and rerank_score, then top_k are taken; 0 turns reranking off (0-200, default 10)' }),
+    rerank_top_n: z.number().int().min(0).max(200).default(10).meta({
+      description:
+        'best candidates (by combined similarity) re-scored by the reranker; they lead the order by the mean of similarity and rerank_score, then top_k are taken; 0 turns reranking off (0-200, default 10)',
+    }),
     highlight: z.boolean().default(true).meta({ description: 'return matched terms wrapped in <em>' }),
   })
   .strict()
@@ -173,7 +179,7 @@ export const searchBody = z
   })
   .meta({ id: 'ChunkSearchRequest' });
 
-export const searchedChunk = z
+const searchedChunk = z
   .object({
     chunk_id: z.string(),
     content: z.string(),
@@ -188,7 +194,10 @@ export const searchedChunk = z
     vector_similarity: z.number().meta({ description: 'cosine similarity of question and chunk, clamped to 0-1' }),
     term_similarity: z.number().meta({ description: 'BM25 score relative to the best BM25 score among the candidates, 0-1' }),
     rerank_score: z.number().nullable().meta({ description: 'reranker score, 0-1; null when the chunk was not re-scored' }),
-    highlight: z.string().nullable().meta({ description: 'the content (or, when only its headings matched, the section path) with matched terms in <em>' }),
+    highlight: z
+      .string()
+      .nullable()
+      .meta({ description: 'the content (or, when only its headings matched, the section path) with matched terms in <em>' }),
   })
   .meta({ id: 'SearchedChunk' });
 

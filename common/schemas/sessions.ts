@@ -5,7 +5,7 @@ import { agentId } from './agents';
 export const sessionId = resourceId('ses', 'session id');
 
 /** `active` accepts completions and messages; `archived` is read-only (further writes are 10005). */
-export const sessionStatus = z.enum(['active', 'archived']).meta({ id: 'SessionStatus' });
+const sessionStatus = z.enum(['active', 'archived']).meta({ id: 'SessionStatus' });
 
 export const createSessionBody = z
   .object({
@@ -39,10 +39,10 @@ export const session = z
 export const sessionPage = pageOf(session, 'SessionPage');
 export const sessionParams = z.object({ session_id: sessionId }).strict();
 
-export const messageId = resourceId('msg', 'message id');
+const messageId = resourceId('msg', 'message id');
 export const messageParams = z.object({ session_id: sessionId, message_id: messageId }).strict();
 
-export const messageRole = z.enum(['user', 'assistant', 'system', 'tool']);
+const messageRole = z.enum(['user', 'assistant', 'system', 'tool']);
 
 export const createMessageBody = z
   .object({

@@ -4,10 +4,10 @@ import { parseHttpUrl, UnsafeUrlError } from '../net/url-guard';
 import { isoDate, pageOf, referenceTo, resourceId } from './common';
 import { sessionId } from './sessions';
 
-export const skillId = resourceId('skl', 'skill id');
+const skillId = resourceId('skl', 'skill id');
 
 /** Separates skill and tool in the names the model sees: `<skill>__<tool>`. */
-export const TOOL_NAME_SEPARATOR = '__';
+const TOOL_NAME_SEPARATOR = '__';
 /** OpenAI's ceiling on a function name (^[a-zA-Z0-9_-]{1,64}$). */
 const MODEL_TOOL_NAME_MAX = 64;
 const PARAMETERS_MAX_CHARS = 16_384;
@@ -104,12 +104,16 @@ const toolParameters = z
   });
 
 /** Header names that carry credentials or that the HTTP client sets itself. */
-const REFUSED_HEADER = /^(host|content-length|content-type|transfer-encoding|connection|keep-alive|upgrade|te|trailer|cookie|set-cookie)$|auth|token|secret|passw|api[-_]?key|signature/i;
+const REFUSED_HEADER =
+  /^(host|content-length|content-type|transfer-encoding|connection|keep-alive|upgrade|te|trailer|cookie|set-cookie)$|auth|token|secret|passw|api[-_]?key|signature/i;
 
 const headers = z
   .record(
     z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, 'header names are 1-64 token characters'),
-    z.string().max(1000).regex(/^[\t\x20-\x7e]*$/, 'header values are printable ASCII'),
+    z
+      .string()
+      .max(1000)
+      .regex(/^[\t\x20-\x7e]*$/, 'header values are printable ASCII'),
   )
   .superRefine((h, ctx) => {
     const names = Object.keys(h);
@@ -149,7 +153,7 @@ const httpUrl = z
     example: 'https://api.example.com/v1/weather',
   });
 
-export const skillHttp = z
+const skillHttp = z
   .object({
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
     url: httpUrl,
@@ -166,7 +170,7 @@ export const skillHttp = z
       'any other status, a refused address or a network failure is reported to the model as the tool result.',
   });
 
-export const skillTool = z
+const skillTool = z
   .object({
     name: toolName,
     description: z.string().trim().min(1).max(2000).meta({ description: 'what the tool does, for the model' }),
@@ -176,7 +180,7 @@ export const skillTool = z
   .strict()
   .meta({ id: 'SkillTool' });
 
-export const skillManifest = z
+const skillManifest = z
   .object({
     name: skillName,
     version: semver,
@@ -254,7 +258,6 @@ export const skillActivation = z
 export type SkillManifest = z.infer<typeof skillManifest>;
 export type SkillTool = z.infer<typeof skillTool>;
 export type Skill = z.infer<typeof skill>;
-export type SkillActivation = z.infer<typeof skillActivation>;
 
 export function modelToolName(skillNameText: string, toolNameText: string): string {
   return `${skillNameText}${TOOL_NAME_SEPARATOR}${toolNameText}`;

@@ -7,7 +7,7 @@ import { sessionId } from './sessions';
  * writers (api/routes/completions.ts, activities, api/run-event-stream.ts) are typed by these, and
  * the OpenAPI document describes each event with them.
  */
-export const streamEventData = {
+const streamEventData = {
   thinking: z
     .object({
       phase: z.enum(['accepted', 'retrieval', 'model', 'model_retry']),
@@ -17,12 +17,18 @@ export const streamEventData = {
       step: z.number().int().optional().meta({ description: '`model` / `model_retry`: the model call of the run, from 1' }),
       attempt: z.number().int().optional().meta({ description: '`model` / `model_retry`: the attempt of that call, from 1' }),
     })
-    .meta({ id: 'StreamEventThinking', description: 'What the run is doing: `accepted` (the first event), `retrieval`, `model`, `model_retry`' }),
+    .meta({
+      id: 'StreamEventThinking',
+      description: 'What the run is doing: `accepted` (the first event), `retrieval`, `model`, `model_retry`',
+    }),
   tool_call: z
     .object({ tool: z.string(), args: z.record(z.string(), z.unknown()) })
     .meta({ id: 'StreamEventToolCall', description: 'The model called a tool with these arguments' }),
   tool_result: z
-    .object({ tool: z.string(), result: z.unknown().meta({ description: 'the tool\'s JSON result; a failed tool gives `{ "error": "..." }`' }) })
+    .object({
+      tool: z.string(),
+      result: z.unknown().meta({ description: 'the tool\'s JSON result; a failed tool gives `{ "error": "..." }`' }),
+    })
     .meta({ id: 'StreamEventToolResult' }),
   message: z
     .object({

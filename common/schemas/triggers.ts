@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import { INBOUND_CHANNELS } from '../../triggers/inbound-event';
-import { projectRegexProblem, PROJECT_REGEX_MAX_CHARS } from '../../triggers/match';
-import { SESSION_TEMPLATE_NAMES } from '../../triggers/session-templates';
-import { templateProblem } from '../../triggers/templates';
+import { INBOUND_CHANNELS } from '../inbound-event';
+import { projectRegexProblem, PROJECT_REGEX_MAX_CHARS } from '../project-regex';
+import { SESSION_TEMPLATE_NAMES } from '../session-template-names';
+import { templateProblem } from '../event-templates';
 import { agentId } from './agents';
 import { isoDate, pageOf, resourceId } from './common';
 import { integrationId } from './integrations';
 
 export const triggerId = resourceId('trg', 'event trigger id');
 
-export const MAX_TRIGGER_INPUTS = 20;
+const MAX_TRIGGER_INPUTS = 20;
 const INPUT_NAME = /^[a-z][a-z0-9_]{0,39}$/;
 
-export const triggerSource = z
+const triggerSource = z
   .enum([...INBOUND_CHANNELS, 'generic'])
   .meta({ description: 'channel of the source system (`/v1/webhook/{channel}`), or `generic` for `/v1/webhook/generic/{trigger_id}`' });
 
@@ -23,7 +23,10 @@ const inputTemplate = z
     const problem = templateProblem(template);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
-  .meta({ description: 'literal text with `{{ event.<path> }}` expressions, e.g. `{{ event.payload.pull_request.html_url }}`; a path the event cannot have (`{{ event.foo }}`) is 10001 naming the input' });
+  .meta({
+    description:
+      'literal text with `{{ event.<path> }}` expressions, e.g. `{{ event.payload.pull_request.html_url }}`; a path the event cannot have (`{{ event.foo }}`) is 10001 naming the input',
+  });
 
 const inputs = z
   .record(z.string(), inputTemplate)
@@ -43,10 +46,10 @@ const inputs = z
       'body as sent) with any path below it (`payload.pull_request.labels.0.name`). Strings are filled as they are, numbers ' +
       'and booleans as text, objects as JSON, JSON null (and a null field such as `project`) as the empty string; a filled ' +
       'value is cut at 20 000 characters. When an event lacks a path an input names, the trigger starts no task for it: ' +
-      'its entry in the inbound call\'s `tasks` has `started: false` and `error` naming the path.',
+      "its entry in the inbound call's `tasks` has `started: false` and `error` naming the path.",
   });
 
-export const triggerConfig = z
+const triggerConfig = z
   .object({
     source: triggerSource,
     integration_id: integrationId.optional().meta({
@@ -56,12 +59,10 @@ export const triggerConfig = z
     }),
     match: z
       .object({
-        event: z
-          .string()
-          .trim()
-          .min(1)
-          .max(100)
-          .meta({ description: 'the normalised event name (`push`, `pull_request.opened`, `patchset-created`, `message`, ...), or `*` for every event of the source' }),
+        event: z.string().trim().min(1).max(100).meta({
+          description:
+            'the normalised event name (`push`, `pull_request.opened`, `patchset-created`, `message`, ...), or `*` for every event of the source',
+        }),
         project_regex: z
           .string()
           .min(1)
@@ -82,7 +83,9 @@ export const triggerConfig = z
     action: z
       .object({
         agent_id: agentId.meta({ description: 'the agent to run (must exist in the tenant: 10001 otherwise)' }),
-        session_template: z.enum(SESSION_TEMPLATE_NAMES).meta({ description: 'how the task opens its session and what it asks; GET /v1/event-trigger/templates lists them' }),
+        session_template: z
+          .enum(SESSION_TEMPLATE_NAMES)
+          .meta({ description: 'how the task opens its session and what it asks; GET /v1/event-trigger/templates lists them' }),
         inputs: inputs.default({}),
       })
       .strict(),
@@ -117,13 +120,11 @@ export const eventTrigger = z
       .string()
       .nullable()
       .meta({ description: 'for `generic` triggers, the path external systems POST their events to; null for channel triggers' }),
-    problems: z
-      .array(z.object({ field: z.string(), message: z.string() }))
-      .meta({
-        description:
-          'what is wrong with a trigger saved before it was checked (e.g. an input naming `{{ event.foo }}`, which fills as ' +
-          'empty); empty when nothing is. Saving the trigger again requires fixing them.',
-      }),
+    problems: z.array(z.object({ field: z.string(), message: z.string() })).meta({
+      description:
+        'what is wrong with a trigger saved before it was checked (e.g. an input naming `{{ event.foo }}`, which fills as ' +
+        'empty); empty when nothing is. Saving the trigger again requires fixing them.',
+    }),
     created_at: isoDate,
     updated_at: isoDate,
   })

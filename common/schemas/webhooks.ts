@@ -57,11 +57,11 @@ export const subscriptionWithSecret = subscription
   .extend({ secret: z.string().meta({ description: 'the signing secret; shown only in this reply' }) })
   .meta({ id: 'WebhookSubscriptionWithSecret' });
 
-export const deliveryStatus = z
+const deliveryStatus = z
   .enum(['pending', 'delivered', 'dead'])
   .meta({ id: 'DeliveryStatus', description: '`dead`: all five attempts failed; the delivery is in the dead-letter queue' });
 
-export const deliveryAttempt = z
+const deliveryAttempt = z
   .object({
     attempt: z.number().int().min(1).max(5),
     at: isoDate,

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { ExtractedDocument, ExtractionError } from '../document-model';
+import { type ExtractedDocument, ExtractionError } from '../document-model';
 import { decodeText } from './decode-text';
 
 const CANDIDATE_DELIMITERS = [',', ';', '\t', '|'] as const;

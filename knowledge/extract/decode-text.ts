@@ -11,6 +11,7 @@ const DETECTION_SAMPLE_BYTES = 64 * 1024;
 const MIN_CONFIDENCE = 10;
 /** Text has next to no control characters; binary data decoded as a code page has about one in ten. */
 const MAX_CONTROL_SHARE = 0.02;
+// eslint-disable-next-line no-control-regex -- counting control characters is the point: they mark binary data
 const CONTROL_CHARACTERS = /[\u0001-\u0008\u000E-\u001A\u001C-\u001F\uFFFD]/g;
 
 function startsWith(bytes: Buffer, prefix: number[]): boolean {

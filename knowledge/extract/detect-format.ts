@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { compoundFileKind, describeCompoundFile, isCompoundFile } from './compound-file';
 import { looksLikeText } from './decode-text';
-import { Format, SUPPORTED_FORMATS } from './formats';
+import { type Format, SUPPORTED_FORMATS } from './formats';
 import { readZipDirectory } from './zip-directory';
 
 const ZIP_SIGNATURES = ['PK\x03\x04', 'PK\x05\x06'].map((signature) => Buffer.from(signature, 'latin1'));
@@ -62,7 +62,11 @@ function formatFromContentType(contentType: string | undefined): Format | undefi
 /** Last resort for uploads without a useful name or type: text, and HTML or JSON if it plainly is. */
 function formatFromText(bytes: Buffer): Format | undefined {
   if (!looksLikeText(bytes)) return undefined;
-  const head = bytes.subarray(0, 1024).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const head = bytes
+    .subarray(0, 1024)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (/^<(?:!doctype\s+html|html|head|body)\b/i.test(head)) return 'html';
   if (/^[[{]/.test(head)) {
     try {
@@ -120,6 +124,10 @@ export function describeContent(bytes: Buffer, filename: string, contentType?: s
   if (signature) return signature.description;
   const extension = extname(filename).toLowerCase();
   const mimeType = contentType?.split(';')[0]?.trim().toLowerCase();
-  const label = extension ? `a "${extension}" file` : mimeType && mimeType !== 'application/octet-stream' ? `a "${mimeType}" file` : 'a file';
+  const label = extension
+    ? `a "${extension}" file`
+    : mimeType && mimeType !== 'application/octet-stream'
+      ? `a "${mimeType}" file`
+      : 'a file';
   return looksLikeText(bytes) ? `${label} of unknown text format` : `${label} of unrecognised binary data`;
 }

@@ -1,11 +1,11 @@
 import mammoth from 'mammoth';
-import { ExtractedDocument, ExtractionError } from '../document-model';
+import { type ExtractedDocument, ExtractionError } from '../document-model';
 import { rejectCompoundFile } from './compound-file';
 import { htmlToDocument } from './html';
 import { assertZipWithinLimits, type ZipLimits } from './zip-limits';
 
 /** Images carry no text; by default mammoth would inline each one as a base64 data URI. */
-const WITHOUT_IMAGE_DATA = mammoth.images.imgElement(async () => ({ src: '' }));
+const WITHOUT_IMAGE_DATA = mammoth.images.imgElement(() => Promise.resolve({ src: '' }));
 
 /**
  * mammoth maps Word's heading styles to h1..h6 and keeps lists and tables, so its HTML goes

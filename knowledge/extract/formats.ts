@@ -1,8 +1,20 @@
 /** The file formats the knowledge base can read, as documented in the API reference. */
 export const SUPPORTED_FORMATS = [
   { format: 'text', noun: 'text file', name: 'Plain text', extensions: ['.txt', '.text', '.log'], mimeTypes: ['text/plain'] },
-  { format: 'markdown', noun: 'Markdown file', name: 'Markdown', extensions: ['.md', '.markdown', '.mdown'], mimeTypes: ['text/markdown', 'text/x-markdown'] },
-  { format: 'html', noun: 'HTML file', name: 'HTML', extensions: ['.html', '.htm', '.xhtml'], mimeTypes: ['text/html', 'application/xhtml+xml'] },
+  {
+    format: 'markdown',
+    noun: 'Markdown file',
+    name: 'Markdown',
+    extensions: ['.md', '.markdown', '.mdown'],
+    mimeTypes: ['text/markdown', 'text/x-markdown'],
+  },
+  {
+    format: 'html',
+    noun: 'HTML file',
+    name: 'HTML',
+    extensions: ['.html', '.htm', '.xhtml'],
+    mimeTypes: ['text/html', 'application/xhtml+xml'],
+  },
   { format: 'pdf', noun: 'PDF', name: 'PDF', extensions: ['.pdf'], mimeTypes: ['application/pdf'] },
   {
     format: 'docx',
@@ -11,7 +23,13 @@ export const SUPPORTED_FORMATS = [
     extensions: ['.docx'],
     mimeTypes: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
   },
-  { format: 'csv', noun: 'CSV file', name: 'CSV / TSV', extensions: ['.csv', '.tsv'], mimeTypes: ['text/csv', 'text/tab-separated-values'] },
+  {
+    format: 'csv',
+    noun: 'CSV file',
+    name: 'CSV / TSV',
+    extensions: ['.csv', '.tsv'],
+    mimeTypes: ['text/csv', 'text/tab-separated-values'],
+  },
   {
     format: 'xlsx',
     noun: 'Excel workbook',

@@ -66,7 +66,10 @@ export function htmlToMarkdown(html: string): HtmlAsMarkdown {
   });
   service.addRule('table', {
     filter: 'table' as TurndownService.Filter,
-    replacement: (_content, node) => toMarkdownTable(tableRows(node as unknown as DomNode), (text) => service.escape(text)),
+    replacement: (_content, node) => {
+      const table = node as unknown as DomNode;
+      return toMarkdownTable(tableRows(table), (text) => service.escape(text));
+    },
   });
   const markdown = service.turndown(html);
   return title === undefined ? { markdown } : { markdown, title };

@@ -1,4 +1,4 @@
-import { ExtractedDocument } from '../document-model';
+import { type ExtractedDocument } from '../document-model';
 import { decodeText } from './decode-text';
 import { htmlToMarkdown } from './html-to-markdown';
 import { markdownToDocument } from './markdown';

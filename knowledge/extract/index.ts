@@ -1,10 +1,10 @@
 import { storableText } from '../../common/storable-text';
-import { Block, ExtractedDocument, ExtractionError } from '../document-model';
+import { type Block, type ExtractedDocument, ExtractionError } from '../document-model';
 import { extractCsv } from './csv';
 import { describeContent, detectFormat } from './detect-format';
 import { extractDocx } from './docx';
 import { ExtractorUnavailableError } from './extractor-unavailable';
-import { Format, formatNoun, SUPPORTED_FORMATS } from './formats';
+import { type Format, formatNoun, SUPPORTED_FORMATS } from './formats';
 import { extractHtml } from './html';
 import { extractJson } from './json';
 import { extractMarkdown } from './markdown';
@@ -15,7 +15,7 @@ import { extractXlsx } from './xlsx';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-limits';
 
 export { detectFormat, ExtractorUnavailableError, SUPPORTED_FORMATS };
-export type { Format, ZipLimits };
+export type { ZipLimits };
 
 export interface ExtractOptions {
   zipLimits?: ZipLimits;
@@ -54,7 +54,12 @@ const SUPPORTED_LIST = 'plain text, Markdown, HTML, PDF, DOCX, CSV, XLSX and JSO
  * can be shown to the uploader: libraries' own exceptions (with their paths and internals) are
  * replaced, never passed on. ExtractorUnavailableError means our side failed; retry, do not fail the file.
  */
-export async function extractDocument(bytes: Buffer, filename: string, contentType?: string, options: ExtractOptions = {}): Promise<ExtractedDocument> {
+export async function extractDocument(
+  bytes: Buffer,
+  filename: string,
+  contentType?: string,
+  options: ExtractOptions = {},
+): Promise<ExtractedDocument> {
   if (bytes.length === 0) throw new ExtractionError('empty', 'the file is empty');
   const format = detectFormat(bytes, filename, contentType);
   if (!format) {

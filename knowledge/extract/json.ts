@@ -1,4 +1,4 @@
-import { Block, ExtractedDocument, ExtractionError } from '../document-model';
+import { type Block, type ExtractedDocument, ExtractionError } from '../document-model';
 import { decodeText } from './decode-text';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -1,5 +1,5 @@
 import MarkdownIt from 'markdown-it';
-import { Block, ExtractedDocument } from '../document-model';
+import { type Block, type ExtractedDocument } from '../document-model';
 import { decodeText, normaliseLineEnds } from './decode-text';
 import { htmlToMarkdown } from './html-to-markdown';
 import { collapseWhitespace } from './require-text';

@@ -1,4 +1,4 @@
-import { Block } from '../document-model';
+import { type Block } from '../document-model';
 import { collapseWhitespace } from './require-text';
 
 /** A piece of text as the PDF places it: baseline position and font size in user-space units. */
@@ -110,7 +110,14 @@ function isHeadingCandidate(line: Line, body: number): boolean {
 
 /** Larger type ranks higher: the largest heading size is level 1. */
 function headingLevels(pages: Line[][], body: number): Map<number, number> {
-  const sizes = [...new Set(pages.flat().filter((line) => isHeadingCandidate(line, body)).map((line) => line.size))];
+  const sizes = [
+    ...new Set(
+      pages
+        .flat()
+        .filter((line) => isHeadingCandidate(line, body))
+        .map((line) => line.size),
+    ),
+  ];
   sizes.sort((a, b) => b - a);
   return new Map(sizes.map((size, index) => [size, Math.min(index + 1, 6)]));
 }

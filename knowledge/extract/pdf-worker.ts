@@ -84,7 +84,7 @@ export function readPdf(bytes: Buffer): Promise<RawPdf> {
       try {
         resolve(outcome());
       } catch (error) {
-        reject(error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       }
     };
     const worker = new Worker(WORKER_SOURCE, {

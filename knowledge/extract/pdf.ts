@@ -1,6 +1,6 @@
-import { ExtractedDocument, ExtractionError } from '../document-model';
-import { layoutBlocks, TextRun } from './pdf-layout';
-import { RawTextItem, readPdf } from './pdf-worker';
+import { type ExtractedDocument, ExtractionError } from '../document-model';
+import { layoutBlocks, type TextRun } from './pdf-layout';
+import { type RawTextItem, readPdf } from './pdf-worker';
 
 function toRun(item: RawTextItem): TextRun {
   const [, , c = 0, d = 0, x = 0, y = 0] = item.transform;

@@ -1,4 +1,4 @@
-import { Block, ExtractedDocument, ExtractionError } from '../document-model';
+import { type Block, type ExtractedDocument, ExtractionError } from '../document-model';
 
 function blockHasText(block: Block): boolean {
   if (block.kind === 'table') return block.rows.some((row) => row.some((cell) => cell.trim() !== ''));

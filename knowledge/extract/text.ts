@@ -1,4 +1,4 @@
-import { Block, ExtractedDocument } from '../document-model';
+import { type Block, type ExtractedDocument } from '../document-model';
 import { decodeText, normaliseLineEnds } from './decode-text';
 
 /**

@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { Block, ExtractedDocument, ExtractionError } from '../document-model';
+import { type Block, type ExtractedDocument, ExtractionError } from '../document-model';
 import { rejectCompoundFile } from './compound-file';
 import { assertZipWithinLimits, type ZipLimits } from './zip-limits';
 
@@ -16,7 +16,7 @@ function dateText(value: Date): string {
 }
 
 /** The text a reader sees in the cell, from each shape of value exceljs returns. */
-export function cellText(value: ExcelJS.CellValue | undefined): string {
+function cellText(value: ExcelJS.CellValue | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return numberText(value);
   if (typeof value === 'string') return value;
@@ -26,7 +26,7 @@ export function cellText(value: ExcelJS.CellValue | undefined): string {
   if ('error' in value) return value.error;
   if ('formula' in value || 'sharedFormula' in value) {
     // Files written by tools that do not calculate (openpyxl, some exports) have no cached result.
-    if (value.result !== undefined) return cellText(value.result as ExcelJS.CellValue);
+    if (value.result !== undefined) return cellText(value.result);
     return 'formula' in value && value.formula ? `=${value.formula}` : '';
   }
   if ('hyperlink' in value) return typeof value.text === 'string' ? value.text : cellText(value.text);

@@ -39,7 +39,7 @@ function directoryOffset(bytes: Buffer, endRecord: number): number | undefined {
  * 32-bit value is maxed out; a missing one reads as infinite, which the limits refuse.
  */
 function zip64Values(bytes: Buffer, extraStart: number, extraEnd: number, wanted: boolean[]): number[] {
-  for (let field = extraStart; field + 4 <= extraEnd; ) {
+  for (let field = extraStart; field + 4 <= extraEnd;) {
     const id = bytes.readUInt16LE(field);
     const size = bytes.readUInt16LE(field + 2);
     if (id === ZIP64_EXTRA_FIELD) {
@@ -77,8 +77,15 @@ export function readZipDirectory(bytes: Buffer): ZipEntry[] | undefined {
     const nameStart = position + 46;
     const extraStart = nameStart + nameLength;
     const sizes = [bytes.readUInt32LE(position + 24), bytes.readUInt32LE(position + 20), bytes.readUInt32LE(position + 42)];
-    const wide = zip64Values(bytes, extraStart, extraStart + extraLength, sizes.map((value) => value === NO_32BIT_VALUE));
-    const [uncompressedSize, compressedSize, localHeaderOffset] = sizes.map((value, i) => (value === NO_32BIT_VALUE ? wide[i]! : value)) as [number, number, number];
+    const wide = zip64Values(
+      bytes,
+      extraStart,
+      extraStart + extraLength,
+      sizes.map((value) => value === NO_32BIT_VALUE),
+    );
+    const [uncompressedSize, compressedSize, localHeaderOffset] = sizes.map((value, i) =>
+      value === NO_32BIT_VALUE ? wide[i]! : value,
+    ) as [number, number, number];
     entries.push({
       name: bytes.toString('utf8', nameStart, Math.min(extraStart, bytes.length)),
       uncompressedSize,

@@ -67,14 +67,19 @@ export async function assertZipWithinLimits(bytes: Buffer, what: string, limits:
     total += entry.uncompressedSize;
     if (total > limits.maxUncompressedBytes) throw tooLarge(what, `unpacks to more than ${mib(limits.maxUncompressedBytes)}`);
     if (entry.uncompressedSize > RATIO_FLOOR_BYTES && entry.uncompressedSize > entry.compressedSize * limits.maxCompressionRatio) {
-      throw tooLarge(what, `has a part compressed more than ${limits.maxCompressionRatio}:1 (${mib(entry.uncompressedSize)} in ${entry.compressedSize} bytes)`);
+      throw tooLarge(
+        what,
+        `has a part compressed more than ${limits.maxCompressionRatio}:1 (${mib(entry.uncompressedSize)} in ${entry.compressedSize} bytes)`,
+      );
     }
   }
   for (const entry of entries) {
     const data = packedData(bytes, entry);
     if (!data) throw new ExtractionError('corrupt', `the ${what} is damaged: a part is not where its ZIP directory says`);
     const honest =
-      entry.method === STORED ? data.length <= entry.uncompressedSize : entry.method !== DEFLATED || (await inflatesWithin(data, entry.uncompressedSize));
+      entry.method === STORED
+        ? data.length <= entry.uncompressedSize
+        : entry.method !== DEFLATED || (await inflatesWithin(data, entry.uncompressedSize));
     if (!honest) throw tooLarge(what, 'unpacks to more than its ZIP directory declares');
   }
   return entries;

@@ -5,14 +5,7 @@
  * clearly one: a `Contents` heading followed by at least three entry lines.
  */
 import type { DocumentParser } from '../document-model';
-import {
-  isLoneLine,
-  isTextLine,
-  labelledHeading,
-  namesPattern,
-  numberedHeading,
-  wordCount,
-} from './shared/heading-text';
+import { isLoneLine, isTextLine, labelledHeading, namesPattern, numberedHeading, wordCount } from './shared/heading-text';
 import { naiveChunks } from './shared/naive-chunks';
 import { NumberingSequence } from './shared/numbering';
 import { outline, type HeadingDetector, type HeadingMatch } from './shared/outline';
@@ -67,7 +60,9 @@ function bookHeadings(): HeadingDetector {
   };
   return (item, { items, index, atBoundary }) => {
     if (item.kind === 'heading') {
-      return fromText(item.text, items, index) ?? { rank: item.level === 1 ? RANK.chapter : RANK.chapter + item.level - 1, title: item.text };
+      return (
+        fromText(item.text, items, index) ?? { rank: item.level === 1 ? RANK.chapter : RANK.chapter + item.level - 1, title: item.text }
+      );
     }
     if (!isTextLine(item) || !atBoundary || item.listItem) return undefined;
     const match = fromText(item.text, items, index);
@@ -81,7 +76,9 @@ function bookHeadings(): HeadingDetector {
  * real heading (or, when entries do not repeat, to the last heading before the first prose).
  */
 function withoutTableOfContents(items: SourceItem[]): SourceItem[] {
-  const start = items.findIndex((item) => (item.kind === 'heading' || (isTextLine(item) && isLoneLine(item))) && CONTENTS.test(item.text.trim()));
+  const start = items.findIndex(
+    (item) => (item.kind === 'heading' || (isTextLine(item) && isLoneLine(item))) && CONTENTS.test(item.text.trim()),
+  );
   if (start < 0) return items;
   const end = endOfContents(items, start);
   const entries = items.slice(start + 1, end).filter(isTextLine).length;

@@ -29,8 +29,6 @@ export const PARSERS: Readonly<Record<string, DocumentParser>> = Object.freeze(
   Object.fromEntries(ALL_PARSERS.map((parser) => [parser.id, parser])),
 );
 
-export const DEFAULT_PARSER_ID = naiveParser.id;
-
 /**
  * 512 tokens holds a few paragraphs (enough context for an answer) and stays well inside every common
  * embedding model's input; 64 tokens of overlap carries a sentence or two across a cut.

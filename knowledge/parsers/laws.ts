@@ -11,14 +11,7 @@
  * they live on in the sectionPath. Text before the first heading is chunked naive-style.
  */
 import type { DocumentParser } from '../document-model';
-import {
-  headingTitle,
-  isDisplayLine,
-  isTextLine,
-  labelledHeading,
-  numberedHeading,
-  splitTitle,
-} from './shared/heading-text';
+import { headingTitle, isDisplayLine, isTextLine, labelledHeading, numberedHeading, splitTitle } from './shared/heading-text';
 import { naiveChunks, unitChunks } from './shared/naive-chunks';
 import { NumberingSequence } from './shared/numbering';
 import { hasSubsections, outline, type HeadingDetector, type HeadingMatch } from './shared/outline';

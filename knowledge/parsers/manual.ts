@@ -19,7 +19,8 @@ import { sourceItems, type SourceItem } from './shared/source-items';
 /** `1. Open`, `2) Close`, `Step 3: Press`, `步骤4`, `5、` (but not `10.5 kg`). */
 const STEP = /^(?:(\d{1,2})[.)]\s|Step\s+(\d{1,2})\b\s*[:.)-]?|步骤\s*(\d{1,2})\s*[:：.、]?|(\d{1,2})、)\s*\S/i;
 /** Notes, warnings and cautions stay with the step they follow. */
-const NOTE = /^(?:note|notes|warning|caution|important|tip|danger|attention|注意|警告|提示|小心|危险)\s*[:：!]|^(?:NOTE|WARNING|CAUTION|DANGER|IMPORTANT)\b|^⚠/i;
+const NOTE =
+  /^(?:note|notes|warning|caution|important|tip|danger|attention|注意|警告|提示|小心|危险)\s*[:：!]|^(?:NOTE|WARNING|CAUTION|DANGER|IMPORTANT)\b|^⚠/i;
 
 export const manualParser: DocumentParser = {
   id: 'manual',
@@ -69,7 +70,10 @@ function blocksOf(items: readonly SourceItem[]): SourceItem[][] {
   items.forEach((item, index) => {
     const previous = items[index - 1];
     const continues =
-      isTextLine(item) && isTextLine(previous) && previous.paragraph === item.paragraph && !(STEP.test(item.text) && endsSentence(previous.text));
+      isTextLine(item) &&
+      isTextLine(previous) &&
+      previous.paragraph === item.paragraph &&
+      !(STEP.test(item.text) && endsSentence(previous.text));
     if (continues) blocks[blocks.length - 1]!.push(item);
     else blocks.push([item]);
   });
@@ -150,7 +154,11 @@ function procedureChunks(procedure: Procedure, path: readonly string[], options:
   // One unit per step (lead-in first), so a long procedure breaks between steps and never inside one.
   const stepTexts = [procedure.leadIn, ...procedure.steps]
     .filter((items) => items.length > 0)
-    .map((items) => passagesOf(items).map((passage) => passage.text).join('\n'));
+    .map((items) =>
+      passagesOf(items)
+        .map((passage) => passage.text)
+        .join('\n'),
+    );
   const page = procedure.steps[0]?.[0]?.page;
   return unitChunks([linesPassage(stepTexts, page)], path, options, {
     role: 'procedure',

@@ -7,14 +7,7 @@
  */
 import type { ChunkDraft, DocumentParser, ExtractedDocument, ParserOptions } from '../document-model';
 import { packedDrafts } from './shared/drafts';
-import {
-  isLoneLine,
-  isTextLine,
-  isUpperCase,
-  namesPattern,
-  numberedHeading,
-  wordCount,
-} from './shared/heading-text';
+import { isLoneLine, isTextLine, isUpperCase, namesPattern, numberedHeading, wordCount } from './shared/heading-text';
 import { naiveChunks } from './shared/naive-chunks';
 import { NumberingSequence } from './shared/numbering';
 import { outline, type HeadingDetector, type HeadingMatch } from './shared/outline';

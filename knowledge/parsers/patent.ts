@@ -19,7 +19,16 @@ const PATENT_HEADINGS: ReadonlyArray<[PatentPart, RegExp]> = [
   ['abstract', namesPattern(['abstract', 'abstract of the disclosure', '摘要', '说明书摘要'])],
   [
     'claims',
-    namesPattern(['claims', 'what is claimed is', 'we claim', 'i claim', 'the invention claimed is', 'it is claimed', '权利要求书', '权利要求']),
+    namesPattern([
+      'claims',
+      'what is claimed is',
+      'we claim',
+      'i claim',
+      'the invention claimed is',
+      'it is claimed',
+      '权利要求书',
+      '权利要求',
+    ]),
   ],
   ['description', namesPattern(['description', 'specification', '说明书'])],
   [
@@ -112,8 +121,7 @@ function splitClaims(items: readonly SourceItem[]): { preamble: SourceItem[]; cl
   items.forEach((item, index) => {
     const number = isTextLine(item) ? CLAIM_START.exec(item.text)?.[1] : undefined;
     const previous = items[index - 1];
-    const atStart =
-      isTextLine(item) && (item.first || !isTextLine(previous) || /[.;:。；：]$/.test(previous.text));
+    const atStart = isTextLine(item) && (item.first || !isTextLine(previous) || /[.;:。；：]$/.test(previous.text));
     if (number !== undefined && atStart && Number(number) === claims.length + 1) {
       claims.push({ number: Number(number), items: [item] });
     } else if (claims.length > 0) {

@@ -10,9 +10,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const cronId of cronIds) {
-    await api.services.temporal.schedule.getHandle(`cron-${cronId}`).delete().catch((err: unknown) => {
-      if (!(err instanceof ScheduleNotFoundError)) throw err;
-    });
+    await api.services.temporal.schedule
+      .getHandle(`cron-${cronId}`)
+      .delete()
+      .catch((err: unknown) => {
+        if (!(err instanceof ScheduleNotFoundError)) throw err;
+      });
   }
   await api.close();
 });
@@ -34,10 +37,16 @@ async function createTrigger(agentId: string): Promise<string> {
   return res.json.data.trigger_id;
 }
 const scheduleExists = (cronId: string) =>
-  api.services.temporal.schedule.getHandle(`cron-${cronId}`).describe().then(() => true, (err: unknown) => {
-    if (err instanceof ScheduleNotFoundError) return false;
-    throw err;
-  });
+  api.services.temporal.schedule
+    .getHandle(`cron-${cronId}`)
+    .describe()
+    .then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof ScheduleNotFoundError) return false;
+        throw err;
+      },
+    );
 
 describe('deleting an agent that cron jobs or triggers run', () => {
   it('is refused with 10005 naming them, and changes nothing', async () => {

@@ -30,7 +30,11 @@ describe('an agent task at its time bound', () => {
   });
   afterAll(async () => {
     // Schedules live on the shared dev server beyond this test's database.
-    if (cronId) await api.services.temporal.schedule.getHandle(`cron-${cronId}`).delete().catch(() => undefined);
+    if (cronId)
+      await api.services.temporal.schedule
+        .getHandle(`cron-${cronId}`)
+        .delete()
+        .catch(() => undefined);
     await worker?.stop();
     await api?.close();
     await model.stop();
@@ -39,10 +43,12 @@ describe('an agent task at its time bound', () => {
   it('fails the task and records its run as failed with the reason', async () => {
     const agentId = (await api.call('POST', '/v1/combo/agents', { key: api.adminKey, body: { name: 'Slow thinker' } })).json.data.agent_id;
     // Yearly and paused: only the trigger below starts a run.
-    const job = (await api.call('POST', '/v1/cron', {
-      key: api.adminKey,
-      body: { name: 'slow', cron: '0 0 1 1 *', paused: true, agent_id: agentId, question: 'Think hard.' },
-    })).json.data;
+    const job = (
+      await api.call('POST', '/v1/cron', {
+        key: api.adminKey,
+        body: { name: 'slow', cron: '0 0 1 1 *', paused: true, agent_id: agentId, question: 'Think hard.' },
+      })
+    ).json.data;
     cronId = job.cron_id;
     await api.call('POST', `/v1/cron/${job.cron_id}/trigger`, { key: api.adminKey });
 

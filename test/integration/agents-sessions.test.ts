@@ -38,11 +38,17 @@ describe('agents', () => {
     expect(emptyUpdate.json.code).toBe(10001);
     const badRoute = await api.call('PUT', `/v1/combo/agents/${created.agent_id}`, { key: api.adminKey, body: { default_route: 'chat' } });
     expect(badRoute.json).toMatchObject({ code: 10001, data: { field: 'body.default_route' } });
-    const unknownScenario = await api.call('PUT', `/v1/combo/agents/${created.agent_id}`, { key: api.adminKey, body: { default_route: '@nope@llm@default@' } });
+    const unknownScenario = await api.call('PUT', `/v1/combo/agents/${created.agent_id}`, {
+      key: api.adminKey,
+      body: { default_route: '@nope@llm@default@' },
+    });
     expect(unknownScenario.json).toMatchObject({ code: 10001, data: { field: 'body.default_route', part: 'scenario' } });
     const unknownTool = await api.call('PUT', `/v1/combo/agents/${created.agent_id}`, { key: api.adminKey, body: { tools: ['rm_rf'] } });
     expect(unknownTool.json).toMatchObject({ code: 10001, data: { field: 'body.tools.0' } });
-    const unknownKb = await api.call('PUT', `/v1/combo/agents/${created.agent_id}`, { key: api.adminKey, body: { kb_ids: ['kb_missing'] } });
+    const unknownKb = await api.call('PUT', `/v1/combo/agents/${created.agent_id}`, {
+      key: api.adminKey,
+      body: { kb_ids: ['kb_missing'] },
+    });
     expect(unknownKb.json).toMatchObject({ code: 10004, data: { id: 'kb_missing' } });
     const unknownSkill = await api.call('POST', '/v1/combo/agents', { key: api.adminKey, body: { name: 'x', skills: ['skl_missing'] } });
     expect(unknownSkill.json).toMatchObject({ code: 10004, data: { id: 'skl_missing' } });
@@ -93,10 +99,18 @@ describe('sessions', () => {
       key: api.adminKey,
       body: { name: 'triage', user_id: 'customer-7', metadata: { channel: 'web' } },
     });
-    expect(res.json.data).toMatchObject({ agent_id: agent.agent_id, tenant_id: 'default', user_id: 'customer-7', status: 'active', archived_at: null });
+    expect(res.json.data).toMatchObject({
+      agent_id: agent.agent_id,
+      tenant_id: 'default',
+      user_id: 'customer-7',
+      status: 'active',
+      archived_at: null,
+    });
     const session = res.json.data;
 
-    const created = (await eventsOf('session.created')).filter((e: { data: { session_id: string } }) => e.data.session_id === session.session_id);
+    const created = (await eventsOf('session.created')).filter(
+      (e: { data: { session_id: string } }) => e.data.session_id === session.session_id,
+    );
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({
       event: 'session.created',
@@ -137,7 +151,9 @@ describe('sessions', () => {
     expect(archived.json.data.archived_at).not.toBeNull();
     const again = await api.call('POST', `${path}/archive`, { key: api.adminKey });
     expect(again.json.data.archived_at).toBe(archived.json.data.archived_at);
-    const archivedEvents = (await eventsOf('session.archived')).filter((e: { data: { session_id: string } }) => e.data.session_id === session.session_id);
+    const archivedEvents = (await eventsOf('session.archived')).filter(
+      (e: { data: { session_id: string } }) => e.data.session_id === session.session_id,
+    );
     expect(archivedEvents).toHaveLength(1);
     expect(archivedEvents[0].data).toEqual({ session_id: session.session_id });
 
@@ -164,17 +180,27 @@ describe('sessions', () => {
     expect(await db.collection('messages').countDocuments({ session_id: s2.session_id })).toBe(0);
     // The events of deleted sessions stay in the log.
     const created = await eventsOf('session.created');
-    expect(created.map((e: { data: { session_id: string } }) => e.data.session_id)).toEqual(expect.arrayContaining([s1.session_id, s2.session_id]));
+    expect(created.map((e: { data: { session_id: string } }) => e.data.session_id)).toEqual(
+      expect.arrayContaining([s1.session_id, s2.session_id]),
+    );
   });
 
   it("answers 10004 for another tenant's session and for a session on an unknown agent", async () => {
     const agent = await createAgent();
     const session = (await api.call('POST', `/v1/combo/agents/${agent.agent_id}/sessions`, { key: api.adminKey, body: {} })).json.data;
-    for (const [method, suffix] of [['GET', ''], ['DELETE', ''], ['POST', '/archive'], ['GET', '/messages']] as const) {
+    for (const [method, suffix] of [
+      ['GET', ''],
+      ['DELETE', ''],
+      ['POST', '/archive'],
+      ['GET', '/messages'],
+    ] as const) {
       const res = await api.call(method, `/v1/combo/sessions/${session.session_id}${suffix}`, { key: otherTenant });
       expect(res.json.code).toBe(10004);
     }
-    const posted = await api.call('POST', `/v1/combo/sessions/${session.session_id}/messages`, { key: otherTenant, body: { content: 'x' } });
+    const posted = await api.call('POST', `/v1/combo/sessions/${session.session_id}/messages`, {
+      key: otherTenant,
+      body: { content: 'x' },
+    });
     expect(posted.json.code).toBe(10004);
     const orphan = await api.call('POST', '/v1/combo/agents/agt_doesnotexist00000000/sessions', { key: api.adminKey, body: {} });
     expect(orphan.json.code).toBe(10004);

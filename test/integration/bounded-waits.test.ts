@@ -32,19 +32,31 @@ describe('bounded waits', () => {
     await model.stop();
   });
 
-  const newSession = async () => (await api.call('POST', `/v1/combo/agents/${agentId}/sessions`, { key: api.adminKey, body: {} })).json.data.session_id as string;
+  const newSession = async () =>
+    (await api.call('POST', `/v1/combo/agents/${agentId}/sessions`, { key: api.adminKey, body: {} })).json.data.session_id as string;
 
   it('answers a JSON completion no worker takes with 202 and the run to follow, which runs once a worker comes', async () => {
     const sessionId = await newSession();
-    const res = await api.call('POST', `/v1/combo/agents/${agentId}/completions`, { key: api.adminKey, body: { session_id: sessionId, question: 'anyone?' } });
+    const res = await api.call('POST', `/v1/combo/agents/${agentId}/completions`, {
+      key: api.adminKey,
+      body: { session_id: sessionId, question: 'anyone?' },
+    });
     expect(res.status).toBe(202);
     const traceId = res.json.data.trace_id;
     expect(res.json).toEqual({
       code: 0,
       message: 'ok',
-      data: { trace_id: traceId, session_id: sessionId, status: 'running', links: { self: `/v1/combo/completions/${traceId}`, events: `/v1/combo/completions/${traceId}/events` } },
+      data: {
+        trace_id: traceId,
+        session_id: sessionId,
+        status: 'running',
+        links: { self: `/v1/combo/completions/${traceId}`, events: `/v1/combo/completions/${traceId}/events` },
+      },
     });
-    expect((await api.call('GET', res.json.data.links.self, { key: api.adminKey })).json.data).toMatchObject({ status: 'running', answer: null });
+    expect((await api.call('GET', res.json.data.links.self, { key: api.adminKey })).json.data).toMatchObject({
+      status: 'running',
+      answer: null,
+    });
   });
 
   it('ends a run at its own time bound, recording the failure on its stream', async () => {
@@ -58,6 +70,9 @@ describe('bounded waits', () => {
     expect(stream.events.slice(-2).map((e) => e.event)).toEqual(['error', 'done']);
     expect(stream.events.at(-2)!.data).toMatchObject({ code: 20001, message: expect.stringContaining('time bound') });
     const traceId = stream.events[0]!.data.trace_id;
-    expect((await api.call('GET', `/v1/combo/completions/${traceId}`, { key: api.adminKey })).json.data).toMatchObject({ status: 'failed', error: { code: 20001 } });
+    expect((await api.call('GET', `/v1/combo/completions/${traceId}`, { key: api.adminKey })).json.data).toMatchObject({
+      status: 'failed',
+      error: { code: 20001 },
+    });
   });
 });

@@ -13,7 +13,10 @@ const ATTRIBUTES = ['TenantId', 'AgentId', 'CronId'];
 
 function setup(env: Record<string, string>): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('sh', [SCRIPT], { env: { PATH: `${CLI_DIR}:${process.env.PATH}`, HOME: process.env.HOME!, TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', [SCRIPT], {
+      env: { PATH: `${CLI_DIR}:${process.env.PATH}`, HOME: process.env.HOME!, TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -30,7 +33,8 @@ describe('the compose deployment setup of Temporal', () => {
   let connection: Connection;
 
   beforeAll(async () => {
-    if (!existsSync(join(CLI_DIR, 'temporal'))) throw new Error(`${CLI_DIR}/temporal is missing: npm test builds it (stack/install.sh temporal)`);
+    if (!existsSync(join(CLI_DIR, 'temporal')))
+      throw new Error(`${CLI_DIR}/temporal is missing: npm test builds it (stack/install.sh temporal)`);
     connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
   });
   afterAll(async () => {

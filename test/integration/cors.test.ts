@@ -4,7 +4,16 @@ import { startTestWorker } from '../support/worker';
 type Worker = Awaited<ReturnType<typeof startTestWorker>>;
 
 const CONSOLE = 'https://console.example.com';
-const EXPOSED = ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Trace-Id', 'X-Deprecated', 'X-Deprecated-Sunset', 'Idempotent-Replayed'];
+const EXPOSED = [
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Trace-Id',
+  'X-Deprecated',
+  'X-Deprecated-Sunset',
+  'Idempotent-Replayed',
+];
 
 let api: TestApi;
 let closed: TestApi;
@@ -24,7 +33,11 @@ afterAll(async () => {
 const preflight = (target: TestApi, origin: string) =>
   fetch(`${target.url}/v1/combo/agents`, {
     method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,idempotency-key,last-event-id' },
+    headers: {
+      origin,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization,content-type,idempotency-key,last-event-id',
+    },
   });
 const exposedOf = (headers: Headers) => (headers.get('access-control-expose-headers') ?? '').split(',').map((h) => h.trim());
 
@@ -55,8 +68,9 @@ describe('CORS', () => {
     expect(missing.json.code).toBe(10004);
     expect(missing.headers.get('access-control-allow-origin')).toBe(CONSOLE);
 
-    let limited;
-    for (let i = 0; i < 10 && limited?.status !== 429; i++) limited = await api.call('GET', '/v1/combo/agents', { headers: { origin: 'http://localhost:5173' } });
+    let limited: Awaited<ReturnType<TestApi['call']>> | undefined;
+    for (let i = 0; i < 10 && limited?.status !== 429; i++)
+      limited = await api.call('GET', '/v1/combo/agents', { headers: { origin: 'http://localhost:5173' } });
     expect(limited!.json.code).toBe(10006);
     expect(limited!.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(limited!.headers.get('retry-after')).not.toBeNull();
@@ -65,7 +79,8 @@ describe('CORS', () => {
 
   it('streams a completion to a configured origin with the CORS headers', async () => {
     const agentId = (await api.call('POST', '/v1/combo/agents', { key: api.adminKey, body: { name: 'Browser' } })).json.data.agent_id;
-    const sessionId = (await api.call('POST', `/v1/combo/agents/${agentId}/sessions`, { key: api.adminKey, body: {} })).json.data.session_id;
+    const sessionId = (await api.call('POST', `/v1/combo/agents/${agentId}/sessions`, { key: api.adminKey, body: {} })).json.data
+      .session_id;
     const res = await fetch(`${api.url}/v1/combo/agents/${agentId}/completions`, {
       method: 'POST',
       headers: { origin: CONSOLE, authorization: `Bearer ${api.adminKey}`, 'content-type': 'application/json' },
@@ -85,6 +100,8 @@ describe('CORS', () => {
 
     const byDefault = await preflight(closed, CONSOLE);
     expect(byDefault.headers.get('access-control-allow-origin')).toBeNull();
-    expect((await closed.call('GET', '/v1/health', { headers: { origin: CONSOLE } })).headers.get('access-control-allow-origin')).toBeNull();
+    expect(
+      (await closed.call('GET', '/v1/health', { headers: { origin: CONSOLE } })).headers.get('access-control-allow-origin'),
+    ).toBeNull();
   });
 });

@@ -68,7 +68,10 @@ describe('per-tenant costs', () => {
   it('records the threshold event exactly once per period when 20 concurrent runs cross it, and retries add nothing', async () => {
     const { tenant, admin } = await newTenant();
     const put = await api.call('PUT', '/v1/costs/threshold', { key: admin, body: { threshold_tokens: 1_000 } });
-    expect(put.json).toMatchObject({ code: 0, data: { threshold_tokens: 1_000, threshold_source: 'tenant', tokens: 0, threshold_exceeded: false } });
+    expect(put.json).toMatchObject({
+      code: 0,
+      data: { threshold_tokens: 1_000, threshold_source: 'tenant', tokens: 0, threshold_exceeded: false },
+    });
 
     const at = new Date();
     const traceIds = Array.from({ length: 20 }, () => `trc_${randomToken(20)}`);
@@ -83,7 +86,10 @@ describe('per-tenant costs', () => {
 
     const events = await thresholdEvents(admin);
     expect(events).toHaveLength(1);
-    expect(events[0]!).toMatchObject({ tenant_id: tenant, data: { tenant_id: tenant, period: periodOf(at), threshold: 1_000, unit: 'tokens' } });
+    expect(events[0]!).toMatchObject({
+      tenant_id: tenant,
+      data: { tenant_id: tenant, period: periodOf(at), threshold: 1_000, unit: 'tokens' },
+    });
     expect(events[0]!.data.amount).toBeGreaterThanOrEqual(1_000);
     expect(events[0]!.data.amount).toBeLessThanOrEqual(2_000);
     const stored = await api.services.mongo.db.collection('events').countDocuments({ tenant_id: tenant, event: 'cost.threshold_exceeded' });
@@ -99,13 +105,26 @@ describe('per-tenant costs', () => {
     const february = await run(tenant, 200, new Date('2026-02-01T00:00:00.000Z'));
     expect(february).toMatchObject({ period: '2026-02', totals: { tokens: 200, runs: 1 }, thresholdExceeded: false });
 
-    expect((await api.call('GET', '/v1/costs?period=2026-01', { key: member })).json.data).toMatchObject({ period: '2026-01', tokens: 400, runs: 2, threshold_exceeded: true });
-    expect((await api.call('GET', '/v1/costs?period=2026-02', { key: member })).json.data).toMatchObject({ period: '2026-02', tokens: 200, runs: 1, threshold_exceeded: false });
+    expect((await api.call('GET', '/v1/costs?period=2026-01', { key: member })).json.data).toMatchObject({
+      period: '2026-01',
+      tokens: 400,
+      runs: 2,
+      threshold_exceeded: true,
+    });
+    expect((await api.call('GET', '/v1/costs?period=2026-02', { key: member })).json.data).toMatchObject({
+      period: '2026-02',
+      tokens: 200,
+      runs: 1,
+      threshold_exceeded: false,
+    });
     expect((await thresholdEvents(admin)).map((e) => e.data.period)).toEqual(['2026-01']);
 
     await run(tenant, 150, new Date('2026-02-20T00:00:00Z'));
     const events = await thresholdEvents(admin);
-    expect(events.map((e) => [e.data.period, e.data.amount])).toEqual([['2026-02', 350], ['2026-01', 400]]);
+    expect(events.map((e) => [e.data.period, e.data.amount])).toEqual([
+      ['2026-02', 350],
+      ['2026-01', 400],
+    ]);
     expect(events[0]!.timestamp).toBe('2026-02-20T00:00:00.000Z');
   });
 
@@ -123,7 +142,13 @@ describe('per-tenant costs', () => {
     expect(lowered.json.data).toMatchObject({ threshold_tokens: 300, threshold_source: 'tenant', threshold_exceeded: true });
     const events = await thresholdEvents(admin);
     expect(events).toHaveLength(1);
-    expect(events[0]!.data).toEqual({ tenant_id: tenant, period: periodOf(new Date()), amount: 600 + DEFAULT_THRESHOLD, threshold: 300, unit: 'tokens' });
+    expect(events[0]!.data).toEqual({
+      tenant_id: tenant,
+      period: periodOf(new Date()),
+      amount: 600 + DEFAULT_THRESHOLD,
+      threshold: 300,
+      unit: 'tokens',
+    });
     await api.call('PUT', '/v1/costs/threshold', { key: admin, body: { threshold_tokens: 200 } });
     await run(tenant, 10);
     expect(await thresholdEvents(admin)).toHaveLength(1);
@@ -135,7 +160,14 @@ describe('per-tenant costs', () => {
 
   it('refuses invalid thresholds and periods with 10001', async () => {
     const { admin } = await newTenant();
-    const bodies = [{ threshold_tokens: 0 }, { threshold_tokens: -5 }, { threshold_tokens: 1.5 }, { threshold_tokens: '100' }, {}, { threshold_tokens: 10, extra: 1 }];
+    const bodies = [
+      { threshold_tokens: 0 },
+      { threshold_tokens: -5 },
+      { threshold_tokens: 1.5 },
+      { threshold_tokens: '100' },
+      {},
+      { threshold_tokens: 10, extra: 1 },
+    ];
     for (const body of bodies) {
       const res = await api.call('PUT', '/v1/costs/threshold', { key: admin, body });
       expect(res.status).toBe(400);

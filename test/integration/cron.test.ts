@@ -20,7 +20,11 @@ afterAll(async () => {
     const handle = temporal.schedule.getHandle(`cron-${cronId}`);
     try {
       const { info } = await handle.describe();
-      for (const run of info.runningActions) await temporal.workflow.getHandle(run.workflow.workflowId).terminate('test cleanup').catch(() => undefined);
+      for (const run of info.runningActions)
+        await temporal.workflow
+          .getHandle(run.workflow.workflowId)
+          .terminate('test cleanup')
+          .catch(() => undefined);
       await handle.delete();
     } catch (err) {
       if (!(err instanceof ScheduleNotFoundError)) throw err;
@@ -32,7 +36,10 @@ afterAll(async () => {
 const admin = () => api.adminKey;
 const schedule = (cronId: string) => api.services.temporal.schedule.getHandle(`cron-${cronId}`);
 async function createJob(body: Record<string, unknown>) {
-  const res = await api.call('POST', '/v1/cron', { key: admin(), body: { name: 'Weekday digest', cron: '0 9 * * 1-5', agent_id: agentId, question: 'Summarise yesterday.', ...body } });
+  const res = await api.call('POST', '/v1/cron', {
+    key: admin(),
+    body: { name: 'Weekday digest', cron: '0 9 * * 1-5', agent_id: agentId, question: 'Summarise yesterday.', ...body },
+  });
   expect(res.json).toMatchObject({ code: 0 });
   created.push(res.json.data.cron_id);
   return res.json.data;
@@ -41,8 +48,14 @@ const getJob = async (cronId: string) => (await api.call('GET', `/v1/cron/${cron
 
 /** Day of month, weekday and time of day of an instant on a wall clock in `timeZone`, e.g. `1 Mon 09:00`. */
 function wallClock(iso: string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, day: 'numeric', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-    .formatToParts(new Date(iso));
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    day: 'numeric',
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(iso));
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)!.value;
   return `${part('day')} ${part('weekday')} ${part('hour')}:${part('minute')}`;
 }
@@ -84,13 +97,25 @@ describe('creating a job', () => {
       workflowType: 'agentTaskWorkflow',
       workflowId: `cron-task-${job.cron_id}`,
       taskQueue: api.config.TEMPORAL_TASK_QUEUE,
-      args: [{
-        tenantId: 'default', origin: `cron:${job.cron_id}`, key: 'scheduled', agentId, sessionTemplate: 'default',
-        inputs: { topic: 'sales' }, question: 'Summarise yesterday.', event: null,
-      }],
+      args: [
+        {
+          tenantId: 'default',
+          origin: `cron:${job.cron_id}`,
+          key: 'scheduled',
+          agentId,
+          sessionTemplate: 'default',
+          inputs: { topic: 'sales' },
+          question: 'Summarise yesterday.',
+          event: null,
+        },
+      ],
     });
     const actionAttributes = described.action.typedSearchAttributes as TypedSearchAttributes;
-    expect([actionAttributes.get(TenantId), actionAttributes.get(AgentId), actionAttributes.get(CronId)]).toEqual(['default', agentId, job.cron_id]);
+    expect([actionAttributes.get(TenantId), actionAttributes.get(AgentId), actionAttributes.get(CronId)]).toEqual([
+      'default',
+      agentId,
+      job.cron_id,
+    ]);
 
     // The next runs, read back from Temporal, are weekdays at 09:00 in Berlin.
     expect(job.next_run_times).toHaveLength(5);
@@ -130,7 +155,10 @@ describe('creating a job', () => {
       [{ every: '5m' }, 'body.every', /unknown field/],
     ] as const;
     for (const [patch, field, message] of cases) {
-      const res = await api.call('POST', '/v1/cron', { key: admin(), body: { name: 'bad', cron: '0 9 * * *', agent_id: agentId, question: 'q', ...patch } });
+      const res = await api.call('POST', '/v1/cron', {
+        key: admin(),
+        body: { name: 'bad', cron: '0 9 * * *', agent_id: agentId, question: 'q', ...patch },
+      });
       expect({ patch, status: res.status, json: res.json }).toMatchObject({ status: 400, json: { code: 10001, data: { field } } });
       expect(res.json.message).toMatch(message);
     }
@@ -139,10 +167,13 @@ describe('creating a job', () => {
 });
 
 describe('reading jobs', () => {
-  it('lists the tenant\'s jobs newest first and gets one, each with its next run times', async () => {
+  it("lists the tenant's jobs newest first and gets one, each with its next run times", async () => {
     const stranger = await consoleToken({ tenant_id: 'list-elsewhere', sub: 'x', roles: ['admin'] });
     const other = await api.call('POST', '/v1/combo/agents', { key: stranger, body: { name: 'Theirs' } });
-    const theirs = await api.call('POST', '/v1/cron', { key: stranger, body: { name: 'theirs', cron: '0 0 1 1 *', agent_id: other.json.data.agent_id, question: 'q' } });
+    const theirs = await api.call('POST', '/v1/cron', {
+      key: stranger,
+      body: { name: 'theirs', cron: '0 0 1 1 *', agent_id: other.json.data.agent_id, question: 'q' },
+    });
     created.push(theirs.json.data.cron_id);
 
     const older = await createJob({ name: 'hourly', cron: '15 * * * *' });
@@ -160,7 +191,13 @@ describe('reading jobs', () => {
     for (const at of listedNewer.next_run_times) expect(wallClock(at, 'America/New_York')).toMatch(/^1 \w{3} 06:00$/);
 
     const one = await getJob(newer.cron_id);
-    expect(one).toMatchObject({ cron_id: newer.cron_id, name: 'monthly', timezone: 'America/New_York', next_run_times: listedNewer.next_run_times, paused: false });
+    expect(one).toMatchObject({
+      cron_id: newer.cron_id,
+      name: 'monthly',
+      timezone: 'America/New_York',
+      next_run_times: listedNewer.next_run_times,
+      paused: false,
+    });
   });
 
   it('pauses and resumes a job: no next runs while paused', async () => {
@@ -175,7 +212,10 @@ describe('reading jobs', () => {
 
     await api.call('PUT', `/v1/cron/${job.cron_id}`, { key: admin(), body: { paused: true } });
     expect(await getJob(job.cron_id)).toMatchObject({ paused: true, next_run_times: [] });
-    expect((await api.call('PUT', `/v1/cron/${job.cron_id}`, { key: admin(), body: { paused: false, name: 'x' } })).json).toMatchObject({ code: 10001, data: { field: 'body.name' } });
+    expect((await api.call('PUT', `/v1/cron/${job.cron_id}`, { key: admin(), body: { paused: false, name: 'x' } })).json).toMatchObject({
+      code: 10001,
+      data: { field: 'body.name' },
+    });
   });
 });
 
@@ -241,8 +281,11 @@ describe('running a job', () => {
 
     const handle = worker.client.workflow.getHandle(run.workflow_id, run.run_id);
     const described = await handle.describe();
-    expect([described.typedSearchAttributes.get(TenantId), described.typedSearchAttributes.get(AgentId), described.typedSearchAttributes.get(CronId)])
-      .toEqual(['default', agentId, job.cron_id]);
+    expect([
+      described.typedSearchAttributes.get(TenantId),
+      described.typedSearchAttributes.get(AgentId),
+      described.typedSearchAttributes.get(CronId),
+    ]).toEqual(['default', agentId, job.cron_id]);
     const outcome = await handle.result();
 
     const session = (await api.call('GET', `/v1/combo/sessions/${outcome.session_id}`, { key: admin() })).json.data;
@@ -256,6 +299,9 @@ describe('running a job', () => {
     });
     expect(finished).toMatchObject({ event: 'session.finished', tenant_id: 'default' });
     const messages = (await api.call('GET', `/v1/combo/sessions/${outcome.session_id}/messages`, { key: admin() })).json.data.items;
-    expect(messages.map((m: { role: string; content: string }) => [m.role, m.content])).toContainEqual(['user', 'What is on the agenda today?']);
+    expect(messages.map((m: { role: string; content: string }) => [m.role, m.content])).toContainEqual([
+      'user',
+      'What is on the agenda today?',
+    ]);
   });
 });

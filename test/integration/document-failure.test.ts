@@ -38,9 +38,12 @@ describe('a document whose embedding is refused mid-way', () => {
       const { input } = request.body as { input: string[] };
       // Three batches go through, then the upstream refuses (a 4xx is not retried).
       if (answered++ >= 3) return { status: 400, body: { error: { message: 'input rejected by policy' } } };
-      return { body: { data: input.map((_, index) => ({ index, embedding: Array.from({ length: DIMENSION }, (__, i) => (i + 1) / DIMENSION) })) } };
+      return {
+        body: { data: input.map((_, index) => ({ index, embedding: Array.from({ length: DIMENSION }, (__, i) => (i + 1) / DIMENSION) })) },
+      };
     };
-    const kb = (await api.call('POST', '/v1/kb', { key: api.adminKey, body: { name: 'statutes', chunk_tokens: 64, overlap_tokens: 0 } })).json.data;
+    const kb = (await api.call('POST', '/v1/kb', { key: api.adminKey, body: { name: 'statutes', chunk_tokens: 64, overlap_tokens: 0 } }))
+      .json.data;
     const docId = await uploadLicence(api, kb.kb_id);
     const doc = await settledDocument(api, docId);
     expect(doc.status).toBe('failed');

@@ -19,7 +19,8 @@ describe('document parsing survives a killed worker', () => {
   });
 
   it('resumes on another worker with no chunk missing and none twice', async () => {
-    const kb = (await api.call('POST', '/v1/kb', { key: api.adminKey, body: { name: 'statutes', chunk_tokens: 64, overlap_tokens: 0 } })).json.data;
+    const kb = (await api.call('POST', '/v1/kb', { key: api.adminKey, body: { name: 'statutes', chunk_tokens: 64, overlap_tokens: 0 } }))
+      .json.data;
     // Batches of two chunks keep the parse going long enough to kill the worker mid-way.
     const first = await spawnWorkerProcess(api.config, { INGEST_BATCH_SIZE: '2' });
     const bytes = readFileSync(join(__dirname, '..', 'fixtures', 'texts', 'GPL-3'));

@@ -32,7 +32,11 @@ describe('envelope and error codes', () => {
       { body: { name: 'x', model: { temperature: 7 } }, field: 'body.model.temperature' },
       { body: {}, field: 'body.name' },
       { body: { name: 'x', description: 'y'.repeat(3000) }, message: 'request body exceeds 2048 bytes' },
-      { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' }, message: 'Content-Type must be application/json' },
+      {
+        rawBody: 'name=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        message: 'Content-Type must be application/json',
+      },
     ];
     for (const c of cases) {
       const res = await api.call('POST', '/v1/combo/agents', { key: api.adminKey, ...c });
@@ -45,7 +49,14 @@ describe('envelope and error codes', () => {
   });
 
   it('answers 10004 for a path that names no resource whatever its shape, and 10001 for bad query parameters', async () => {
-    for (const path of ['/v1/combo/agents/does-not-exist', '/v1/combo/agents/agt_doesnotexist', '/v1/document/x', '/v1/cron/zzz', '/v1/kb/%00', '/v1/combo/sessions/%E2%98%83']) {
+    for (const path of [
+      '/v1/combo/agents/does-not-exist',
+      '/v1/combo/agents/agt_doesnotexist',
+      '/v1/document/x',
+      '/v1/cron/zzz',
+      '/v1/kb/%00',
+      '/v1/combo/sessions/%E2%98%83',
+    ]) {
       const res = await api.call('GET', path, { key: api.adminKey });
       expect(res.status).toBe(404);
       expect(res.json).toMatchObject({ code: 10004 });

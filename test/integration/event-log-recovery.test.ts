@@ -29,7 +29,10 @@ describe('event log recovery', () => {
     // As if the API died right after archiving: status changed, event still in the outbox.
     const stranded = newEvent('session.archived', 'default', session.session_id, { session_id: session.session_id }, new Date());
     const sessions = api.services.mongo.db.collection('sessions');
-    await sessions.updateOne({ _id: session.session_id }, { $set: { status: 'archived', archived_at: new Date() }, $push: { outbox: stranded } } as never);
+    await sessions.updateOne({ _id: session.session_id }, {
+      $set: { status: 'archived', archived_at: new Date() },
+      $push: { outbox: stranded },
+    } as never);
 
     const { client } = worker;
     const runTwice = async () => {

@@ -1,7 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { randomToken } from '../../common/ids';
 import type { EventTrigger } from '../../common/schemas/triggers';
-import type { InboundEvent } from '../../triggers/inbound-event';
+import type { InboundEvent } from '../../common/inbound-event';
 import type { AgentTaskOutcome } from '../../workflows/agent-task';
 import { agentTaskWorkflow } from '../../workflows/agent-task';
 import { consoleToken, startTestApi, type TestApi } from '../support/api';
@@ -56,11 +56,20 @@ describe('event triggers', () => {
 
   beforeAll(async () => {
     const modelUrl = await model.start();
-    model.reply = (_req: RecordedRequest) => (script.length > 1 ? script.shift()! : script[0] ?? { status: 500, body: { error: 'nothing scripted' } });
-    api = await startTestApi({ LLM_BASE_URL: modelUrl, LLM_MODEL: 'scripted-model', LLM_TIMEOUT_MS: '5000', LLM_MAX_ATTEMPTS: '2', RATE_LIMIT_DEFAULT_PER_MIN: '100000' });
+    model.reply = (_req: RecordedRequest) =>
+      script.length > 1 ? script.shift()! : (script[0] ?? { status: 500, body: { error: 'nothing scripted' } });
+    api = await startTestApi({
+      LLM_BASE_URL: modelUrl,
+      LLM_MODEL: 'scripted-model',
+      LLM_TIMEOUT_MS: '5000',
+      LLM_MAX_ATTEMPTS: '2',
+      RATE_LIMIT_DEFAULT_PER_MIN: '100000',
+    });
     worker = await startTestWorker(api, { dispatcher: false });
     otherTenant = await consoleToken({ tenant_id: 'other-tenant', sub: 'eve', roles: ['admin'] });
-    agentId = (await api.call('POST', '/v1/combo/agents', { key: api.adminKey, body: { name: 'Reviewer', instructions: 'You review code.' } })).json.data.agent_id;
+    agentId = (
+      await api.call('POST', '/v1/combo/agents', { key: api.adminKey, body: { name: 'Reviewer', instructions: 'You review code.' } })
+    ).json.data.agent_id;
   });
   afterAll(async () => {
     await worker?.stop();
@@ -69,7 +78,11 @@ describe('event triggers', () => {
   });
 
   const call = (method: string, path: string, body?: unknown, key = api.adminKey) => api.call(method, path, { key, body });
-  const triggerBody = (overrides: Record<string, unknown> = {}, action: Record<string, unknown> = {}, match: Record<string, unknown> = {}) => ({
+  const triggerBody = (
+    overrides: Record<string, unknown> = {},
+    action: Record<string, unknown> = {},
+    match: Record<string, unknown> = {},
+  ) => ({
     name: 'Review pull requests',
     trigger: {
       source: 'git-b',
@@ -95,13 +108,23 @@ describe('event triggers', () => {
         name: 'Review pull requests',
         enabled: true,
         inbound_path: null,
-        trigger: { source: 'git-b', match: { event: 'pull_request.opened', project_regex: '^acme/' }, action: { agent_id: agentId, session_template: 'default', inputs: { title: '{{ event.payload.pull_request.title }}' } } },
+        trigger: {
+          source: 'git-b',
+          match: { event: 'pull_request.opened', project_regex: '^acme/' },
+          action: { agent_id: agentId, session_template: 'default', inputs: { title: '{{ event.payload.pull_request.title }}' } },
+        },
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });
       const generic = await createTrigger(triggerBody({ enabled: false }, {}, {}));
-      const genericSource = await call('PUT', `/v1/event-trigger/${generic.trigger_id}`, { trigger: { ...triggerBody().trigger, source: 'generic' } });
-      expect(genericSource.json.data).toMatchObject({ enabled: false, inbound_path: `/v1/webhook/generic/${generic.trigger_id}`, trigger: { source: 'generic' } });
+      const genericSource = await call('PUT', `/v1/event-trigger/${generic.trigger_id}`, {
+        trigger: { ...triggerBody().trigger, source: 'generic' },
+      });
+      expect(genericSource.json.data).toMatchObject({
+        enabled: false,
+        inbound_path: `/v1/webhook/generic/${generic.trigger_id}`,
+        trigger: { source: 'generic' },
+      });
 
       const got = await call('GET', `/v1/event-trigger/${created.trigger_id}`);
       expect(got.json.data).toEqual(created);
@@ -121,9 +144,16 @@ describe('event triggers', () => {
 
     it('lists the session templates', async () => {
       const res = await call('GET', '/v1/event-trigger/templates');
-      expect(res.json.data.items.map((t: { name: string }) => t.name)).toEqual(['default', 'code-review', 'import-requirements', 'import-bugs']);
+      expect(res.json.data.items.map((t: { name: string }) => t.name)).toEqual([
+        'default',
+        'code-review',
+        'import-requirements',
+        'import-bugs',
+      ]);
       const openApi = (await call('GET', '/v1/openapi.json')).json;
-      expect(Object.keys(openApi.paths)).toEqual(expect.arrayContaining(['/v1/event-trigger', '/v1/event-trigger/{trigger_id}', '/v1/event-trigger/templates']));
+      expect(Object.keys(openApi.paths)).toEqual(
+        expect.arrayContaining(['/v1/event-trigger', '/v1/event-trigger/{trigger_id}', '/v1/event-trigger/templates']),
+      );
       expect(openApi.paths['/v1/event-trigger'].post.description).toMatch(/linear-time/);
       expect(openApi.paths['/v1/event-trigger'].post.description).toContain('`code-review`');
     });
@@ -139,7 +169,10 @@ describe('event triggers', () => {
         [triggerBody({}, { inputs: { url: '{{ payload.url }}' } }), 'body.trigger.action.inputs.url'],
         [triggerBody({}, { inputs: { url: 'see {{ event.url' } }), 'body.trigger.action.inputs.url'],
         [triggerBody({}, { inputs: { 'Bad-Name': '{{ event.url }}' } }), 'body.trigger.action.inputs.Bad-Name'],
-        [triggerBody({}, { inputs: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`in_${i}`, 'x'])) }), 'body.trigger.action.inputs'],
+        [
+          triggerBody({}, { inputs: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`in_${i}`, 'x'])) }),
+          'body.trigger.action.inputs',
+        ],
         [triggerBody({}, { session_template: 'poetry' }), 'body.trigger.action.session_template'],
         [triggerBody({}, {}, { event: '' }), 'body.trigger.match.event'],
         [{ ...triggerBody(), trigger: { ...triggerBody().trigger, source: 'fax' } }, 'body.trigger.source'],
@@ -167,13 +200,17 @@ describe('event triggers', () => {
       const saved = await createTrigger(triggerBody({}, { inputs: { link: '{{ event.url }}' } }));
       expect(saved.problems).toEqual([]);
       // As an earlier version let it be saved.
-      await api.services.mongo.db.collection('event_triggers').updateOne(
-        { _id: saved.trigger_id as never },
-        { $set: { 'trigger.action.inputs': { title: '{{ event.foo }}', link: '{{ event.url }}' } } },
-      );
+      await api.services.mongo.db
+        .collection('event_triggers')
+        .updateOne(
+          { _id: saved.trigger_id as never },
+          { $set: { 'trigger.action.inputs': { title: '{{ event.foo }}', link: '{{ event.url }}' } } },
+        );
       const problems = [{ field: 'trigger.action.inputs.title', message: expect.stringContaining('event.foo is not a field') }];
       expect((await call('GET', `/v1/event-trigger/${saved.trigger_id}`)).json.data.problems).toEqual(problems);
-      const listed = (await call('GET', '/v1/event-trigger?page_size=100')).json.data.items.find((t: EventTrigger) => t.trigger_id === saved.trigger_id);
+      const listed = (await call('GET', '/v1/event-trigger?page_size=100')).json.data.items.find(
+        (t: EventTrigger) => t.trigger_id === saved.trigger_id,
+      );
       expect(listed.problems).toEqual(problems);
       const renamed = await call('PUT', `/v1/event-trigger/${saved.trigger_id}`, { name: 'Still here' });
       expect(renamed.json).toMatchObject({ code: 0, data: { name: 'Still here', problems } });
@@ -191,7 +228,11 @@ describe('event triggers', () => {
 
     it("never shows another tenant's trigger: 10004", async () => {
       const mine = await createTrigger(triggerBody());
-      for (const [method, body] of [['GET', undefined], ['PUT', { name: 'taken' }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PUT', { name: 'taken' }],
+        ['DELETE', undefined],
+      ] as const) {
         const res = await call(method, `/v1/event-trigger/${mine.trigger_id}`, body, otherTenant);
         expect({ method, status: res.status, code: res.json.code }).toEqual({ method, status: 404, code: 10004 });
       }
@@ -209,7 +250,13 @@ describe('event triggers', () => {
       const event = pullRequestEvent();
 
       const first = await api.services.commands.inbound.dispatch('default', event);
-      expect(first).toEqual([{ trigger_id: trigger.trigger_id, workflow_id: expect.stringMatching(new RegExp(`^agent-task-${trigger.trigger_id}-[0-9a-f]{24}$`)), started: true }]);
+      expect(first).toEqual([
+        {
+          trigger_id: trigger.trigger_id,
+          workflow_id: expect.stringMatching(new RegExp(`^agent-task-${trigger.trigger_id}-[0-9a-f]{24}$`)),
+          started: true,
+        },
+      ]);
       const again = await api.services.commands.inbound.dispatch('default', event);
       expect(again).toEqual([{ ...first[0], started: false }]);
 
@@ -230,11 +277,17 @@ describe('event triggers', () => {
 
       const session = await call('GET', `/v1/combo/sessions/${outcome.session_id}`);
       expect(session.json.data).toMatchObject({
-        agent_id: agentId, user_id: `trigger:${trigger.trigger_id}`, name: 'pull_request.opened from git-b on acme/app',
+        agent_id: agentId,
+        user_id: `trigger:${trigger.trigger_id}`,
+        name: 'pull_request.opened from git-b on acme/app',
         metadata: { event_id: event.event_id, origin: `trigger:${trigger.trigger_id}`, template: 'default', url: PR_URL },
       });
       const [created] = await eventsOf('session.created', outcome.session_id);
-      expect(created!.data).toMatchObject({ session_id: outcome.session_id, tenant_id: 'default', user_id: `trigger:${trigger.trigger_id}` });
+      expect(created!.data).toMatchObject({
+        session_id: outcome.session_id,
+        tenant_id: 'default',
+        user_id: `trigger:${trigger.trigger_id}`,
+      });
       const finished = await eventsOf('session.finished', outcome.session_id);
       expect(finished).toHaveLength(1);
       expect(finished[0]!.data).toMatchObject({ trace_id: outcome.trace_id, cost: outcome.cost });
@@ -258,13 +311,29 @@ describe('event triggers', () => {
 
     it('with a trigger id, considers only that trigger: unknown or foreign is 10004, disabled starts nothing', async () => {
       const generic = await createTrigger(triggerBody({}, {}, { event: '*', project_regex: undefined }));
-      await call('PUT', `/v1/event-trigger/${generic.trigger_id}`, { trigger: { ...triggerBody().trigger, source: 'generic', match: { event: '*' } } });
+      await call('PUT', `/v1/event-trigger/${generic.trigger_id}`, {
+        trigger: { ...triggerBody().trigger, source: 'generic', match: { event: '*' } },
+      });
       const other = await call('POST', '/v1/combo/agents', { name: 'theirs' }, otherTenant);
-      const foreign = (await call('POST', '/v1/event-trigger', { ...triggerBody({}, { agent_id: other.json.data.agent_id }), trigger: { ...triggerBody({}, { agent_id: other.json.data.agent_id }).trigger, source: 'generic' } }, otherTenant)).json.data;
+      const foreign = (
+        await call(
+          'POST',
+          '/v1/event-trigger',
+          {
+            ...triggerBody({}, { agent_id: other.json.data.agent_id }),
+            trigger: { ...triggerBody({}, { agent_id: other.json.data.agent_id }).trigger, source: 'generic' },
+          },
+          otherTenant,
+        )
+      ).json.data;
 
       const event = pullRequestEvent({ source: 'generic', event: 'build.failed', project: null });
-      await expect(api.services.commands.inbound.dispatch('default', event, { triggerId: 'trg_doesnotexist' })).rejects.toMatchObject({ code: 10004 });
-      await expect(api.services.commands.inbound.dispatch('default', event, { triggerId: foreign.trigger_id })).rejects.toMatchObject({ code: 10004 });
+      await expect(api.services.commands.inbound.dispatch('default', event, { triggerId: 'trg_doesnotexist' })).rejects.toMatchObject({
+        code: 10004,
+      });
+      await expect(api.services.commands.inbound.dispatch('default', event, { triggerId: foreign.trigger_id })).rejects.toMatchObject({
+        code: 10004,
+      });
 
       await call('PUT', `/v1/event-trigger/${generic.trigger_id}`, { enabled: false });
       expect(await api.services.commands.inbound.dispatch('default', event, { triggerId: generic.trigger_id })).toEqual([]);
@@ -278,10 +347,15 @@ describe('event triggers', () => {
     });
 
     it('code-review with a model: review.completed carries the pull request from the event', async () => {
-      const trigger = await createTrigger(triggerBody({}, {
-        session_template: 'code-review',
-        inputs: { pr_url: '{{ event.payload.pull_request.html_url }}', title: '{{ event.payload.pull_request.title }}' },
-      }));
+      const trigger = await createTrigger(
+        triggerBody(
+          {},
+          {
+            session_template: 'code-review',
+            inputs: { pr_url: '{{ event.payload.pull_request.html_url }}', title: '{{ event.payload.pull_request.title }}' },
+          },
+        ),
+      );
       const findings = [
         { severity: 'critical', file: 'src/db.js', line: 2, message: 'hard-coded password' },
         { severity: 'critical', file: 'src/db.js', line: 3, message: 'logs the password' },
@@ -296,7 +370,11 @@ describe('event triggers', () => {
       expect(sent.messages[0]!.content).toContain('`findings`');
       expect(sent.messages.at(-1)!.content.split('\n')[0]).toBe(`Review the change ${PR_URL}`);
       const [review] = await eventsOf('review.completed', outcome.session_id);
-      expect(review!.data).toMatchObject({ pr_url: PR_URL, issues_found: { critical: 2, warning: 1, info: 1 }, session_id: outcome.session_id });
+      expect(review!.data).toMatchObject({
+        pr_url: PR_URL,
+        issues_found: { critical: 2, warning: 1, info: 1 },
+        session_id: outcome.session_id,
+      });
       const [finished] = await eventsOf('session.finished', outcome.session_id);
       expect(finished!.data).toMatchObject({ route: '@review@llm@default@' });
       await call('DELETE', `/v1/event-trigger/${trigger.trigger_id}`);
@@ -308,12 +386,20 @@ describe('event triggers', () => {
       // Behind the API's back: the API refuses to delete an agent a trigger runs (10005) unless cascading to the trigger.
       await api.services.mongo.db.collection('agents').deleteOne({ _id: doomed as never });
       const [task] = await api.services.commands.inbound.dispatch('default', pullRequestEvent({ event: 'push' }));
-      const failure = await outcomeOf(task!.workflow_id).then(() => null, (err: unknown) => err);
+      const failure = await outcomeOf(task!.workflow_id).then(
+        () => null,
+        (err: unknown) => err,
+      );
       expect(failure).toBeInstanceOf(WorkflowFailedError);
       const cause = (failure as WorkflowFailedError).cause as { cause?: { message?: string; type?: string } } | undefined;
-      expect(cause?.cause).toMatchObject({ type: 'AgentTaskRejected', message: expect.stringContaining(`agent ${doomed} no longer exists`) });
+      expect(cause?.cause).toMatchObject({
+        type: 'AgentTaskRejected',
+        message: expect.stringContaining(`agent ${doomed} no longer exists`),
+      });
       const history = await worker.client.workflow.getHandle(task!.workflow_id).fetchHistory();
-      expect(history.events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([1]);
+      expect(
+        history.events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt),
+      ).toEqual([1]);
       await call('DELETE', `/v1/event-trigger/${trigger.trigger_id}`);
     });
 
@@ -323,13 +409,28 @@ describe('event triggers', () => {
       const outcome = await worker.client.workflow.execute(agentTaskWorkflow, {
         workflowId,
         taskQueue: api.config.TEMPORAL_TASK_QUEUE,
-        args: [{ tenantId: 'default', origin: 'cron:crn_daily', key: '2026-01-01T09:00:00.000Z', agentId, sessionTemplate: 'default', inputs: {}, question: 'Summarise the day.', event: null }],
+        args: [
+          {
+            tenantId: 'default',
+            origin: 'cron:crn_daily',
+            key: '2026-01-01T09:00:00.000Z',
+            agentId,
+            sessionTemplate: 'default',
+            inputs: {},
+            question: 'Summarise the day.',
+            event: null,
+          },
+        ],
       });
       expect(outcome.answer).toBe('Nothing happened today.');
       const asked = (model.requests.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages.at(-1)!;
       expect(asked.content).toBe('Summarise the day.');
       const session = await call('GET', `/v1/combo/sessions/${outcome.session_id}`);
-      expect(session.json.data).toMatchObject({ user_id: 'cron:crn_daily', name: 'Scheduled task (cron:crn_daily)', metadata: { task_key: '2026-01-01T09:00:00.000Z' } });
+      expect(session.json.data).toMatchObject({
+        user_id: 'cron:crn_daily',
+        name: 'Scheduled task (cron:crn_daily)',
+        metadata: { task_key: '2026-01-01T09:00:00.000Z' },
+      });
     });
   });
 
@@ -346,25 +447,38 @@ describe('event triggers', () => {
     });
 
     it('code-review takes the rule-based route on the diff input and announces review.completed', async () => {
-      const reviewer = (await offlineApi.call('POST', '/v1/combo/agents', { key: offlineApi.adminKey, body: { name: 'Rules reviewer' } })).json.data.agent_id;
-      const trigger = await createTrigger({
-        name: 'Review with rules',
-        trigger: {
-          source: 'git-b',
-          match: { event: '*', project_regex: 'acme' },
-          action: { agent_id: reviewer, session_template: 'code-review', inputs: { pr_url: '{{ event.payload.pull_request.html_url }}', diff: '{{ event.payload.diff }}' } },
+      const reviewer = (await offlineApi.call('POST', '/v1/combo/agents', { key: offlineApi.adminKey, body: { name: 'Rules reviewer' } }))
+        .json.data.agent_id;
+      await createTrigger(
+        {
+          name: 'Review with rules',
+          trigger: {
+            source: 'git-b',
+            match: { event: '*', project_regex: 'acme' },
+            action: {
+              agent_id: reviewer,
+              session_template: 'code-review',
+              inputs: { pr_url: '{{ event.payload.pull_request.html_url }}', diff: '{{ event.payload.diff }}' },
+            },
+          },
         },
-      }, offlineApi);
+        offlineApi,
+      );
       const event = pullRequestEvent({ payload: { ...pullRequestEvent().payload, diff: DIFF } });
       const [task] = await offlineApi.services.commands.inbound.dispatch('default', event);
       const outcome = await outcomeOf(task!.workflow_id, offlineWorker);
 
       const [review] = await eventsOf('review.completed', outcome.session_id, offlineApi);
-      expect(review!.data).toMatchObject({ pr_url: PR_URL, issues_found: { critical: expect.any(Number), warning: expect.any(Number), info: expect.any(Number) } });
+      expect(review!.data).toMatchObject({
+        pr_url: PR_URL,
+        issues_found: { critical: expect.any(Number), warning: expect.any(Number), info: expect.any(Number) },
+      });
       expect((review!.data.issues_found as { critical: number }).critical).toBeGreaterThanOrEqual(1);
       const [finished] = await eventsOf('session.finished', outcome.session_id, offlineApi);
       expect(finished!.data).toMatchObject({ route: '@review@rules@default@', cost: { tokens: 0 } });
-      expect(model.requests.filter((r) => r.path.endsWith('/chat/completions') && JSON.stringify(r.body).includes('hunter2'))).toHaveLength(0);
+      expect(model.requests.filter((r) => r.path.endsWith('/chat/completions') && JSON.stringify(r.body).includes('hunter2'))).toHaveLength(
+        0,
+      );
     });
   });
 });

@@ -14,13 +14,18 @@ describe('attachment files', () => {
 
   beforeAll(async () => {
     // Uploads have their own rate family; a ceiling apart from the default shows it is the one applied.
-    api = await startTestApi({ MAX_UPLOAD_BYTES: String(MAX_UPLOAD), RATE_LIMIT_UPLOADS_PER_MIN: '1000', RATE_LIMIT_DEFAULT_PER_MIN: '100000' });
+    api = await startTestApi({
+      MAX_UPLOAD_BYTES: String(MAX_UPLOAD),
+      RATE_LIMIT_UPLOADS_PER_MIN: '1000',
+      RATE_LIMIT_DEFAULT_PER_MIN: '100000',
+    });
   });
   afterAll(async () => {
     await api?.close();
   });
 
-  const upload = (name: string, bytes = fixture(name), type?: string, key = api.adminKey) => api.upload('/v1/files', key, {}, { name, bytes, type });
+  const upload = (name: string, bytes = fixture(name), type?: string, key = api.adminKey) =>
+    api.upload('/v1/files', key, {}, { name, bytes, type });
   const textOf = async (fileId: string) => (await api.services.files.getTexts('default', [fileId]))[0]!;
 
   it('extracts and stores the text of a text file, in the uploads rate family', async () => {
@@ -29,12 +34,22 @@ describe('attachment files', () => {
     expect(res.json.code).toBe(0);
     expect(res.headers.get('x-ratelimit-limit')).toBe('1000');
     const file = res.json.data;
-    expect(file).toMatchObject({ name: 'regulation.txt', content_type: 'text/plain', format: 'text', size_bytes: bytes.length, truncated: false });
+    expect(file).toMatchObject({
+      name: 'regulation.txt',
+      content_type: 'text/plain',
+      format: 'text',
+      size_bytes: bytes.length,
+      truncated: false,
+    });
     expect(file.file_id).toMatch(/^fil_[A-Za-z0-9]{20}$/);
     expect(file.text).toBeUndefined();
 
     const { text, token_count } = await textOf(file.file_id);
-    for (const words of ['Regulation on Shared Workspaces', 'Desks are booked at most 14 days ahead.', 'Phone calls are not allowed in quiet zones.']) {
+    for (const words of [
+      'Regulation on Shared Workspaces',
+      'Desks are booked at most 14 days ahead.',
+      'Phone calls are not allowed in quiet zones.',
+    ]) {
       expect(text).toContain(words);
     }
     expect(file.text_preview).toBe(text.slice(0, 200));
@@ -124,8 +139,13 @@ describe('attachment files', () => {
     await expect(api.services.files.getTexts('elsewhere', [file.file_id])).rejects.toMatchObject({ code: 10004 });
 
     const member = await consoleToken({ tenant_id: 'default', sub: 'm', roles: ['member'] });
-    expect((await api.call('GET', `/v1/files/${file.file_id}`, { key: member })).json.data.text_preview).toBe('Call the supplier on Monday.');
-    expect((await api.call('DELETE', `/v1/files/${file.file_id}`, { key: member })).json).toMatchObject({ code: 0, data: { deleted: true } });
+    expect((await api.call('GET', `/v1/files/${file.file_id}`, { key: member })).json.data.text_preview).toBe(
+      'Call the supplier on Monday.',
+    );
+    expect((await api.call('DELETE', `/v1/files/${file.file_id}`, { key: member })).json).toMatchObject({
+      code: 0,
+      data: { deleted: true },
+    });
     expect((await api.call('GET', `/v1/files/${file.file_id}`, { key: member })).json.code).toBe(10004);
     expect((await api.call('DELETE', `/v1/files/${file.file_id}`, { key: member })).json.code).toBe(10004);
     expect((await api.call('GET', '/v1/files/not-an-id', { key: member })).json).toMatchObject({ code: 10004, data: { resource: 'file' } });

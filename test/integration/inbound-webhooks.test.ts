@@ -33,14 +33,25 @@ describe('inbound webhooks', () => {
   const startedWorkflows: string[] = [];
 
   beforeAll(async () => {
-    api = await startTestApi({ MAX_JSON_BODY_BYTES: String(MAX_BODY), RATE_LIMIT_INBOUND_PER_MIN: '1000', RATE_LIMIT_DEFAULT_PER_MIN: '100000' });
+    api = await startTestApi({
+      MAX_JSON_BODY_BYTES: String(MAX_BODY),
+      RATE_LIMIT_INBOUND_PER_MIN: '1000',
+      RATE_LIMIT_DEFAULT_PER_MIN: '100000',
+    });
     agentId = (await api.call('POST', '/v1/combo/agents', { key: api.adminKey, body: { name: 'Reviewer' } })).json.data.agent_id;
     member = await consoleToken({ tenant_id: 'default', sub: 'mia', roles: ['member'] });
     stranger = await consoleToken({ tenant_id: 'elsewhere', sub: 'eve', roles: ['admin'] });
   });
   afterAll(async () => {
     // Nothing runs these agent tasks (no worker): end them rather than leave them on the server.
-    await Promise.all(startedWorkflows.map((id) => api.services.temporal.workflow.getHandle(id).terminate('test over').catch(() => undefined)));
+    await Promise.all(
+      startedWorkflows.map((id) =>
+        api.services.temporal.workflow
+          .getHandle(id)
+          .terminate('test over')
+          .catch(() => undefined),
+      ),
+    );
     await api?.close();
   });
 
@@ -101,7 +112,9 @@ describe('inbound webhooks', () => {
       expect(theirs.json.code).toBe(0);
 
       const generic = await createIntegration('generic');
-      expect(generic.webhook_url).toBe(`${api.config.PUBLIC_BASE_URL}/v1/webhook/generic/{trigger_id}?integration_id=${generic.integration_id}`);
+      expect(generic.webhook_url).toBe(
+        `${api.config.PUBLIC_BASE_URL}/v1/webhook/generic/{trigger_id}?integration_id=${generic.integration_id}`,
+      );
     });
 
     it('validates its input', async () => {
@@ -114,7 +127,10 @@ describe('inbound webhooks', () => {
       }
       const created = await createIntegration('workchat-b');
       for (const grace of [-1, 604_801, 1.5, '60']) {
-        const res = await api.call('POST', `/v1/integrations/${created.integration_id}/rotate`, { key: admin(), body: { grace_seconds: grace } });
+        const res = await api.call('POST', `/v1/integrations/${created.integration_id}/rotate`, {
+          key: admin(),
+          body: { grace_seconds: grace },
+        });
         expect(res.json).toMatchObject({ code: 10001, data: { field: 'body.grace_seconds' } });
       }
     });
@@ -126,8 +142,14 @@ describe('inbound webhooks', () => {
       expect((await api.call('POST', '/v1/integrations', { key: member, body: { channel: 'git-c' } })).json.code).toBe(10003);
       expect((await api.call('POST', `${path}/rotate`, { key: member, body: {} })).json.code).toBe(10003);
       expect((await api.call('GET', '/v1/integrations')).json.code).toBe(10002);
-      for (const [method, suffix] of [['GET', ''], ['DELETE', ''], ['POST', '/rotate']] as const) {
-        expect((await api.call(method, `${path}${suffix}`, { key: stranger, body: method === 'POST' ? {} : undefined })).json.code).toBe(10004);
+      for (const [method, suffix] of [
+        ['GET', ''],
+        ['DELETE', ''],
+        ['POST', '/rotate'],
+      ] as const) {
+        expect((await api.call(method, `${path}${suffix}`, { key: stranger, body: method === 'POST' ? {} : undefined })).json.code).toBe(
+          10004,
+        );
       }
       expect((await api.call('GET', path, { key: admin() })).json.code).toBe(0);
     });
@@ -135,8 +157,13 @@ describe('inbound webhooks', () => {
     it('deletes: the integration is gone and its calls are refused', async () => {
       const created = await createIntegration('workchat-a');
       const body = fixture('workchat-a', 'im.message.receive_v1.json');
-      expect((await send('/v1/webhook/workchat-a', body, { secret: created.secret, integrationId: created.integration_id })).json.code).toBe(0);
-      expect((await api.call('DELETE', `/v1/integrations/${created.integration_id}`, { key: admin() })).json).toMatchObject({ code: 0, data: { deleted: true } });
+      expect(
+        (await send('/v1/webhook/workchat-a', body, { secret: created.secret, integrationId: created.integration_id })).json.code,
+      ).toBe(0);
+      expect((await api.call('DELETE', `/v1/integrations/${created.integration_id}`, { key: admin() })).json).toMatchObject({
+        code: 0,
+        data: { deleted: true },
+      });
       expect((await api.call('GET', `/v1/integrations/${created.integration_id}`, { key: admin() })).json.code).toBe(10004);
       expect((await api.call('DELETE', `/v1/integrations/${created.integration_id}`, { key: admin() })).json.code).toBe(10004);
       const refused = await send('/v1/webhook/workchat-a', body, { secret: created.secret, integrationId: created.integration_id });
@@ -162,35 +189,51 @@ describe('inbound webhooks', () => {
     beforeAll(async () => {
       gitB = await createIntegration('git-b');
       gitC = await createIntegration('git-c');
-      triggerId = (await createTrigger({
-        source: 'git-b',
-        match: { event: 'pull_request.opened', project_regex: '^Codertocat/' },
-        action: { agent_id: agentId, session_template: 'default', inputs: { title: '{{ event.payload.pull_request.title }}' } },
-      })).trigger_id;
+      triggerId = (
+        await createTrigger({
+          source: 'git-b',
+          match: { event: 'pull_request.opened', project_regex: '^Codertocat/' },
+          action: { agent_id: agentId, session_template: 'default', inputs: { title: '{{ event.payload.pull_request.title }}' } },
+        })
+      ).trigger_id;
     });
 
-    it('accepts a signed event, normalises it and starts the matching trigger\'s task', async () => {
+    it("accepts a signed event, normalises it and starts the matching trigger's task", async () => {
       const eventId = `delivery-${randomToken(10)}`;
       const res = await sendPr({ eventId });
       expect(res.status).toBe(200);
       expect(res.json).toMatchObject({
         code: 0,
         data: {
-          event_id: eventId, duplicate: false, source: 'git-b', event: 'pull_request.opened', project: 'Codertocat/Hello-World',
-          actor: 'Codertocat', url: 'https://github.com/Codertocat/Hello-World/pull/2',
+          event_id: eventId,
+          duplicate: false,
+          source: 'git-b',
+          event: 'pull_request.opened',
+          project: 'Codertocat/Hello-World',
+          actor: 'Codertocat',
+          url: 'https://github.com/Codertocat/Hello-World/pull/2',
         },
       });
       expect(res.json.data.tasks).toEqual([{ trigger_id: triggerId, workflow_id: expect.any(String), started: true }]);
       const described = await api.services.temporal.workflow.getHandle(res.json.data.tasks[0].workflow_id).describe();
       expect(described.type).toBe('agentTaskWorkflow');
 
-      const stored = await api.services.mongo.db.collection('inbound_events').findOne({ _id: `${gitB.integration_id}:${eventId}` as never });
-      expect(stored).toMatchObject({ tenant_id: 'default', event: { event: 'pull_request.opened', project: 'Codertocat/Hello-World' }, payload_text: prBody });
+      const stored = await api.services.mongo.db
+        .collection('inbound_events')
+        .findOne({ _id: `${gitB.integration_id}:${eventId}` as never });
+      expect(stored).toMatchObject({
+        tenant_id: 'default',
+        event: { event: 'pull_request.opened', project: 'Codertocat/Hello-World' },
+        payload_text: prBody,
+      });
       expect(stored!.tasks).toEqual(res.json.data.tasks);
 
       // The header names the integration as well as the query does; the other event kinds start nothing here.
       const push = await send('/v1/webhook/git-b', fixture('git-b', 'push.json'), {
-        secret: gitB.secret, integrationId: gitB.integration_id, via: 'header', headers: { 'x-github-event': 'push' },
+        secret: gitB.secret,
+        integrationId: gitB.integration_id,
+        via: 'header',
+        headers: { 'x-github-event': 'push' },
       });
       expect(push.json).toMatchObject({ code: 0, data: { event: 'push', duplicate: false, tasks: [] } });
       const unknown = await sendPr({ headers: { 'x-github-event': 'ping' } }, fixture('git-b', 'ping.json'));
@@ -205,7 +248,10 @@ describe('inbound webhooks', () => {
       expect(again.json).toMatchObject({ code: 0, data: { event_id: eventId, duplicate: true, event: 'pull_request.opened', tasks: [] } });
       // The same id from another integration is another event.
       const elsewhere = await send('/v1/webhook/git-c', fixture('git-c', 'push.json'), {
-        secret: gitC.secret, integrationId: gitC.integration_id, eventId, headers: { 'x-gitea-event': 'push' },
+        secret: gitC.secret,
+        integrationId: gitC.integration_id,
+        eventId,
+        headers: { 'x-gitea-event': 'push' },
       });
       expect(elsewhere.json.data).toMatchObject({ duplicate: false, event: 'push', project: 'gitea/webhooks' });
     });
@@ -221,12 +267,17 @@ describe('inbound webhooks', () => {
       expectRefused(await sendPr({ headers: { ...prHeaders, 'x-combo-signature': '' } }));
       // The right HMAC, upper-case: the spec's hex is lower-case.
       const ts = String(nowSeconds());
-      expectRefused(await sendPr({ timestamp: ts, headers: { ...prHeaders, 'x-combo-signature': `sha256=${signPayload(gitB.secret, ts, prBody).slice(7).toUpperCase()}` } }));
+      expectRefused(
+        await sendPr({
+          timestamp: ts,
+          headers: { ...prHeaders, 'x-combo-signature': `sha256=${signPayload(gitB.secret, ts, prBody).slice(7).toUpperCase()}` },
+        }),
+      );
       // Within the tolerance is fine.
       expect((await sendPr({ timestamp: String(nowSeconds() - 4 * 60) })).json.code).toBe(0);
     });
 
-    it('refuses a missing, unknown or other channel\'s integration alike (10002)', async () => {
+    it("refuses a missing, unknown or other channel's integration alike (10002)", async () => {
       expectRefused(await sendPr({ integrationId: undefined }));
       expectRefused(await sendPr({ integrationId: 'int_doesnotexist0000000' }));
       expectRefused(await sendPr({ integrationId: 'not-an-id' }));
@@ -262,7 +313,9 @@ describe('inbound webhooks', () => {
       const body = JSON.stringify({ ...JSON.parse(prBody), padding: 'y'.repeat(270 * 1024) });
       const res = await sendPr({ eventId }, body);
       expect(res.json).toMatchObject({ code: 0, data: { event: 'pull_request.opened', tasks: [{ started: true }] } });
-      const stored = await api.services.mongo.db.collection('inbound_events').findOne({ _id: `${gitB.integration_id}:${eventId}` as never });
+      const stored = await api.services.mongo.db
+        .collection('inbound_events')
+        .findOne({ _id: `${gitB.integration_id}:${eventId}` as never });
       expect(stored).toMatchObject({ payload_text: null, payload_bytes: Buffer.byteLength(body), event: { event: 'pull_request.opened' } });
     });
 
@@ -273,7 +326,10 @@ describe('inbound webhooks', () => {
       const gzipped = gzipSync(Buffer.from(prBody));
       const eventId = `gz-${randomToken(8)}`;
       const compressed = await sendPr({ eventId, headers: { ...prHeaders, 'content-encoding': 'gzip' } }, gzipped);
-      expect(compressed.json).toMatchObject({ code: 0, data: { event: 'pull_request.opened', project: 'Codertocat/Hello-World', tasks: [{ trigger_id: triggerId, started: true }] } });
+      expect(compressed.json).toMatchObject({
+        code: 0,
+        data: { event: 'pull_request.opened', project: 'Codertocat/Hello-World', tasks: [{ trigger_id: triggerId, started: true }] },
+      });
       expect((await storedEvent(gitB.integration_id, eventId))!.payload_text).toBe(prBody);
       // Signed over the decompressed text instead: refused.
       expectRefused(await sendPr({ signedBody: prBody, headers: { ...prHeaders, 'content-encoding': 'gzip' } }, gzipped));
@@ -298,7 +354,10 @@ describe('inbound webhooks', () => {
       expect(body).toContain('\\u0000');
       const eventId = `nul-${randomToken(8)}`;
       const res = await sendPr({ eventId }, body);
-      expect(res.json).toMatchObject({ code: 0, data: { project: 'Codertocat/Hello-World', tasks: [{ trigger_id: triggerId, started: true }] } });
+      expect(res.json).toMatchObject({
+        code: 0,
+        data: { project: 'Codertocat/Hello-World', tasks: [{ trigger_id: triggerId, started: true }] },
+      });
       const stored = await storedEvent(gitB.integration_id, eventId);
       expect(stored!.payload_text).not.toContain('\\u0000');
       expect(JSON.parse(stored!.payload_text)).toMatchObject({ note: 'xy', pull_request: { title: 'Fix login' } });
@@ -309,7 +368,11 @@ describe('inbound webhooks', () => {
       const lacking = await createTrigger({
         source: 'git-b',
         match: { event: 'pull_request.opened' },
-        action: { agent_id: agentId, session_template: 'default', inputs: { closed: '{{ event.payload.pull_request.closed_at }}', merged_by: '{{ event.payload.pull_request.merged_by.login }}' } },
+        action: {
+          agent_id: agentId,
+          session_template: 'default',
+          inputs: { closed: '{{ event.payload.pull_request.closed_at }}', merged_by: '{{ event.payload.pull_request.merged_by.login }}' },
+        },
       });
       const withNull = await createTrigger({
         source: 'git-b',
@@ -323,7 +386,9 @@ describe('inbound webhooks', () => {
         expect(res.json.code).toBe(0);
         const byTrigger = Object.fromEntries(res.json.data.tasks.map((t: { trigger_id: string }) => [t.trigger_id, t]));
         expect(byTrigger[lacking.trigger_id]).toEqual({
-          trigger_id: lacking.trigger_id, workflow_id: expect.any(String), started: false,
+          trigger_id: lacking.trigger_id,
+          workflow_id: expect.any(String),
+          started: false,
           error: expect.stringContaining('input merged_by: event.payload.pull_request.merged_by.login'),
         });
         expect(byTrigger[withNull.trigger_id]).toMatchObject({ started: true });
@@ -340,10 +405,18 @@ describe('inbound webhooks', () => {
     it('answers 10004 for an unknown channel and leaves the outbound routes alone', async () => {
       const res = await send('/v1/webhook/git-z', prBody, { secret: gitB.secret, integrationId: gitB.integration_id });
       expect(res.json.code).toBe(10004);
-      expect((await send('/v1/webhook/generic', prBody, { secret: gitB.secret, integrationId: gitB.integration_id })).json.code).toBe(10004);
-      const subscription = await api.call('POST', '/v1/webhook/subscriptions', { key: admin(), body: { url: 'http://127.0.0.1:9/hook', events: ['session.created'] } });
+      expect((await send('/v1/webhook/generic', prBody, { secret: gitB.secret, integrationId: gitB.integration_id })).json.code).toBe(
+        10004,
+      );
+      const subscription = await api.call('POST', '/v1/webhook/subscriptions', {
+        key: admin(),
+        body: { url: 'http://127.0.0.1:9/hook', events: ['session.created'] },
+      });
       expect(subscription.json).toMatchObject({ code: 0, data: { url: 'http://127.0.0.1:9/hook' } });
-      expect((await api.call('POST', '/v1/webhook/subscriptions', { body: { url: 'http://127.0.0.1:9/hook', events: ['session.created'] } })).json.code).toBe(10002);
+      expect(
+        (await api.call('POST', '/v1/webhook/subscriptions', { body: { url: 'http://127.0.0.1:9/hook', events: ['session.created'] } }))
+          .json.code,
+      ).toBe(10002);
     });
 
     it('puts the rate-limit headers on inbound calls, counted per integration; refused calls apart', async () => {
@@ -355,7 +428,10 @@ describe('inbound webhooks', () => {
       expect(refused.headers.get('x-ratelimit-limit')).toBe('1000');
       expect(Number(refused.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(Number(second.headers.get('x-ratelimit-remaining')));
       expect(Number(second.headers.get('x-ratelimit-reset'))).toBeGreaterThan(nowSeconds());
-      const other = await send('/v1/webhook/git-c', fixture('git-c', 'push.json'), { secret: gitC.secret, integrationId: gitC.integration_id });
+      const other = await send('/v1/webhook/git-c', fixture('git-c', 'push.json'), {
+        secret: gitC.secret,
+        integrationId: gitC.integration_id,
+      });
       expect(Number(other.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(Number(second.headers.get('x-ratelimit-remaining')));
       // API calls keep their own family.
       expect((await api.call('GET', '/v1/integrations', { key: admin() })).headers.get('x-ratelimit-limit')).toBe('100000');
@@ -373,8 +449,13 @@ describe('inbound webhooks', () => {
         const got = await api.call('GET', `/v1/event-trigger/${onlyB.trigger_id}`, { key: admin() });
         expect(got.json.data.trigger.integration_id).toBe(orgB.integration_id);
         const push = (org: { integration_id: string; secret: string }, secret = org.secret) =>
-          send('/v1/webhook/git-c', fixture('git-c', 'push.json'), { secret, integrationId: org.integration_id, headers: { 'x-gitea-event': 'push' } });
-        const started = (res: Awaited<ReturnType<typeof send>>) => res.json.data.tasks.map((t: { trigger_id: string }) => t.trigger_id).sort();
+          send('/v1/webhook/git-c', fixture('git-c', 'push.json'), {
+            secret,
+            integrationId: org.integration_id,
+            headers: { 'x-gitea-event': 'push' },
+          });
+        const started = (res: Awaited<ReturnType<typeof send>>) =>
+          res.json.data.tasks.map((t: { trigger_id: string }) => t.trigger_id).sort();
 
         expect(started(await push(orgA))).toEqual([anyOrg.trigger_id]);
         expect(started(await push(orgB))).toEqual([anyOrg.trigger_id, onlyB.trigger_id].sort());
@@ -384,7 +465,10 @@ describe('inbound webhooks', () => {
         const gitBIntegration = await createIntegration('git-b');
         const theirs = await createIntegration('git-c', stranger);
         for (const integration_id of [gitBIntegration.integration_id, theirs.integration_id, 'int_doesnotexist00000000']) {
-          const res = await api.call('POST', '/v1/event-trigger', { key: admin(), body: { name: 'x', trigger: { source: 'git-c', integration_id, match: { event: 'push' }, action } } });
+          const res = await api.call('POST', '/v1/event-trigger', {
+            key: admin(),
+            body: { name: 'x', trigger: { source: 'git-c', integration_id, match: { event: 'push' }, action } },
+          });
           expect(res.json).toMatchObject({ code: 10001, data: { field: 'body.trigger.integration_id' } });
         }
       } finally {
@@ -406,7 +490,9 @@ describe('inbound webhooks', () => {
       try {
         expect(await channelIndexes()).toEqual([]);
         for (let i = 0; i < 2; i++) {
-          expect((await upgraded.call('POST', '/v1/integrations', { key: upgraded.adminKey, body: { channel: 'git-b' } })).json.code).toBe(0);
+          expect((await upgraded.call('POST', '/v1/integrations', { key: upgraded.adminKey, body: { channel: 'git-b' } })).json.code).toBe(
+            0,
+          );
         }
         // The next start (the worker's, say) finds nothing left to do.
         await ensureIndexes(db);
@@ -426,7 +512,10 @@ describe('inbound webhooks', () => {
       const sendWith = (secret: string) => send('/v1/webhook/review-a', body, { secret, integrationId: created.integration_id });
 
       const rotate = async (grace?: number) => {
-        const res = await api.call('POST', `/v1/integrations/${created.integration_id}/rotate`, { key: stranger, body: grace === undefined ? {} : { grace_seconds: grace } });
+        const res = await api.call('POST', `/v1/integrations/${created.integration_id}/rotate`, {
+          key: stranger,
+          body: grace === undefined ? {} : { grace_seconds: grace },
+        });
         expect(res.json.code).toBe(0);
         return res.json.data as { secret: string; secret_last4: string; previous_secret_valid_until: string | null };
       };
@@ -456,36 +545,57 @@ describe('inbound webhooks', () => {
       await sleep(1_200);
       expect((await sendWith(third.secret)).json.code).toBe(10002);
       expect((await sendWith(fourth.secret)).json.code).toBe(0);
-      expect((await api.call('GET', `/v1/integrations/${created.integration_id}`, { key: stranger })).json.data.previous_secret_valid_until).toBeNull();
+      expect(
+        (await api.call('GET', `/v1/integrations/${created.integration_id}`, { key: stranger })).json.data.previous_secret_valid_until,
+      ).toBeNull();
     });
   });
 
   describe('the generic channel', () => {
-    it('signs with the tenant\'s generic integration and starts only the trigger in the path', async () => {
+    it("signs with the tenant's generic integration and starts only the trigger in the path", async () => {
       const listed = await api.call('GET', '/v1/integrations?page_size=100', { key: admin() });
       const existing = listed.json.data.items.find((i: { channel: string }) => i.channel === 'generic');
       if (existing) await api.call('DELETE', `/v1/integrations/${existing.integration_id}`, { key: admin() });
       const generic = await createIntegration('generic');
-      const trigger = await createTrigger({ source: 'generic', match: { event: 'build.finished' }, action: { agent_id: agentId, session_template: 'default' } });
+      const trigger = await createTrigger({
+        source: 'generic',
+        match: { event: 'build.finished' },
+        action: { agent_id: agentId, session_template: 'default' },
+      });
       const body = fixture('generic', 'build-finished.json');
       const path = `/v1/webhook/generic/${trigger.trigger_id}`;
 
       const res = await send(path, body, { secret: generic.secret, integrationId: generic.integration_id });
       expect(res.json).toMatchObject({
         code: 0,
-        data: { source: 'generic', event: 'build.finished', project: 'payments/api', actor: 'ci-runner-7', tasks: [{ trigger_id: trigger.trigger_id, started: true }] },
+        data: {
+          source: 'generic',
+          event: 'build.finished',
+          project: 'payments/api',
+          actor: 'ci-runner-7',
+          tasks: [{ trigger_id: trigger.trigger_id, started: true }],
+        },
       });
       expect(res.headers.get('x-ratelimit-limit')).toBe('1000');
 
       // An unknown trigger is 10004 once the signature holds, and the event id stays unused.
       const eventId = `gen-${randomToken(8)}`;
-      const unknown = await send('/v1/webhook/generic/trg_doesnotexist000000', body, { secret: generic.secret, integrationId: generic.integration_id, eventId });
+      const unknown = await send('/v1/webhook/generic/trg_doesnotexist000000', body, {
+        secret: generic.secret,
+        integrationId: generic.integration_id,
+        eventId,
+      });
       expect(unknown.json.code).toBe(10004);
       const retried = await send(path, body, { secret: generic.secret, integrationId: generic.integration_id, eventId });
       expect(retried.json.data).toMatchObject({ duplicate: false, tasks: [{ started: true }] });
       // Unsigned, the trigger's existence is not revealed; a channel integration does not sign generic calls.
-      const gitB = (await api.call('GET', '/v1/integrations?page_size=100', { key: admin() })).json.data.items.find((i: { channel: string }) => i.channel === 'git-b');
-      expect((await send('/v1/webhook/generic/trg_doesnotexist000000', body, { secret: 'wrong', integrationId: generic.integration_id })).json.code).toBe(10002);
+      const gitB = (await api.call('GET', '/v1/integrations?page_size=100', { key: admin() })).json.data.items.find(
+        (i: { channel: string }) => i.channel === 'git-b',
+      );
+      expect(
+        (await send('/v1/webhook/generic/trg_doesnotexist000000', body, { secret: 'wrong', integrationId: generic.integration_id })).json
+          .code,
+      ).toBe(10002);
       expect((await send(path, body, { secret: 'whatever', integrationId: gitB.integration_id })).json.code).toBe(10002);
     });
   });
@@ -494,14 +604,21 @@ describe('inbound webhooks', () => {
     it('has a ceiling of its own per integration', async () => {
       const small = await startTestApi({ RATE_LIMIT_INBOUND_PER_MIN: '2' }, { rateLimitSyncMs: 0 });
       try {
-        const make = async () => (await small.call('POST', '/v1/integrations', { key: small.adminKey, body: { channel: 'git-b' } })).json.data;
+        const make = async () =>
+          (await small.call('POST', '/v1/integrations', { key: small.adminKey, body: { channel: 'git-b' } })).json.data;
         const one = await make();
         const body = fixture('git-b', 'push.json');
         const post = (integrationId: string) => {
           const ts = String(nowSeconds());
           return small.call('POST', `/v1/webhook/git-b?integration_id=${integrationId}`, {
             rawBody: body,
-            headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-combo-event-id': randomToken(10), 'x-combo-timestamp': ts, 'x-combo-signature': signPayload(one.secret, ts, body) },
+            headers: {
+              'content-type': 'application/json',
+              'x-github-event': 'push',
+              'x-combo-event-id': randomToken(10),
+              'x-combo-timestamp': ts,
+              'x-combo-signature': signPayload(one.secret, ts, body),
+            },
           });
         };
         expect((await post(one.integration_id)).json.code).toBe(0);
@@ -513,9 +630,17 @@ describe('inbound webhooks', () => {
         // Another integration id has its own count (this one is unknown: refused, but not rate limited).
         expect((await post('int_someoneelse00000000')).json.code).toBe(10002);
         // X-Forwarded-For is not trusted by default: another claimed address is the same client.
-        const fromClaimed = (claimed: string) => small.call('POST', `/v1/webhook/git-b?integration_id=${one.integration_id}`, {
-          rawBody: body, headers: { 'content-type': 'application/json', 'x-forwarded-for': claimed, 'x-combo-event-id': randomToken(10), 'x-combo-timestamp': String(nowSeconds()), 'x-combo-signature': 'sha256=forged' },
-        });
+        const fromClaimed = (claimed: string) =>
+          small.call('POST', `/v1/webhook/git-b?integration_id=${one.integration_id}`, {
+            rawBody: body,
+            headers: {
+              'content-type': 'application/json',
+              'x-forwarded-for': claimed,
+              'x-combo-event-id': randomToken(10),
+              'x-combo-timestamp': String(nowSeconds()),
+              'x-combo-signature': 'sha256=forged',
+            },
+          });
         expect((await fromClaimed('203.0.113.1')).status).toBe(401);
         expect((await fromClaimed('203.0.113.2')).status).toBe(401);
         expect((await fromClaimed('203.0.113.3')).status).toBe(429);
@@ -528,13 +653,20 @@ describe('inbound webhooks', () => {
       const small = await startTestApi({ RATE_LIMIT_INBOUND_PER_MIN: '3', TRUSTED_PROXY_HOPS: '1' }, { rateLimitSyncMs: 0 });
       const started: string[] = [];
       try {
-        const create = async (channel: string) => (await small.call('POST', '/v1/integrations', { key: small.adminKey, body: { channel } })).json.data;
+        const create = async (channel: string) =>
+          (await small.call('POST', '/v1/integrations', { key: small.adminKey, body: { channel } })).json.data;
         const gitB = await create('git-b');
         const generic = await create('generic');
         const agent = (await small.call('POST', '/v1/combo/agents', { key: small.adminKey, body: { name: 'a' } })).json.data.agent_id;
-        const trigger = (await small.call('POST', '/v1/event-trigger', {
-          key: small.adminKey, body: { name: 'g', trigger: { source: 'generic', match: { event: '*' }, action: { agent_id: agent, session_template: 'default' } } },
-        })).json.data;
+        const trigger = (
+          await small.call('POST', '/v1/event-trigger', {
+            key: small.adminKey,
+            body: {
+              name: 'g',
+              trigger: { source: 'generic', match: { event: '*' }, action: { agent_id: agent, session_template: 'default' } },
+            },
+          })
+        ).json.data;
         const paths = { integration: '/v1/webhook/git-b', trigger: `/v1/webhook/generic/${trigger.trigger_id}` };
         const post = async (key: keyof typeof paths, secret: string, from: string) => {
           const integration = key === 'integration' ? gitB : generic;
@@ -543,8 +675,12 @@ describe('inbound webhooks', () => {
           const res = await small.call('POST', `${paths[key]}?integration_id=${integration.integration_id}`, {
             rawBody: body,
             headers: {
-              'content-type': 'application/json', 'x-github-event': 'push', 'x-forwarded-for': from,
-              'x-combo-event-id': randomToken(10), 'x-combo-timestamp': ts, 'x-combo-signature': signPayload(secret, ts, body),
+              'content-type': 'application/json',
+              'x-github-event': 'push',
+              'x-forwarded-for': from,
+              'x-combo-event-id': randomToken(10),
+              'x-combo-timestamp': ts,
+              'x-combo-signature': signPayload(secret, ts, body),
             },
           });
           for (const task of res.json?.data?.tasks ?? []) if (task.started) started.push(task.workflow_id);
@@ -569,7 +705,14 @@ describe('inbound webhooks', () => {
           expect((await post(key, secret, '198.51.100.12')).status).toBe(429);
         }
       } finally {
-        await Promise.all(started.map((id) => small.services.temporal.workflow.getHandle(id).terminate('test over').catch(() => undefined)));
+        await Promise.all(
+          started.map((id) =>
+            small.services.temporal.workflow
+              .getHandle(id)
+              .terminate('test over')
+              .catch(() => undefined),
+          ),
+        );
         await small.close();
       }
     });

@@ -25,7 +25,15 @@ describe('knowledge search parameters and knowledge-base deletion', () => {
     expect(doc.status).toBe('ready');
     return doc.doc_id;
   }
-  type Chunk = { chunk_id: string; doc_id: string; kb_id: string; similarity: number; vector_similarity: number; term_similarity: number; rerank_score: number | null };
+  type Chunk = {
+    chunk_id: string;
+    doc_id: string;
+    kb_id: string;
+    similarity: number;
+    vector_similarity: number;
+    term_similarity: number;
+    rerank_score: number | null;
+  };
   async function search(body: Record<string, unknown>): Promise<{ chunks: Chunk[]; total: number; reranker: string | null }> {
     const res = await call('POST', '/v1/chunk/search', { kb_ids: [kbA, kbB], ...body });
     expect(res.json.code).toBe(0);
@@ -134,13 +142,19 @@ describe('knowledge search parameters and knowledge-base deletion', () => {
     const db = api.services.mongo.db;
     const chunkCount = async (filter: Record<string, string>) => {
       await api.services.es.indices.refresh({ index: `${api.config.ELASTICSEARCH_INDEX_PREFIX}-chunks-*` });
-      const res = await api.services.es.count({ index: `${api.config.ELASTICSEARCH_INDEX_PREFIX}-chunks-*`, query: { bool: { filter: Object.entries(filter).map(([k, v]) => ({ term: { [k]: v } })) } } });
+      const res = await api.services.es.count({
+        index: `${api.config.ELASTICSEARCH_INDEX_PREFIX}-chunks-*`,
+        query: { bool: { filter: Object.entries(filter).map(([k, v]) => ({ term: { [k]: v } })) } },
+      });
       return res.count;
     };
     expect(await db.collection('documents').countDocuments({ kb_id: kbC })).toBe(1);
     expect(await db.collection('document_file_parts').countDocuments({ doc_id: docC })).toBeGreaterThan(0);
     expect(await chunkCount({ kb_id: kbC })).toBeGreaterThan(0);
-    const before = { docs: await db.collection('documents').countDocuments({ kb_id: { $in: [kbA, kbB] } }), chunks: await chunkCount({ kb_id: kbA }) };
+    const before = {
+      docs: await db.collection('documents').countDocuments({ kb_id: { $in: [kbA, kbB] } }),
+      chunks: await chunkCount({ kb_id: kbA }),
+    };
 
     expect((await call('DELETE', `/v1/kb/${kbC}`)).json).toMatchObject({ code: 0, data: { deleted: true } });
 

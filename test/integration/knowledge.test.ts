@@ -18,7 +18,11 @@ describe('knowledge bases, documents and hybrid search', () => {
 
   beforeAll(async () => {
     // Uploads have their own rate family; a ceiling above the default shows it is the one applied.
-    api = await startTestApi({ MAX_UPLOAD_BYTES: String(2 * 1024 * 1024), RATE_LIMIT_UPLOADS_PER_MIN: '1000', RATE_LIMIT_DEFAULT_PER_MIN: '100000' });
+    api = await startTestApi({
+      MAX_UPLOAD_BYTES: String(2 * 1024 * 1024),
+      RATE_LIMIT_UPLOADS_PER_MIN: '1000',
+      RATE_LIMIT_DEFAULT_PER_MIN: '100000',
+    });
     worker = await startTestWorker(api, { dispatcher: false, ingestBatchSize: 8 });
     const kb = await api.call('POST', '/v1/kb', { key: api.adminKey, body: { name: 'Operations handbook' } });
     expect(kb.json.code).toBe(0);
@@ -33,18 +37,22 @@ describe('knowledge bases, documents and hybrid search', () => {
     return api.upload('/v1/document', api.adminKey, { kb_id: kbId, ...fields }, { name, bytes: fixture(name), type });
   }
   async function settled(docId: string) {
-    return eventually(
-      async () => {
-        const doc = (await api.call('GET', `/v1/document/${docId}`, { key: api.adminKey })).json.data;
-        return doc.status === 'parsing' ? undefined : doc;
-      },
-      60_000,
-    );
+    return eventually(async () => {
+      const doc = (await api.call('GET', `/v1/document/${docId}`, { key: api.adminKey })).json.data;
+      return doc.status === 'parsing' ? undefined : doc;
+    }, 60_000);
   }
 
   it('creates, reads, lists and updates a knowledge base with its recorded embedding model', async () => {
     const got = await api.call('GET', `/v1/kb/${kbId}`, { key: api.adminKey });
-    expect(got.json.data).toMatchObject({ name: 'Operations handbook', embedding_model: 'local:all-minilm-l6-v2', dimension: 384, parser_id: 'naive', chunk_tokens: 512, overlap_tokens: 64 });
+    expect(got.json.data).toMatchObject({
+      name: 'Operations handbook',
+      embedding_model: 'local:all-minilm-l6-v2',
+      dimension: 384,
+      parser_id: 'naive',
+      chunk_tokens: 512,
+      overlap_tokens: 64,
+    });
     const list = await api.call('GET', '/v1/kb?page_size=10', { key: api.adminKey });
     expect(list.json.data.items.map((k: { kb_id: string }) => k.kb_id)).toContain(kbId);
     const updated = await api.call('PUT', `/v1/kb/${kbId}`, { key: api.adminKey, body: { description: 'runbooks' } });
@@ -57,7 +65,9 @@ describe('knowledge bases, documents and hybrid search', () => {
     const badModel = await api.call('POST', '/v1/kb', { key: api.adminKey, body: { name: 'x', embedding_model: 'openai:missing' } });
     expect(badModel.json.code).toBe(10001);
     const parsers = await api.call('GET', '/v1/kb/parsers', { key: api.adminKey });
-    expect(parsers.json.data.items.map((p: { parser_id: string }) => p.parser_id)).toEqual(expect.arrayContaining(['naive', 'laws', 'paper', 'patent']));
+    expect(parsers.json.data.items.map((p: { parser_id: string }) => p.parser_id)).toEqual(
+      expect.arrayContaining(['naive', 'laws', 'paper', 'patent']),
+    );
   });
 
   it('uploads into the database, parses on Temporal and makes the chunks searchable', async () => {
@@ -78,7 +88,10 @@ describe('knowledge bases, documents and hybrid search', () => {
     const file = await api.services.documents.readFile(await api.services.documents.getDoc('default', doc.doc_id));
     expect(file.equals(fixture('guide.md'))).toBe(true);
 
-    const search = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: { question: 'rolling back a deployment', kb_ids: [kbId], top_k: 3 } });
+    const search = await api.call('POST', '/v1/chunk/search', {
+      key: api.adminKey,
+      body: { question: 'rolling back a deployment', kb_ids: [kbId], top_k: 3 },
+    });
     expect(search.json.code).toBe(0);
     const top = search.json.data.chunks[0];
     expect(top).toMatchObject({ doc_id: doc.doc_id, doc_name: 'guide.md', kb_id: kbId });
@@ -105,18 +118,72 @@ describe('knowledge bases, documents and hybrid search', () => {
     expect(done.map((d) => d.format)).toEqual(['html', 'docx', 'csv', 'xlsx', 'pdf', 'json', 'text']);
   });
 
-  it('splits with every parser through HTTP and keeps each parser\'s structure', async () => {
+  it("splits with every parser through HTTP and keeps each parser's structure", async () => {
     const text = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'texts', name));
     const cases: Array<{ parser: string; file: string; bytes: Buffer; question: string; check(chunk: Record<string, unknown>): void }> = [
-      { parser: 'naive', file: 'book.txt', bytes: text('book-keepers-island.txt'), question: 'the lighthouse keeper', check: (c) => expect(c.role).toBeNull() },
-      { parser: 'laws', file: 'tenancy.txt', bytes: text('tenancy-regulation.txt'), question: 'deposit returned to the tenant', check: (c) => expect((c.section_path as string[]).some((p) => /Article|Section|Chapter/.test(p))).toBe(true) },
-      { parser: 'paper', file: 'paper.txt', bytes: text('paper-hybrid-retrieval.txt'), question: 'abstract of the paper', check: (c) => expect(typeof c.content).toBe('string') },
-      { parser: 'patent', file: 'patent.txt', bytes: text('patent-filter-monitor.txt'), question: 'controller compares the power drawn by the fan with the recorded value', check: (c) => expect(['claim', 'abstract', null]).toContain(c.role) },
-      { parser: 'qa', file: 'faq.txt', bytes: text('faq-home-router.txt'), question: 'How do I reset the router to factory settings?', check: (c) => expect(c.role).toBe('qa') },
-      { parser: 'table', file: 'catalogue.csv', bytes: text('product-catalogue.csv'), question: 'replacement filter for the dehumidifier', check: (c) => expect(c.role).toBe('row') },
-      { parser: 'book', file: 'island.txt', bytes: text('book-keepers-island.txt'), question: 'the lighthouse keeper', check: (c) => expect((c.section_path as string[]).length).toBeGreaterThan(0) },
-      { parser: 'manual', file: 'manual.txt', bytes: text('manual-dehumidifier.txt'), question: 'how to connect the drain hose', check: (c) => expect(typeof c.content).toBe('string') },
-      { parser: 'one', file: 'guide.md', bytes: fixture('guide.md'), question: 'deployment guide', check: (c) => expect(c.position).toBe(0) },
+      {
+        parser: 'naive',
+        file: 'book.txt',
+        bytes: text('book-keepers-island.txt'),
+        question: 'the lighthouse keeper',
+        check: (c) => expect(c.role).toBeNull(),
+      },
+      {
+        parser: 'laws',
+        file: 'tenancy.txt',
+        bytes: text('tenancy-regulation.txt'),
+        question: 'deposit returned to the tenant',
+        check: (c) => expect((c.section_path as string[]).some((p) => /Article|Section|Chapter/.test(p))).toBe(true),
+      },
+      {
+        parser: 'paper',
+        file: 'paper.txt',
+        bytes: text('paper-hybrid-retrieval.txt'),
+        question: 'abstract of the paper',
+        check: (c) => expect(typeof c.content).toBe('string'),
+      },
+      {
+        parser: 'patent',
+        file: 'patent.txt',
+        bytes: text('patent-filter-monitor.txt'),
+        question: 'controller compares the power drawn by the fan with the recorded value',
+        check: (c) => expect(['claim', 'abstract', null]).toContain(c.role),
+      },
+      {
+        parser: 'qa',
+        file: 'faq.txt',
+        bytes: text('faq-home-router.txt'),
+        question: 'How do I reset the router to factory settings?',
+        check: (c) => expect(c.role).toBe('qa'),
+      },
+      {
+        parser: 'table',
+        file: 'catalogue.csv',
+        bytes: text('product-catalogue.csv'),
+        question: 'replacement filter for the dehumidifier',
+        check: (c) => expect(c.role).toBe('row'),
+      },
+      {
+        parser: 'book',
+        file: 'island.txt',
+        bytes: text('book-keepers-island.txt'),
+        question: 'the lighthouse keeper',
+        check: (c) => expect((c.section_path as string[]).length).toBeGreaterThan(0),
+      },
+      {
+        parser: 'manual',
+        file: 'manual.txt',
+        bytes: text('manual-dehumidifier.txt'),
+        question: 'how to connect the drain hose',
+        check: (c) => expect(typeof c.content).toBe('string'),
+      },
+      {
+        parser: 'one',
+        file: 'guide.md',
+        bytes: fixture('guide.md'),
+        question: 'deployment guide',
+        check: (c) => expect(c.position).toBe(0),
+      },
     ];
     const uploads = await Promise.all(
       cases.map((c) => api.upload('/v1/document', api.adminKey, { kb_id: kbId, parser_id: c.parser }, { name: c.file, bytes: c.bytes })),
@@ -126,18 +193,41 @@ describe('knowledge bases, documents and hybrid search', () => {
       const doc = await settled(u.json.data.doc_id);
       expect({ parser: c.parser, status: doc.status, error: doc.error }).toEqual({ parser: c.parser, status: 'ready', error: null });
       expect(doc.parser_id).toBe(c.parser);
-      const found = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: { question: c.question, kb_ids: [kbId], doc_ids: [doc.doc_id], similarity_threshold: 0, top_k: 3 } });
+      const found = await api.call('POST', '/v1/chunk/search', {
+        key: api.adminKey,
+        body: { question: c.question, kb_ids: [kbId], doc_ids: [doc.doc_id], similarity_threshold: 0, top_k: 3 },
+      });
       expect(found.json.data.chunks.length).toBeGreaterThan(0);
       c.check(found.json.data.chunks[0]);
       if (c.parser === 'one') expect(doc.chunk_count).toBe(1);
     }
     const patentDoc = uploads[3]!.json.data.doc_id;
-    const claims = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: { question: 'method according to claim 1', kb_ids: [kbId], doc_ids: [patentDoc], similarity_threshold: 0, top_k: 20, rerank_top_n: 0 } });
-    expect(claims.json.data.chunks.some((c: { role: string; section_path: string[] }) => c.role === 'claim' && /Claim \d+/.test(c.section_path.join(' ')))).toBe(true);
+    const claims = await api.call('POST', '/v1/chunk/search', {
+      key: api.adminKey,
+      body: {
+        question: 'method according to claim 1',
+        kb_ids: [kbId],
+        doc_ids: [patentDoc],
+        similarity_threshold: 0,
+        top_k: 20,
+        rerank_top_n: 0,
+      },
+    });
+    expect(
+      claims.json.data.chunks.some(
+        (c: { role: string; section_path: string[] }) => c.role === 'claim' && /Claim \d+/.test(c.section_path.join(' ')),
+      ),
+    ).toBe(true);
   });
 
   it('ends unreadable files in the failed state with the reason', async () => {
-    const cases: Array<[string, string]> = [['corrupt.pdf', 'corrupt'], ['encrypted.pdf', 'encrypted'], ['encrypted.docx', 'encrypted'], ['random.bin', 'unsupported'], ['scanned.pdf', 'empty']];
+    const cases: Array<[string, string]> = [
+      ['corrupt.pdf', 'corrupt'],
+      ['encrypted.pdf', 'encrypted'],
+      ['encrypted.docx', 'encrypted'],
+      ['random.bin', 'unsupported'],
+      ['scanned.pdf', 'empty'],
+    ];
     const uploads = await Promise.all(cases.map(([f]) => upload(f)));
     for (const [i, u] of uploads.entries()) {
       const doc = await settled(u.json.data.doc_id);
@@ -153,11 +243,21 @@ describe('knowledge bases, documents and hybrid search', () => {
     const before = (await api.call('GET', `/v1/kb/${kbId}/documents`, { key: api.adminKey })).json.data.total;
     const noFile = await api.upload('/v1/document', api.adminKey, { kb_id: kbId });
     expect(noFile.json).toMatchObject({ code: 10001, data: { field: 'body.file' } });
-    const unknownKb = await api.upload('/v1/document', api.adminKey, { kb_id: 'kb_doesnotexist' }, { name: 'a.txt', bytes: Buffer.from('hello') });
+    const unknownKb = await api.upload(
+      '/v1/document',
+      api.adminKey,
+      { kb_id: 'kb_doesnotexist' },
+      { name: 'a.txt', bytes: Buffer.from('hello') },
+    );
     expect(unknownKb.json.code).toBe(10004);
     const badParser = await upload('guide.md', { parser_id: 'nope' });
     expect(badParser.json).toMatchObject({ code: 10001, data: { field: 'body.parser_id' } });
-    const tooBig = await api.upload('/v1/document', api.adminKey, { kb_id: kbId }, { name: 'big.txt', bytes: Buffer.alloc(3 * 1024 * 1024, 'a') });
+    const tooBig = await api.upload(
+      '/v1/document',
+      api.adminKey,
+      { kb_id: kbId },
+      { name: 'big.txt', bytes: Buffer.alloc(3 * 1024 * 1024, 'a') },
+    );
     expect(tooBig.json).toMatchObject({ code: 10001, data: { field: 'body.file' } });
     const json = await api.call('POST', '/v1/document', { key: api.adminKey, body: { kb_id: kbId } });
     expect(json.json.code).toBe(10001);
@@ -171,16 +271,25 @@ describe('knowledge bases, documents and hybrid search', () => {
   it('validates search parameters and keeps tenants apart', async () => {
     const bad = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: { question: 'x', kb_ids: [kbId], top_k: 0 } });
     expect(bad.json).toMatchObject({ code: 10001, data: { field: 'body.top_k' } });
-    const weights = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: { question: 'x', kb_ids: [kbId], vector_similarity_weight: 0, keyword_weight: 0 } });
+    const weights = await api.call('POST', '/v1/chunk/search', {
+      key: api.adminKey,
+      body: { question: 'x', kb_ids: [kbId], vector_similarity_weight: 0, keyword_weight: 0 },
+    });
     expect(weights.json.code).toBe(10001);
-    const threshold = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: { question: 'x', kb_ids: [kbId], similarity_threshold: 1.5 } });
+    const threshold = await api.call('POST', '/v1/chunk/search', {
+      key: api.adminKey,
+      body: { question: 'x', kb_ids: [kbId], similarity_threshold: 1.5 },
+    });
     expect(threshold.json).toMatchObject({ code: 10001, data: { field: 'body.similarity_threshold' } });
 
     const other = await consoleToken({ tenant_id: 'other-tenant', sub: 'u1', roles: ['admin'] });
     const foreign = await api.call('POST', '/v1/chunk/search', { key: other, body: { question: 'roll back', kb_ids: [kbId] } });
     expect(foreign.json.code).toBe(10004);
     const ownKb = (await api.call('POST', '/v1/kb', { key: other, body: { name: 'theirs' } })).json.data.kb_id;
-    const theirs = await api.call('POST', '/v1/chunk/search', { key: other, body: { question: 'roll back a deployment', kb_ids: [ownKb], similarity_threshold: 0 } });
+    const theirs = await api.call('POST', '/v1/chunk/search', {
+      key: other,
+      body: { question: 'roll back a deployment', kb_ids: [ownKb], similarity_threshold: 0 },
+    });
     expect(theirs.json.data).toMatchObject({ chunks: [], total: 0 });
     const get = await api.call('GET', `/v1/kb/${kbId}`, { key: other });
     expect(get.json.code).toBe(10004);
@@ -188,7 +297,9 @@ describe('knowledge bases, documents and hybrid search', () => {
 
   it('stores a file larger than one part whole, and a delete mid-parse removes its bytes', async () => {
     const fileParts = api.services.mongo.db.collection('document_file_parts');
-    const bytes = Buffer.from(Array.from({ length: 30_000 }, (_, i) => `Line ${i}: the quick brown fox jumps over the lazy dog.\n`).join(''));
+    const bytes = Buffer.from(
+      Array.from({ length: 30_000 }, (_, i) => `Line ${i}: the quick brown fox jumps over the lazy dog.\n`).join(''),
+    );
     expect(bytes.length).toBeGreaterThan(FILE_PART_BYTES);
     const up = await api.upload('/v1/document', api.adminKey, { kb_id: kbId }, { name: 'long.txt', bytes });
     expect(up.json.code).toBe(0);
@@ -201,7 +312,10 @@ describe('knowledge bases, documents and hybrid search', () => {
     expect(await fileParts.countDocuments({ doc_id: stored._id })).toBe(0);
     // A batch in flight at the delete is taken out by the parse itself once it sees the document gone.
     const question = { question: 'quick brown fox', kb_ids: [kbId], doc_ids: [stored._id], similarity_threshold: 0 };
-    await eventually(async () => (await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: question })).json.data.total === 0 || undefined, 20_000);
+    await eventually(
+      async () => (await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: question })).json.data.total === 0 || undefined,
+      20_000,
+    );
   });
 
   it('deletes a document and its chunks leave the index', async () => {

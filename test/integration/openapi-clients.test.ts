@@ -83,20 +83,49 @@ function expectAgentCalls(result: { agent_id: string; name: string; listed: stri
 describe('clients generated from the OpenAPI document', () => {
   it('openapi-typescript types, type-checked with tsc, drive openapi-fetch against the API', async () => {
     // A request field with a default may be left out: without the flag openapi-typescript makes it required.
-    await run(process.execPath, [join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), join(dir, 'openapi.json'), '-o', join(dir, 'schema.ts'), '--default-non-nullable', 'false']);
-    await writeFile(join(dir, 'client.ts'), TS_CLIENT);
     await run(process.execPath, [
-      join(ROOT, 'node_modules/typescript/bin/tsc'), '--strict', '--noUncheckedIndexedAccess', '--target', 'ES2022', '--module', 'commonjs',
-      '--moduleResolution', 'node', '--esModuleInterop', '--skipLibCheck', '--types', 'node', '--outDir', join(dir, 'out'), join(dir, 'client.ts'),
-    ], { cwd: dir });
+      join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'),
+      join(dir, 'openapi.json'),
+      '-o',
+      join(dir, 'schema.ts'),
+      '--default-non-nullable',
+      'false',
+    ]);
+    await writeFile(join(dir, 'client.ts'), TS_CLIENT);
+    await run(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/typescript/bin/tsc'),
+        '--strict',
+        '--noUncheckedIndexedAccess',
+        '--target',
+        'ES2022',
+        '--module',
+        'commonjs',
+        '--moduleResolution',
+        'node',
+        '--esModuleInterop',
+        '--skipLibCheck',
+        '--types',
+        'node',
+        '--outDir',
+        join(dir, 'out'),
+        join(dir, 'client.ts'),
+      ],
+      { cwd: dir },
+    );
     expectAgentCalls(await runClient(process.execPath, [join(dir, 'out/client.js')]), 'typed client');
   }, 120_000);
 
   it('openapi-python-client generates a package that creates and lists agents', async () => {
-    const generated = await run(join(VENV, 'bin/openapi-python-client'), ['generate', '--path', join(dir, 'openapi.json'), '--output-path', join(dir, 'python'), '--meta', 'none'], {
-      // Its formatting hook (ruff) is installed in the same virtualenv.
-      env: { ...process.env, PATH: `${join(VENV, 'bin')}:${process.env.PATH}` },
-    });
+    const generated = await run(
+      join(VENV, 'bin/openapi-python-client'),
+      ['generate', '--path', join(dir, 'openapi.json'), '--output-path', join(dir, 'python'), '--meta', 'none'],
+      {
+        // Its formatting hook (ruff) is installed in the same virtualenv.
+        env: { ...process.env, PATH: `${join(VENV, 'bin')}:${process.env.PATH}` },
+      },
+    );
     // A schema it cannot read is dropped with a warning (CompletionRun's allOf once was): none may be.
     expect(generated.stdout + generated.stderr).not.toMatch(/warning/i);
     await writeFile(join(dir, 'client.py'), PY_CLIENT);
@@ -106,17 +135,39 @@ describe('clients generated from the OpenAPI document', () => {
 
   it('fails a test whose response the document does not allow', async () => {
     const res = await api.call('GET', '/v1/health');
-    await expect(checkResponse(api.url, { method: 'GET', path: '/v1/health', status: 200, contentType: 'application/json', body: { ...res.json, data: { status: 'up' } } }))
-      .rejects.toThrow(/GET \/v1\/health -> 200/);
-    await expect(checkResponse(api.url, { method: 'GET', path: '/v1/health', status: 418, contentType: 'application/json', body: res.json }))
-      .rejects.toThrow(/status not declared/);
-    await expect(checkResponse(api.url, { method: 'GET', path: '/v1/health', status: 200, contentType: 'application/json', body: { ...res.json, data: { ...res.json.data, extra: 1 } } }))
-      .rejects.toThrow(/must NOT have unevaluated properties/);
-    await expect(checkResponse(api.url, { method: 'GET', path: '/v1/nowhere', status: 200, contentType: 'application/json', body: res.json }))
-      .rejects.toThrow(/no such operation/);
+    await expect(
+      checkResponse(api.url, {
+        method: 'GET',
+        path: '/v1/health',
+        status: 200,
+        contentType: 'application/json',
+        body: { ...res.json, data: { status: 'up' } },
+      }),
+    ).rejects.toThrow(/GET \/v1\/health -> 200/);
+    await expect(
+      checkResponse(api.url, { method: 'GET', path: '/v1/health', status: 418, contentType: 'application/json', body: res.json }),
+    ).rejects.toThrow(/status not declared/);
+    await expect(
+      checkResponse(api.url, {
+        method: 'GET',
+        path: '/v1/health',
+        status: 200,
+        contentType: 'application/json',
+        body: { ...res.json, data: { ...res.json.data, extra: 1 } },
+      }),
+    ).rejects.toThrow(/must NOT have unevaluated properties/);
+    await expect(
+      checkResponse(api.url, { method: 'GET', path: '/v1/nowhere', status: 200, contentType: 'application/json', body: res.json }),
+    ).rejects.toThrow(/no such operation/);
     const events = '/v1/combo/completions/trc_x/events';
-    await expect(checkStreamEvent(api.url, 'GET', events, { event: 'done', id: 'trc_x:1', data: { session_id: 'ses_a', trace_id: 'trc_x' } })).resolves.toBeUndefined();
-    await expect(checkStreamEvent(api.url, 'GET', events, { event: 'done', id: 'trc_x:1', data: { trace_id: 'trc_x' } })).rejects.toThrow(/event done/);
-    await expect(checkStreamEvent(api.url, 'GET', events, { event: 'progress', id: 'trc_x:1', data: {} })).rejects.toThrow(/event progress/);
+    await expect(
+      checkStreamEvent(api.url, 'GET', events, { event: 'done', id: 'trc_x:1', data: { session_id: 'ses_a', trace_id: 'trc_x' } }),
+    ).resolves.toBeUndefined();
+    await expect(checkStreamEvent(api.url, 'GET', events, { event: 'done', id: 'trc_x:1', data: { trace_id: 'trc_x' } })).rejects.toThrow(
+      /event done/,
+    );
+    await expect(checkStreamEvent(api.url, 'GET', events, { event: 'progress', id: 'trc_x:1', data: {} })).rejects.toThrow(
+      /event progress/,
+    );
   });
 });

@@ -11,7 +11,10 @@ afterAll(() => api.close());
 describe('responses of otherwise untested operations match the OpenAPI document', () => {
   it('lists and updates webhook subscriptions', async () => {
     const key = api.adminKey;
-    const created = await api.call('POST', '/v1/webhook/subscriptions', { key, body: { url: 'http://127.0.0.1:9/hook', events: ['session.created'] } });
+    const created = await api.call('POST', '/v1/webhook/subscriptions', {
+      key,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['session.created'] },
+    });
     expect(created.status).toBe(200);
     const id = created.json.data.subscription_id;
     const updated = await api.call('PUT', `/v1/webhook/subscriptions/${id}`, { key, body: { enabled: false, description: 'paused' } });

@@ -24,7 +24,10 @@ const BUILD_MINUTES = 15;
 /** `bash stack/prod-build.sh <args>`, its output returned, or thrown with it. */
 function prodBuild(args: string[], path: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', [join(REPO, 'stack', 'prod-build.sh'), ...args], { env: { ...process.env, PATH: path }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', [join(REPO, 'stack', 'prod-build.sh'), ...args], {
+      env: { ...process.env, PATH: path },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => out.push(chunk));
@@ -40,7 +43,11 @@ function prodBuild(args: string[], path: string): Promise<string> {
 function imageEnvironment(): Record<string, string> {
   const finalStage = DOCKERFILE.slice(DOCKERFILE.lastIndexOf('\nFROM '));
   const instruction = /\nENV ((?:[^\n]*\\\n)*[^\n]*)/.exec(finalStage)?.[1] ?? '';
-  const pairs = instruction.replace(/\\\n/g, ' ').trim().split(/\s+/).map((pair) => pair.split('=') as [string, string]);
+  const pairs = instruction
+    .replace(/\\\n/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .map((pair) => pair.split('=') as [string, string]);
   return Object.fromEntries(pairs.map(([name, value]) => [name, value.replace(/^\/app(?=\/|$)/, TREE)]));
 }
 
@@ -71,8 +78,8 @@ function startFromTree(nodeBin: string, script: string, env: NodeJS.ProcessEnv, 
         resolve({ child, output });
       }
     };
-    child.stdout!.on('data', watch);
-    child.stderr!.on('data', watch);
+    child.stdout.on('data', watch);
+    child.stderr.on('data', watch);
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       reject(new Error(`${script} exited (${code ?? signal}):\n${output.join('')}`));
@@ -81,7 +88,8 @@ function startFromTree(nodeBin: string, script: string, env: NodeJS.ProcessEnv, 
 }
 
 function stop(started: Started | undefined): Promise<number | null> {
-  if (!started || started.child.exitCode !== null || started.child.signalCode !== null) return Promise.resolve(started?.child.exitCode ?? null);
+  if (!started || started.child.exitCode !== null || started.child.signalCode !== null)
+    return Promise.resolve(started?.child.exitCode ?? null);
   const exited = new Promise<number | null>((resolve) => started.child.once('exit', (code) => resolve(code)));
   started.child.kill('SIGTERM');
   return exited;
@@ -117,7 +125,13 @@ describe('the production install (the Docker image tree)', () => {
     const env: NodeJS.ProcessEnv = {
       PATH: '/usr/bin:/bin',
       ...imageEnvironment(),
-      ...testEnvironment({ API_PORT: String(port), BOOTSTRAP_API_KEY: adminKey, LLM_BASE_URL: modelUrl, LLM_MODEL: 'scripted-model', LOG_LEVEL: 'info' }),
+      ...testEnvironment({
+        API_PORT: String(port),
+        BOOTSTRAP_API_KEY: adminKey,
+        LLM_BASE_URL: modelUrl,
+        LLM_MODEL: 'scripted-model',
+        LOG_LEVEL: 'info',
+      }),
     };
     database = env.MONGODB_DB!;
     indexPrefix = env.ELASTICSEARCH_INDEX_PREFIX!;
@@ -154,7 +168,10 @@ describe('the production install (the Docker image tree)', () => {
     const version = spawnSync(join(nodeBin, 'node'), ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
     expect(version.split('.')[0]).toBe(major);
     expect(readFileSync(join(TREE, 'package-lock.json'), 'utf8')).toBe(readFileSync(join(REPO, 'package-lock.json'), 'utf8'));
-    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     for (const name of Object.keys(pkg.dependencies)) expect(existsSync(join(TREE, 'node_modules', name, 'package.json'))).toBe(true);
     for (const name of ['jest', 'typescript', 'ts-jest']) expect(existsSync(join(TREE, 'node_modules', name))).toBe(false);
   });
@@ -164,7 +181,10 @@ describe('the production install (the Docker image tree)', () => {
     expect(agent.json.code).toBe(0);
     const agentId = agent.json.data.agent_id as string;
     const session = await call('POST', `/combo/agents/${agentId}/sessions`, {});
-    const reply = await call('POST', `/combo/agents/${agentId}/completions`, { session_id: session.json.data.session_id, question: 'Does the image start?' });
+    const reply = await call('POST', `/combo/agents/${agentId}/completions`, {
+      session_id: session.json.data.session_id,
+      question: 'Does the image start?',
+    });
     expect(reply.status).toBe(200);
     expect(reply.json.data).toMatchObject({ answer: 'The production tree answers.', offline: false });
     expect(model.requests.some((r) => r.path.endsWith('/chat/completions'))).toBe(true);
@@ -175,7 +195,11 @@ describe('the production install (the Docker image tree)', () => {
     expect(kb.json.code).toBe(0);
     const form = new FormData();
     form.append('kb_id', kb.json.data.kb_id);
-    form.append('file', new Blob([readFileSync(join(REPO, 'test', 'fixtures', 'documents', 'guide.md'))], { type: 'text/markdown' }), 'guide.md');
+    form.append(
+      'file',
+      new Blob([readFileSync(join(REPO, 'test', 'fixtures', 'documents', 'guide.md'))], { type: 'text/markdown' }),
+      'guide.md',
+    );
     const up = await fetch(`${base}/document`, { method: 'POST', headers: { authorization: `Bearer ${adminKey}` }, body: form });
     const docId = ((await up.json()) as { data: { doc_id: string } }).data.doc_id;
     const settled = await eventually(async () => {

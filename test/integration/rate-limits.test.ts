@@ -16,7 +16,8 @@ describe('rate limits', () => {
     await a.close();
   });
 
-  const newKey = async () => (await a.call('POST', '/v1/api-keys', { key: a.adminKey, body: { name: `k-${randomToken(4)}` } })).json.data.api_key as string;
+  const newKey = async () =>
+    (await a.call('POST', '/v1/api-keys', { key: a.adminKey, body: { name: `k-${randomToken(4)}` } })).json.data.api_key as string;
 
   it('puts the headers on successes and errors, and answers 429 with Retry-After over the ceiling', async () => {
     const key = await newKey();

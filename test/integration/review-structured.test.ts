@@ -14,7 +14,14 @@ describe('model review: counts from structured output', () => {
 
   beforeAll(async () => {
     const modelUrl = await model.start();
-    api = await startTestApi({ LLM_BASE_URL: modelUrl, LLM_MODEL: 'scripted-model', LLM_TIMEOUT_MS: '5000', LLM_MAX_ATTEMPTS: '2', RATE_LIMIT_COMPLETIONS_PER_MIN: '10000', RATE_LIMIT_DEFAULT_PER_MIN: '100000' });
+    api = await startTestApi({
+      LLM_BASE_URL: modelUrl,
+      LLM_MODEL: 'scripted-model',
+      LLM_TIMEOUT_MS: '5000',
+      LLM_MAX_ATTEMPTS: '2',
+      RATE_LIMIT_COMPLETIONS_PER_MIN: '10000',
+      RATE_LIMIT_DEFAULT_PER_MIN: '100000',
+    });
     worker = await startTestWorker(api, { dispatcher: false });
     agentId = (await api.call('POST', '/v1/combo/agents', { key: api.adminKey, body: { name: 'Reviewer' } })).json.data.agent_id;
   });
@@ -24,16 +31,19 @@ describe('model review: counts from structured output', () => {
     await model.stop();
   });
 
-  const newSession = async () => (await api.call('POST', `/v1/combo/agents/${agentId}/sessions`, { key: api.adminKey, body: {} })).json.data.session_id as string;
+  const newSession = async () =>
+    (await api.call('POST', `/v1/combo/agents/${agentId}/sessions`, { key: api.adminKey, body: {} })).json.data.session_id as string;
   const review = (sessionId: string, extra: Record<string, unknown> = {}) =>
     api.call('POST', `/v1/combo/agents/${agentId}/completions`, {
       key: api.adminKey,
       body: { session_id: sessionId, question: 'Review https://git.example.com/acme/app/pull/7', route: '@review@llm@default@', ...extra },
     });
-  const reviewedEvents = (sessionId: string) => api.services.mongo.db.collection('events').find({ event: 'review.completed', 'data.session_id': sessionId }).toArray();
+  const reviewedEvents = (sessionId: string) =>
+    api.services.mongo.db.collection('events').find({ event: 'review.completed', 'data.session_id': sessionId }).toArray();
 
   // The prose is deliberately misleading: tags in the report must count for nothing.
-  const REPORT = '## Review\n\n- [critical] db.js:12 SQL built from user input: use placeholders.\n- [critical] auth.js:3 token compared with ==.\n\nNo other [warning] or [info] tags apply.';
+  const REPORT =
+    '## Review\n\n- [critical] db.js:12 SQL built from user input: use placeholders.\n- [critical] auth.js:3 token compared with ==.\n\nNo other [warning] or [info] tags apply.';
   const OUTPUT = {
     report: REPORT,
     findings: [
@@ -54,7 +64,10 @@ describe('model review: counts from structured output', () => {
     expect(reply.json.data.artifacts[0]).toMatchObject({ type: 'review_report', issues_found: COUNTS, findings: OUTPUT.findings });
 
     const sent = chatRequests(model)[0]!;
-    expect(sent.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'code_review', strict: true, schema: { required: ['report', 'findings'] } } });
+    expect(sent.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'code_review', strict: true, schema: { required: ['report', 'findings'] } },
+    });
     expect(sent.messages[0]!.content).toContain('`findings`');
     const [event] = await reviewedEvents(sessionId);
     expect(event!.data).toMatchObject({ pr_url: 'https://git.example.com/acme/app/pull/7', issues_found: COUNTS });
@@ -89,7 +102,9 @@ describe('model review: counts from structured output', () => {
 
   it('fails the run with 30001, announcing no review, when every attempt breaks the schema', async () => {
     const sessionId = await newSession();
-    scriptModel({ body: chatAnswer(JSON.stringify({ report: REPORT, findings: [{ severity: 'blocker', file: 'x', line: 1, message: 'm' }] })) });
+    scriptModel({
+      body: chatAnswer(JSON.stringify({ report: REPORT, findings: [{ severity: 'blocker', file: 'x', line: 1, message: 'm' }] })),
+    });
     const reply = await review(sessionId);
     expect(reply.status).toBe(502);
     expect(reply.json).toMatchObject({ code: 30001, message: expect.stringContaining('review.findings.0.severity') });

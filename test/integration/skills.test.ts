@@ -81,12 +81,32 @@ describe('installing skills', () => {
       [withTool({ name: 'Forecast' }), 'body.manifest.tools.0.name'],
       [withTool({ description: '' }), 'body.manifest.tools.0.description'],
       [withTool({ parameters: { type: 'string' } }), 'body.manifest.tools.0.parameters', /type "object"/],
-      [withTool({ parameters: { type: 'object', properties: { city: { type: 'strng' } } } }), 'body.manifest.tools.0.parameters', /not a valid JSON Schema/],
+      [
+        withTool({ parameters: { type: 'object', properties: { city: { type: 'strng' } } } }),
+        'body.manifest.tools.0.parameters',
+        /not a valid JSON Schema/,
+      ],
       [withTool({ parameters: { type: 'object', required: 'city' } }), 'body.manifest.tools.0.parameters', /not a valid JSON Schema/],
-      [withTool({ parameters: { type: 'object', properties: { a: { $ref: 'https://schemas.example.com/a.json' } } } }), 'body.manifest.tools.0.parameters', /not a usable JSON Schema/],
-      [withTool({ parameters: { type: 'object', $schema: 'https://json-schema.org/draft/2020-12/schema' } }), 'body.manifest.tools.0.parameters', /not a usable JSON Schema/],
-      [withTool({ parameters: { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } } }), 'body.manifest.tools.0.parameters', /not a usable JSON Schema/],
-      [withTool({ parameters: { type: 'object', $defs: { a: { $id: 'https://x.example/a', type: 'string' } } } }), 'body.manifest.tools.0.parameters', /\$id/],
+      [
+        withTool({ parameters: { type: 'object', properties: { a: { $ref: 'https://schemas.example.com/a.json' } } } }),
+        'body.manifest.tools.0.parameters',
+        /not a usable JSON Schema/,
+      ],
+      [
+        withTool({ parameters: { type: 'object', $schema: 'https://json-schema.org/draft/2020-12/schema' } }),
+        'body.manifest.tools.0.parameters',
+        /not a usable JSON Schema/,
+      ],
+      [
+        withTool({ parameters: { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } } }),
+        'body.manifest.tools.0.parameters',
+        /not a usable JSON Schema/,
+      ],
+      [
+        withTool({ parameters: { type: 'object', $defs: { a: { $id: 'https://x.example/a', type: 'string' } } } }),
+        'body.manifest.tools.0.parameters',
+        /\$id/,
+      ],
       [withTool({ parameters: 'object' }), 'body.manifest.tools.0.parameters'],
       [withHttp({ method: 'TRACE' }), 'body.manifest.tools.0.http.method'],
       [withHttp({ url: 'ftp://example.com/x' }), 'body.manifest.tools.0.http.url', /http or https/],
@@ -125,7 +145,10 @@ describe('installing skills', () => {
     expect((await install({ manifest: manifest() }, member)).json.code).toBe(10003);
     const created = await installed();
     expect((await api.call('DELETE', `/v1/skills/${created.skill_id}`, { key: member })).json.code).toBe(10003);
-    expect((await api.call('DELETE', `/v1/skills/${created.skill_id}`, { key: api.adminKey })).json).toMatchObject({ code: 0, data: { deleted: true } });
+    expect((await api.call('DELETE', `/v1/skills/${created.skill_id}`, { key: api.adminKey })).json).toMatchObject({
+      code: 0,
+      data: { deleted: true },
+    });
     expect((await api.call('GET', `/v1/skills/${created.skill_id}`, { key: api.adminKey })).json.code).toBe(10004);
     expect((await api.call('DELETE', `/v1/skills/${created.skill_id}`, { key: api.adminKey })).json.code).toBe(10004);
   });
@@ -151,11 +174,19 @@ describe('installing skills', () => {
     });
     afterAll(() => strict.close());
     const tool = manifest().tools[0]!;
-    const withUrls = (...urls: string[]) => ({ manifest: manifest({ tools: urls.map((url, i) => ({ ...tool, name: `t${i}`, http: { ...tool.http, url } })) }) });
+    const withUrls = (...urls: string[]) => ({
+      manifest: manifest({ tools: urls.map((url, i) => ({ ...tool, name: `t${i}`, http: { ...tool.http, url } })) }),
+    });
     const strictInstall = (body: unknown) => strict.call('POST', '/v1/skills/install', { key: strict.adminKey, body });
 
     it('refuses private, loopback and reserved tool URLs (10001 naming the tool)', async () => {
-      for (const url of ['http://127.0.0.1:9/x', 'http://10.1.2.3/x', 'http://[::1]/x', 'http://169.254.169.254/latest', 'http://localhost/x']) {
+      for (const url of [
+        'http://127.0.0.1:9/x',
+        'http://10.1.2.3/x',
+        'http://[::1]/x',
+        'http://169.254.169.254/latest',
+        'http://localhost/x',
+      ]) {
         const res = await strictInstall(withUrls(url));
         expect(res.json).toMatchObject({ code: 10001, data: { field: 'body.manifest.tools.0.http.url' } });
         expect(res.json.message).toContain('private, loopback or reserved');
@@ -176,7 +207,9 @@ describe('installing skills', () => {
 
   it('is described in the OpenAPI document', async () => {
     const doc = (await api.call('GET', '/v1/openapi.json')).json;
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/skills', '/v1/skills/install', '/v1/skills/{skill_id}', '/v1/skills/{skill_id}/activate']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/v1/skills', '/v1/skills/install', '/v1/skills/{skill_id}', '/v1/skills/{skill_id}/activate']),
+    );
     expect(doc.components.schemas.SkillManifest.properties.tools).toBeDefined();
     expect(doc.components.schemas.SkillToolHttp.description).toContain('query string');
   });
@@ -188,7 +221,9 @@ describe('activating skills on sessions', () => {
     const a = await installed();
     const b = await installed();
     expect((await activate(a.skill_id, sessionId, member)).json).toEqual({
-      code: 0, message: 'ok', data: { session_id: sessionId, skill_id: a.skill_id, active_skill_ids: [a.skill_id] },
+      code: 0,
+      message: 'ok',
+      data: { session_id: sessionId, skill_id: a.skill_id, active_skill_ids: [a.skill_id] },
     });
     expect((await activate(b.skill_id, sessionId)).json.data.active_skill_ids).toEqual([a.skill_id, b.skill_id]);
     expect((await activate(a.skill_id, sessionId)).json.data.active_skill_ids).toEqual([a.skill_id, b.skill_id]);
@@ -203,7 +238,11 @@ describe('activating skills on sessions', () => {
     // What the model is offered, and the way back from the name it calls.
     const offered = toolsFor({ tools: [], kb_ids: [] }, active, resolveRoute(undefined, null, true).route, false);
     expect(offered.map((t) => t.spec.name)).toEqual([`${a.name}__forecast`, `${b.name}__forecast`]);
-    expect(offered[0]!.spec).toEqual({ name: `${a.name}__forecast`, description: a.tools[0].description, parameters: a.tools[0].parameters });
+    expect(offered[0]!.spec).toEqual({
+      name: `${a.name}__forecast`,
+      description: a.tools[0].description,
+      parameters: a.tools[0].parameters,
+    });
     expect(offered[1]!.binding).toMatchObject({ kind: 'http', skillId: b.skill_id, tool: { name: 'forecast' } });
   });
 
@@ -231,10 +270,16 @@ describe('activating skills on sessions', () => {
 
     // Another tenant's session does not exist for the caller.
     const theirSkill = (await install({ manifest: manifest() }, otherTenant)).json.data;
-    expect((await activate(theirSkill.skill_id, sessionId, otherTenant)).json).toMatchObject({ code: 10004, data: { resource: 'session' } });
+    expect((await activate(theirSkill.skill_id, sessionId, otherTenant)).json).toMatchObject({
+      code: 10004,
+      data: { resource: 'session' },
+    });
 
     expect((await api.call('POST', `/v1/combo/sessions/${sessionId}/archive`, { key: api.adminKey })).json.code).toBe(0);
-    expect((await activate(s.skill_id, sessionId)).json).toMatchObject({ code: 10005, data: { session_id: sessionId, status: 'archived' } });
+    expect((await activate(s.skill_id, sessionId)).json).toMatchObject({
+      code: 10005,
+      data: { session_id: sessionId, status: 'archived' },
+    });
     expect(await api.services.skills.activeForSession('default', sessionId)).toEqual([]);
   });
 });

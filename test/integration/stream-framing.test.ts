@@ -21,7 +21,8 @@ describe('completion stream framing', () => {
   });
 
   const finishedStream = async () => {
-    const sessionId = (await api.call('POST', `/v1/combo/agents/${agentId}/sessions`, { key: api.adminKey, body: {} })).json.data.session_id;
+    const sessionId = (await api.call('POST', `/v1/combo/agents/${agentId}/sessions`, { key: api.adminKey, body: {} })).json.data
+      .session_id;
     const res = await fetch(`${api.url}/v1/combo/agents/${agentId}/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${api.adminKey}`, 'content-type': 'application/json' },

@@ -37,21 +37,45 @@ describe('text the stores cannot hold', () => {
       { method: 'POST', path: '/v1/combo/agents', body: { name: 'ok', metadata: { 'k\u0000': 'v' } }, field: 'body.metadata.k\u0000' },
       { method: 'POST', path: '/v1/combo/agents', rawBody: '{"name":"half \\ud800 a pair"}', field: 'body.name' },
       { method: 'PUT', path: `/v1/combo/agents/${agentId}`, body: { description: '\u0000' }, field: 'body.description' },
-      { method: 'POST', path: `/v1/combo/sessions/${sessionId}/messages`, body: { role: 'user', content: 'hi\u0000' }, field: 'body.content' },
+      {
+        method: 'POST',
+        path: `/v1/combo/sessions/${sessionId}/messages`,
+        body: { role: 'user', content: 'hi\u0000' },
+        field: 'body.content',
+      },
       { method: 'POST', path: '/v1/kb', body: { name: 'kb\u0000' }, field: 'body.name' },
-      { method: 'POST', path: `/v1/combo/agents/${agentId}/completions`, body: { session_id: sessionId, question: 'why\u0000' }, field: 'body.question' },
+      {
+        method: 'POST',
+        path: `/v1/combo/agents/${agentId}/completions`,
+        body: { session_id: sessionId, question: 'why\u0000' },
+        field: 'body.question',
+      },
       { method: 'GET', path: '/v1/combo/agents?page=%00', field: 'query.page' },
     ];
     for (const c of cases) {
-      const res = await api.call(c.method, c.path, { key: api.adminKey, body: c.body, rawBody: c.rawBody, headers: c.rawBody ? { 'content-type': 'application/json' } : {} });
-      expect({ path: c.path, status: res.status, code: res.json?.code, field: res.json?.data?.field }).toEqual({ path: c.path, status: 400, code: 10001, field: c.field });
+      const res = await api.call(c.method, c.path, {
+        key: api.adminKey,
+        body: c.body,
+        rawBody: c.rawBody,
+        headers: c.rawBody ? { 'content-type': 'application/json' } : {},
+      });
+      expect({ path: c.path, status: res.status, code: res.json?.code, field: res.json?.data?.field }).toEqual({
+        path: c.path,
+        status: 400,
+        code: 10001,
+        field: c.field,
+      });
     }
     expect({ agents: await count('agents'), messages: await count('messages'), kbs: await count('knowledge_bases') }).toEqual(before);
   });
 
   it('refuses nesting deeper than the API reads, without exhausting its stack', async () => {
     const deep = `{"name":"x","metadata":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
-    const res = await api.call('POST', '/v1/combo/agents', { key: api.adminKey, rawBody: deep, headers: { 'content-type': 'application/json' } });
+    const res = await api.call('POST', '/v1/combo/agents', {
+      key: api.adminKey,
+      rawBody: deep,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.json.code).toBe(10001);
   });
@@ -59,13 +83,20 @@ describe('text the stores cannot hold', () => {
   it('fails a run whose text the store refuses with error and done, and the worker goes on with the next run', async () => {
     // Past the API's own refusal, as text from any other path would arrive: straight to the worker.
     const traceId = newTraceId();
-    const run = await api.services.commands.completions.start('default', agentId, { session_id: sessionId, question: 'a question with \u0000 inside', stream: true, attachments: [], context_ids: [] }, traceId);
+    const run = await api.services.commands.completions.start(
+      'default',
+      agentId,
+      { session_id: sessionId, question: 'a question with \u0000 inside', stream: true, attachments: [], context_ids: [] },
+      traceId,
+    );
     // The stream's first event names its owner, as the completion route writes it.
     const owner = { tenant_id: 'default', session_id: sessionId, agent_id: agentId, workflow_id: run.workflowId, run_id: run.runId };
     await api.services.runEvents.append(traceId, 0, [{ event: 'thinking', data: { phase: 'accepted', trace_id: traceId } }], owner);
     await expect(api.services.temporal.workflow.getHandle(run.workflowId, run.runId).result()).rejects.toThrow();
 
-    const stream = await readSse(`${api.url}/v1/combo/completions/${traceId}/events`, { headers: { authorization: `Bearer ${api.adminKey}` } });
+    const stream = await readSse(`${api.url}/v1/combo/completions/${traceId}/events`, {
+      headers: { authorization: `Bearer ${api.adminKey}` },
+    });
     expect(stream.events.slice(-2).map((e) => e.event)).toEqual(['error', 'done']);
     expect(stream.events.at(-2)!.data).toMatchObject({ code: 20001 });
     const record = await api.call('GET', `/v1/combo/completions/${traceId}`, { key: api.adminKey });
@@ -74,7 +105,10 @@ describe('text the stores cannot hold', () => {
     expect(worker.exitCode).toBeNull();
     expect(worker.signalCode).toBeNull();
     const next = await eventually(async () => {
-      const res = await api.call('POST', `/v1/combo/agents/${agentId}/completions`, { key: api.adminKey, body: { session_id: sessionId, question: 'and now a plain one' } });
+      const res = await api.call('POST', `/v1/combo/agents/${agentId}/completions`, {
+        key: api.adminKey,
+        body: { session_id: sessionId, question: 'and now a plain one' },
+      });
       return res.json.code === 10005 ? undefined : res;
     }, 20_000);
     expect(next.json).toMatchObject({ code: 0, data: { session_id: sessionId } });

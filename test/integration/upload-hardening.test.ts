@@ -18,8 +18,14 @@ const LEGACY_TEXTS = [
 /** multipart/form-data whose file part carries no Content-Type header, as some clients send it. */
 function multipartWithoutType(fields: Record<string, string>, name: string, bytes: Buffer): { body: Buffer; type: string } {
   const boundary = '----combo-test-boundary';
-  const parts: Buffer[] = Object.entries(fields).map(([field, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n${value}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n\r\n`), bytes, Buffer.from(`\r\n--${boundary}--\r\n`));
+  const parts: Buffer[] = Object.entries(fields).map(([field, value]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n${value}\r\n`),
+  );
+  parts.push(
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n\r\n`),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
   return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${boundary}` };
 }
 
@@ -35,7 +41,11 @@ describe('uploads that used to break the service', () => {
   });
 
   const postRaw = async (url: string, path: string, { body, type }: { body: Buffer; type: string }) => {
-    const res = await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${api.adminKey}`, 'content-type': type }, body });
+    const res = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api.adminKey}`, 'content-type': type },
+      body,
+    });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return { status: res.status, json: (await res.json()) as any };
   };
@@ -63,13 +73,25 @@ describe('uploads that used to break the service', () => {
 
     it('accepts a file part without Content-Type, its format from the name and the content', async () => {
       const named = await postRaw(api.url, '/v1/files', multipartWithoutType({}, 'notes.md', Buffer.from('# Notes\n\nCall the supplier.')));
-      expect(named.json).toMatchObject({ code: 0, data: { name: 'notes.md', format: 'markdown', content_type: 'application/octet-stream' } });
-      const unnamedFormat = await postRaw(api.url, '/v1/files', multipartWithoutType({}, 'upload', Buffer.from('{"order": 1001, "status": "shipped"}')));
+      expect(named.json).toMatchObject({
+        code: 0,
+        data: { name: 'notes.md', format: 'markdown', content_type: 'application/octet-stream' },
+      });
+      const unnamedFormat = await postRaw(
+        api.url,
+        '/v1/files',
+        multipartWithoutType({}, 'upload', Buffer.from('{"order": 1001, "status": "shipped"}')),
+      );
       expect(unnamedFormat.json).toMatchObject({ code: 0, data: { format: 'json' } });
     });
 
     it.each(LEGACY_TEXTS)('decodes %s text', async (_name, encoding, text) => {
-      const res = await api.upload('/v1/files', api.adminKey, {}, { name: 'legacy.txt', bytes: iconv.encode(text, encoding), type: 'text/plain' });
+      const res = await api.upload(
+        '/v1/files',
+        api.adminKey,
+        {},
+        { name: 'legacy.txt', bytes: iconv.encode(text, encoding), type: 'text/plain' },
+      );
       expect(res.json.code).toBe(0);
       expect(res.json.data.text_preview).toBe(text);
     });
@@ -101,7 +123,12 @@ describe('uploads that used to break the service', () => {
       expect(doc).toMatchObject({ status: 'failed', error: { reason: 'too_large' } });
       expect(doc.error.message).toMatch(/zip bomb/);
 
-      const next = await api.upload('/v1/document', api.adminKey, { kb_id: kbId }, { name: 'after.docx', bytes: await docxWithText('The parse thread is free again.') });
+      const next = await api.upload(
+        '/v1/document',
+        api.adminKey,
+        { kb_id: kbId },
+        { name: 'after.docx', bytes: await docxWithText('The parse thread is free again.') },
+      );
       expect((await settled(next.json.data.doc_id)).status).toBe('ready');
     });
 
@@ -111,7 +138,10 @@ describe('uploads that used to break the service', () => {
       const up = await postRaw(api.url, '/v1/document', multipartWithoutType({ kb_id: kbId }, 'legacy.txt', iconv.encode(text, gbk[1])));
       expect(up.json.code).toBe(0);
       expect(await settled(up.json.data.doc_id)).toMatchObject({ status: 'ready', format: 'text' });
-      const hits = await api.call('POST', '/v1/chunk/search', { key: api.adminKey, body: { question: '出租人', kb_ids: [kbId], top_k: 3 } });
+      const hits = await api.call('POST', '/v1/chunk/search', {
+        key: api.adminKey,
+        body: { question: '出租人', kb_ids: [kbId], top_k: 3 },
+      });
       expect(hits.json.data.chunks.map((chunk: { content: string }) => chunk.content)).toContain(gbk[2]);
     });
   });
@@ -158,7 +188,7 @@ describe('uploads that used to break the service', () => {
       await polling;
 
       expect(letters).toMatchObject({ code: 0 });
-      expect(letters.data.token_count).toBeGreaterThan(300 * 1024 / 16);
+      expect(letters.data.token_count).toBeGreaterThan((300 * 1024) / 16);
       expect(longRun).toMatchObject({ code: 0, data: { truncated: false } });
       expect(bomb).toMatchObject({ code: 10001, data: { reason: 'too_large' } });
       expect(answers.every((answer) => answer.status === 200)).toBe(true);

@@ -33,7 +33,13 @@ const forSession = (sessionId: string) => consumer.received.filter((r) => r.json
 describe('subscriptions', () => {
   it('shows the secret once, stores it encrypted, and validates events and URLs', async () => {
     const created = await subscribe({ url: consumer.url, events: ['session.created'], secret: 'a-shared-secret-of-some-length' });
-    expect(created).toMatchObject({ url: consumer.url, events: ['session.created'], enabled: true, secret: 'a-shared-secret-of-some-length', secret_last4: 'ngth' });
+    expect(created).toMatchObject({
+      url: consumer.url,
+      events: ['session.created'],
+      enabled: true,
+      secret: 'a-shared-secret-of-some-length',
+      secret_last4: 'ngth',
+    });
     const got = await api.call('GET', `/v1/webhook/subscriptions/${created.subscription_id}`, { key: admin() });
     expect(got.json.data.secret).toBeUndefined();
     const stored = await api.services.mongo.db.collection('webhook_subscriptions').findOne({ _id: created.subscription_id });
@@ -58,8 +64,17 @@ describe('subscriptions', () => {
   it('refuses private and loopback URLs unless the installation allows them', async () => {
     const strict = await startTestApi({ ALLOW_PRIVATE_URLS: 'false' });
     try {
-      for (const url of ['http://127.0.0.1:9/hook', 'http://10.1.2.3/hook', 'http://[::1]/hook', 'http://192.168.0.10/', 'http://localhost/x']) {
-        const res = await strict.call('POST', '/v1/webhook/subscriptions', { key: strict.adminKey, body: { url, events: ['session.created'] } });
+      for (const url of [
+        'http://127.0.0.1:9/hook',
+        'http://10.1.2.3/hook',
+        'http://[::1]/hook',
+        'http://192.168.0.10/',
+        'http://localhost/x',
+      ]) {
+        const res = await strict.call('POST', '/v1/webhook/subscriptions', {
+          key: strict.adminKey,
+          body: { url, events: ['session.created'] },
+        });
         expect(res.json).toMatchObject({ code: 10001, data: { field: 'body.url' } });
         expect(res.json.message).toContain('private, loopback or reserved');
       }
@@ -89,7 +104,12 @@ describe('delivery', () => {
         (r) =>
           r.rawBody &&
           r.json.event === 'session.created' &&
-          signatureMatches('signing-secret-0123456789', String(r.headers['x-combo-timestamp']), r.rawBody, String(r.headers['x-combo-signature'])),
+          signatureMatches(
+            'signing-secret-0123456789',
+            String(r.headers['x-combo-timestamp']),
+            r.rawBody,
+            String(r.headers['x-combo-signature']),
+          ),
       );
     const request = (await eventually(async () => (signedForUs().length > 0 ? signedForUs() : undefined)))[0]!;
     expect(signedForUs()).toHaveLength(1);
@@ -108,11 +128,17 @@ describe('delivery', () => {
 
     const deliveries = await eventually(async () => {
       const res = await api.call('GET', `/v1/webhook/subscriptions/${sub.subscription_id}/deliveries`, { key: admin() });
-      const done = res.json.data.items.filter((d: { status: string; event_id: string }) => d.status === 'delivered' && d.event_id === request.json.event_id);
+      const done = res.json.data.items.filter(
+        (d: { status: string; event_id: string }) => d.status === 'delivered' && d.event_id === request.json.event_id,
+      );
       return done.length ? done : undefined;
     });
     expect(deliveries).toHaveLength(1);
-    expect(deliveries[0]).toMatchObject({ attempt_count: 1, replay_of: null, attempts: [{ attempt: 1, ok: true, status_code: 200, error: null }] });
+    expect(deliveries[0]).toMatchObject({
+      attempt_count: 1,
+      replay_of: null,
+      attempts: [{ attempt: 1, ok: true, status_code: 200, error: null }],
+    });
     expect(deliveries[0].attempts[0].latency_ms).toBeGreaterThanOrEqual(0);
     const byEvent = await api.call('GET', `/v1/webhook/deliveries?event_id=${request.json.event_id}`, { key: admin() });
     expect(byEvent.json.data.items.map((d: { subscription_id: string }) => d.subscription_id)).toContain(sub.subscription_id);
@@ -129,7 +155,9 @@ describe('delivery', () => {
     try {
       await Promise.all([worker.dispatcher.dispatchOnce(), second.dispatcher.dispatchOnce(), second.dispatcher.dispatchOnce()]);
       await eventually(async () => {
-        const res = await api.call('GET', `/v1/webhook/deliveries?subscription_id=${sub.subscription_id}&status=delivered&page_size=100`, { key: admin() });
+        const res = await api.call('GET', `/v1/webhook/deliveries?subscription_id=${sub.subscription_id}&status=delivered&page_size=100`, {
+          key: admin(),
+        });
         return res.json.data.total === sessions.length ? true : undefined;
       });
       const archived = consumer.received.filter((r) => r.path === '/hook?race');

@@ -9,14 +9,14 @@ import { createLogger } from '../../common/logger';
 import { TEST_JWT_SECRET, testConfig } from './config';
 import { checkResponse } from './openapi-check';
 
-export interface CallOptions {
+interface CallOptions {
   key?: string;
   body?: unknown;
   rawBody?: string | Buffer;
   headers?: Record<string, string>;
 }
 
-export interface CallResult {
+interface CallResult {
   status: number;
   headers: Headers;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -32,7 +32,12 @@ export interface TestApi {
   adminKey: string;
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
   /** multipart/form-data POST: text fields plus an optional file part named `file`. */
-  upload(path: string, key: string, fields: Record<string, string>, file?: { name: string; bytes: Buffer; type?: string }): Promise<CallResult>;
+  upload(
+    path: string,
+    key: string,
+    fields: Record<string, string>,
+    file?: { name: string; bytes: Buffer; type?: string },
+  ): Promise<CallResult>;
   close(opts?: { keepDatabase?: boolean }): Promise<void>;
 }
 
@@ -42,10 +47,7 @@ export const newKeyText = () => `combo_${randomToken(8)}_${randomToken(32)}`;
  * Starts the real Koa app on a free port, on the real stack, with its own database. Every JSON
  * response is checked against the served OpenAPI document (a mismatch fails the calling test).
  */
-export async function startTestApi(
-  overrides: Record<string, string> = {},
-  options: ServiceOptions = {},
-): Promise<TestApi> {
+export async function startTestApi(overrides: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestApi> {
   const adminKey = overrides.BOOTSTRAP_API_KEY ?? newKeyText();
   const config = testConfig({ BOOTSTRAP_API_KEY: adminKey, ...overrides });
   const services = await createServices(config, createLogger('silent', 'test'), options);
@@ -95,7 +97,9 @@ export async function startTestApi(
         await services.mongo.db.dropDatabase();
         // Deleting by wildcard is refused (destructive_requires_name): name each of the test's indices.
         // (A test may point the API at an Elasticsearch that is down on purpose: nothing to clean then.)
-        const indices = await services.es.indices.get({ index: `${config.ELASTICSEARCH_INDEX_PREFIX}-*`, allow_no_indices: true }).catch(() => ({}));
+        const indices = await services.es.indices
+          .get({ index: `${config.ELASTICSEARCH_INDEX_PREFIX}-*`, allow_no_indices: true })
+          .catch(() => ({}));
         if (Object.keys(indices).length > 0) await services.es.indices.delete({ index: Object.keys(indices) });
       }
       await services.close();

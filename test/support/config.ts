@@ -2,7 +2,7 @@ import { type Config, loadConfig } from '../../common/config';
 import { randomToken } from '../../common/ids';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-at-least-32-characters';
-export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
+const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 
 /** The environment of a process on the real stack with a database and index prefix of its own. */
 export function testEnvironment(overrides: Record<string, string> = {}): Record<string, string | undefined> {

@@ -45,10 +45,11 @@ export async function startConsumer(behaviour: Behaviour = () => ({ status: 200 
       }
       return received;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -9,7 +9,10 @@ const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 /** A real Word document (the handbook fixture's package) whose body is one paragraph of `text`. */
 export async function docxWithText(text: string): Promise<Buffer> {
   const zip = await JSZip.loadAsync(readFileSync(HANDBOOK));
-  zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="${W}"><w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:body></w:document>`);
+  zip.file(
+    'word/document.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="${W}"><w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:body></w:document>`,
+  );
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 } });
 }
 

@@ -53,7 +53,12 @@ function closeObjects(node: unknown): unknown {
   else if (node && typeof node === 'object') {
     const schema = node as Record<string, unknown>;
     for (const value of Object.values(schema)) closeObjects(value);
-    if (schema.properties && typeof schema.properties === 'object' && !('additionalProperties' in schema) && !('unevaluatedProperties' in schema)) {
+    if (
+      schema.properties &&
+      typeof schema.properties === 'object' &&
+      !('additionalProperties' in schema) &&
+      !('unevaluatedProperties' in schema)
+    ) {
       schema.unevaluatedProperties = false;
     }
   }
@@ -85,11 +90,17 @@ function findOperation(c: Checker, method: string, path: string) {
   const m = method.toLowerCase();
   const matches = c.paths.filter((p) => p.pattern.test(bare));
   const found = matches.find((p) => c.doc.paths[p.template]![m]);
-  return found ? { template: found.template, operation: c.doc.paths[found.template]![m]! } : matches.length > 0 ? { template: matches[0]!.template, operation: undefined } : undefined;
+  return found
+    ? { template: found.template, operation: c.doc.paths[found.template]![m]! }
+    : matches.length > 0
+      ? { template: matches[0]!.template, operation: undefined }
+      : undefined;
 }
 
 function fail(what: string, errors: unknown, body: unknown): never {
-  throw new Error(`response does not match the OpenAPI document: ${what}\n${JSON.stringify(errors, null, 1)}\nbody: ${JSON.stringify(body)?.slice(0, 4000)}`);
+  throw new Error(
+    `response does not match the OpenAPI document: ${what}\n${JSON.stringify(errors, null, 1)}\nbody: ${JSON.stringify(body)?.slice(0, 4000)}`,
+  );
 }
 
 /**
@@ -109,7 +120,8 @@ export async function checkResponse(baseUrl: string, x: Exchange): Promise<void>
   }
   const m = x.method.toLowerCase();
   // Which operations and statuses the tests exercise, for whoever wants to see the coverage.
-  if (process.env.OPENAPI_COVERAGE_FILE) appendFileSync(process.env.OPENAPI_COVERAGE_FILE, `${x.method.toUpperCase()} ${found.template} ${x.status}\n`);
+  if (process.env.OPENAPI_COVERAGE_FILE)
+    appendFileSync(process.env.OPENAPI_COVERAGE_FILE, `${x.method.toUpperCase()} ${found.template} ${x.status}\n`);
   const response = found.operation.responses?.[String(x.status)];
   if (!response) fail(`${what}: status not declared`, [], x.body);
   // Raw operations (the document itself) declare no JSON content; nothing to check against.
@@ -117,17 +129,28 @@ export async function checkResponse(baseUrl: string, x: Exchange): Promise<void>
     if (response.content) fail(`${what}: JSON answered where ${Object.keys(response.content).join(', ')} is declared`, [], x.body);
     return;
   }
-  const validate = validatorAt(c, `${DOC_ID}#/${pointer('paths', found.template, m, 'responses', String(x.status), 'content', 'application/json', 'schema')}`);
+  const validate = validatorAt(
+    c,
+    `${DOC_ID}#/${pointer('paths', found.template, m, 'responses', String(x.status), 'content', 'application/json', 'schema')}`,
+  );
   if (!validate(x.body)) fail(what, validate.errors, x.body);
 }
 
 /** Throws unless one server-sent event matches its operation's text/event-stream schema (one schema per event name). */
-export async function checkStreamEvent(baseUrl: string, method: string, path: string, event: { event: string; id: string | undefined; data: unknown }): Promise<void> {
+export async function checkStreamEvent(
+  baseUrl: string,
+  method: string,
+  path: string,
+  event: { event: string; id: string | undefined; data: unknown },
+): Promise<void> {
   const c = await loadChecker(baseUrl);
   const found = findOperation(c, method, path);
   const what = `${method.toUpperCase()} ${found?.template ?? path} event ${event.event}`;
   const m = method.toLowerCase();
   if (!found?.operation?.responses?.['200']?.content?.['text/event-stream']) fail(`${what}: no text/event-stream declared`, [], event);
-  const validate = validatorAt(c, `${DOC_ID}#/${pointer('paths', found.template, m, 'responses', '200', 'content', 'text/event-stream', 'schema')}`);
+  const validate = validatorAt(
+    c,
+    `${DOC_ID}#/${pointer('paths', found.template, m, 'responses', '200', 'content', 'text/event-stream', 'schema')}`,
+  );
   if (!validate(event)) fail(what, validate.errors, event);
 }

@@ -28,7 +28,7 @@ export interface WireUsage {
 export const DEFAULT_USAGE: WireUsage = { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20 };
 
 /** The model that answers unless told otherwise. */
-export const SCRIPTED_MODEL = 'scripted-model';
+const SCRIPTED_MODEL = 'scripted-model';
 
 export interface ScriptedToolCall {
   /** Defaults to `call_<position>`. */
@@ -103,7 +103,11 @@ export function chatAnswer(text: string, usage?: ScriptedUsage, options: AnswerO
 
 /** The body of a plain (non-streamed) answer that calls tools (several calls: parallel tool calls). */
 export function chatToolCall(calls: ScriptedToolCall[], usage?: ScriptedUsage, options: AnswerOptions = {}): object {
-  const toolCalls = calls.map((call, i) => ({ id: idOf(call, i), type: 'function', function: { name: call.name, arguments: argumentsOf(call) } }));
+  const toolCalls = calls.map((call, i) => ({
+    id: idOf(call, i),
+    type: 'function',
+    function: { name: call.name, arguments: argumentsOf(call) },
+  }));
   return completion({ role: 'assistant', content: null, tool_calls: toolCalls }, options.finishReason ?? 'tool_calls', usage, options);
 }
 
@@ -191,7 +195,10 @@ export function inSequence(...replies: Array<ScriptedReply | ReplyFn>): ReplyFn 
   return (request) => {
     const reply = replies[next++];
     if (reply === undefined) {
-      return { status: 400, body: chatError(`scripted upstream: no reply left for request ${next} (${replies.length} scripted)`, 'invalid_request_error') };
+      return {
+        status: 400,
+        body: chatError(`scripted upstream: no reply left for request ${next} (${replies.length} scripted)`, 'invalid_request_error'),
+      };
     }
     return typeof reply === 'function' ? reply(request) : reply;
   };
@@ -208,7 +215,7 @@ export function chatRequests(upstream: ScriptedUpstream): WireChatRequest[] {
  */
 export function scriptedReplies(upstream: ScriptedUpstream): (...replies: ScriptedReply[]) => void {
   let script: ScriptedReply[] = [];
-  upstream.reply = () => (script.length > 1 ? script.shift()! : script[0] ?? { status: 500, body: { error: 'nothing scripted' } });
+  upstream.reply = () => (script.length > 1 ? script.shift()! : (script[0] ?? { status: 500, body: { error: 'nothing scripted' } }));
   return (...replies) => {
     script = replies;
     upstream.requests.length = 0;

@@ -9,7 +9,7 @@ export interface RecordedRequest {
 }
 
 /** A whole answer at once: objects as JSON, strings as text/plain. */
-export interface ScriptedBodyReply {
+interface ScriptedBodyReply {
   status?: number;
   body: unknown;
   /** Answer only after this long (timeout tests). */
@@ -20,7 +20,7 @@ export interface ScriptedBodyReply {
  * A server-sent-events answer (`content-type: text/event-stream`): each element is written as one
  * `data:` frame, objects JSON-encoded and strings as they are (e.g. `'[DONE]'`).
  */
-export interface ScriptedStreamReply {
+interface ScriptedStreamReply {
   status?: number;
   stream: Array<string | object>;
   /** Wait before the headers (timeout tests). */
@@ -54,7 +54,12 @@ export class ScriptedUpstream {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
+        const recorded = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: text ? (JSON.parse(text) as unknown) : undefined,
+        };
         this.requests.push(recorded);
         const reply = this.reply(recorded);
         if ('stream' in reply) {
@@ -90,9 +95,12 @@ function writeEventStream(res: ServerResponse, reply: ScriptedStreamReply): void
   const frames = stream.map((item) => Buffer.from(`data: ${typeof item === 'string' ? item : JSON.stringify(item)}\n\n`, 'utf8'));
   const sent = dropAfter === undefined ? frames : frames.slice(0, dropAfter);
   const whole = Buffer.concat(sent);
-  const writes = splitEveryBytes && splitEveryBytes > 0
-    ? Array.from({ length: Math.ceil(whole.length / splitEveryBytes) }, (_, i) => whole.subarray(i * splitEveryBytes, (i + 1) * splitEveryBytes))
-    : sent;
+  const writes =
+    splitEveryBytes && splitEveryBytes > 0
+      ? Array.from({ length: Math.ceil(whole.length / splitEveryBytes) }, (_, i) =>
+          whole.subarray(i * splitEveryBytes, (i + 1) * splitEveryBytes),
+        )
+      : sent;
   void (async () => {
     await sleep(delayMs);
     if (res.destroyed) return;

@@ -34,7 +34,8 @@ export async function readSse(url: string, init: RequestInit, { stopAfter }: { s
     return { status: res.status, contentType, events: [{ id: undefined, event: 'envelope', data: body }], comments };
   }
   const parser = createParser({
-    onEvent: (message: EventSourceMessage) => events.push({ id: message.id, event: message.event ?? 'message', data: JSON.parse(message.data) }),
+    onEvent: (message: EventSourceMessage) =>
+      events.push({ id: message.id, event: message.event ?? 'message', data: JSON.parse(message.data) }),
     onComment: (comment) => comments.push(comment),
   });
   const reader = res.body!.getReader();

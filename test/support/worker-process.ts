@@ -23,17 +23,18 @@ async function spawnBuilt(script: string, readyLine: string, config: Config, ove
         resolve();
       }
     };
-    child.stdout!.on('data', watch);
-    child.stderr!.on('data', watch);
+    child.stdout.on('data', watch);
+    child.stderr.on('data', watch);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
-  child.stdout!.resume();
-  child.stderr!.resume();
+  child.stdout.resume();
+  child.stderr.resume();
   return child;
 }
 
 /** The built worker, so a test can kill it without warning (SIGKILL) as a crash would. */
-export const spawnWorkerProcess = (config: Config, overrides: Record<string, string> = {}) => spawnBuilt(WORKER_SCRIPT, 'worker running', config, overrides);
+export const spawnWorkerProcess = (config: Config, overrides: Record<string, string> = {}) =>
+  spawnBuilt(WORKER_SCRIPT, 'worker running', config, overrides);
 
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
@@ -47,7 +48,10 @@ async function freePort(): Promise<number> {
  * The built API (whose parsing threads exist, unlike under Jest) on a port of its own; `url` is
  * its address. Configured like the test API whose config it is given, so it shares its database.
  */
-export async function spawnApiProcess(config: Config, overrides: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+export async function spawnApiProcess(
+  config: Config,
+  overrides: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const child = await spawnBuilt(API_SCRIPT, 'API listening', config, { API_HOST: '127.0.0.1', API_PORT: String(port), ...overrides });
   return { child, url: `http://127.0.0.1:${port}` };

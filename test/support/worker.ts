@@ -7,7 +7,10 @@ import type { TestApi } from './api';
 import { quietTemporalRuntime } from './temporal';
 
 /** The real worker (and, unless told otherwise, the event dispatcher) on the dev server, for one test API. */
-export async function startTestWorker(api: TestApi, { dispatcher = true, ingestBatchSize }: { dispatcher?: boolean; ingestBatchSize?: number } = {}) {
+export async function startTestWorker(
+  api: TestApi,
+  { dispatcher = true, ingestBatchSize }: { dispatcher?: boolean; ingestBatchSize?: number } = {},
+) {
   quietTemporalRuntime();
   const nativeConnection = await NativeConnection.connect({ address: api.config.TEMPORAL_ADDRESS });
   const connection = await Connection.connect({ address: api.config.TEMPORAL_ADDRESS });

@@ -13,16 +13,47 @@ import type { RunEventStore } from '../../stores/run-events';
 const ctx: RunContext = { traceId: 'trc_1', tenantId: 'default', agentId: 'agt_1', sessionId: 'ses_1', stream: false };
 const route: RunRoute = { text: '@chat@llm@default@', scenario: 'chat', processor: 'llm', mode: 'default', usesModel: true };
 const answer = (content: string, toolCalls: ChatResult['toolCalls'] = []): ChatResult => ({
-  content, toolCalls, finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop', model: 'm', usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15, estimated: false },
+  content,
+  toolCalls,
+  finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+  model: 'm',
+  usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15, estimated: false },
 });
 const input = (): CallModelInput => ({
-  ctx, seq: 1, step: 2, request: { model: 'm', messages: [{ role: 'user', content: 'q' }] },
-  finishIfAnswered: { question: 'q', reference: [], artifacts: [], offline: false, route, stopReason: 'answered', requestedAt: 0, userId: 'u', sources: ['question'], tokensBefore: 100 },
+  ctx,
+  seq: 1,
+  step: 2,
+  request: { model: 'm', messages: [{ role: 'user', content: 'q' }] },
+  finishIfAnswered: {
+    question: 'q',
+    reference: [],
+    artifacts: [],
+    offline: false,
+    route,
+    stopReason: 'answered',
+    requestedAt: 0,
+    userId: 'u',
+    sources: ['question'],
+    tokensBefore: 100,
+  },
 });
 // Neither store is reached by a non-streaming call that asks for no tools.
-const unused = new Proxy({}, { get: () => { throw new Error('not expected to be used'); } });
+const unused = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error('not expected to be used');
+    },
+  },
+);
 
-function activities(chat: ChatModelClient, overrides: { record?: (i: FinishRunInput) => Promise<{ artifacts: []; cost: { tokens: number; duration_ms: number } }>; recorded?: RecordedRun | null } = {}) {
+function activities(
+  chat: ChatModelClient,
+  overrides: {
+    record?: (i: FinishRunInput) => Promise<{ artifacts: []; cost: { tokens: number; duration_ms: number } }>;
+    recorded?: RecordedRun | null;
+  } = {},
+) {
   const recorded: FinishRunInput[] = [];
   const acts = createLlmActivities({
     chat,
@@ -38,7 +69,8 @@ function activities(chat: ChatModelClient, overrides: { record?: (i: FinishRunIn
 }
 
 type Acts = ReturnType<typeof createLlmActivities>;
-const call = (acts: Acts, i: CallModelInput, attempt = 1) => new MockActivityEnvironment({ attempt }).run(acts.callModel, i) as Promise<CallModelResult>;
+const call = (acts: Acts, i: CallModelInput, attempt = 1) =>
+  new MockActivityEnvironment({ attempt }).run<[CallModelInput], CallModelResult, Acts['callModel']>((input) => acts.callModel(input), i);
 
 describe('callModel records the run it answers', () => {
   it('records an answer with the run so far and says so', async () => {
@@ -46,7 +78,14 @@ describe('callModel records the run it answers', () => {
     const out = await call(acts, input());
     expect(out.finished).toEqual({ artifacts: [], cost: { tokens: 115, duration_ms: 7 } });
     expect(recorded).toHaveLength(1);
-    expect(recorded[0]).toMatchObject({ answer: 'Paris.', model: 'm', tokens: 115, stopReason: 'answered', answerStep: { step: 2, confidence: 1 }, ctx });
+    expect(recorded[0]).toMatchObject({
+      answer: 'Paris.',
+      model: 'm',
+      tokens: 115,
+      stopReason: 'answered',
+      answerStep: { step: 2, confidence: 1 },
+      ctx,
+    });
   });
 
   it('records nothing when the model asks for tools, or when not asked to', async () => {
@@ -68,7 +107,14 @@ describe('callModel records the run it answers', () => {
   });
 
   it('leaves the recording to the workflow when it fails, without failing the call', async () => {
-    const { acts, recorded } = activities({ complete: async () => answer('Paris.') }, { record: async () => { throw new Error('database unreachable'); } });
+    const { acts, recorded } = activities(
+      { complete: async () => answer('Paris.') },
+      {
+        record: async () => {
+          throw new Error('database unreachable');
+        },
+      },
+    );
     const out = await call(acts, input());
     expect(recorded).toHaveLength(1);
     expect(out.finished).toBeUndefined();

@@ -23,21 +23,25 @@ const SHELL: Record<string, string> = {
  * missing throws, as compose refuses to start.
  */
 function interpolate(text: string, shell: Record<string, string>): string {
-  return text.replace(/\$(?:\$|\{([A-Za-z_]\w*)(?:(:?)([-?])([^}]*))?\}|([A-Za-z_]\w*))/g, (whole, braced?: string, colon?: string, op?: string, arg?: string, bare?: string) => {
-    if (whole === '$$') return '$';
-    const name = (braced ?? bare)!;
-    const value = shell[name];
-    const missing = value === undefined || (colon === ':' && value === '');
-    if (!missing) return value;
-    if (op === '?') throw new Error(`${name}: ${arg}`);
-    return op === '-' ? arg! : '';
-  });
+  return text.replace(
+    /\$(?:\$|\{([A-Za-z_]\w*)(?:(:?)([-?])([^}]*))?\}|([A-Za-z_]\w*))/g,
+    (whole, braced?: string, colon?: string, op?: string, arg?: string, bare?: string) => {
+      if (whole === '$$') return '$';
+      const name = (braced ?? bare)!;
+      const value = shell[name];
+      const missing = value === undefined || (colon === ':' && value === '');
+      if (!missing) return value;
+      if (op === '?') throw new Error(`${name}: ${arg}`);
+      return op === '-' ? arg! : '';
+    },
+  );
 }
 
 function interpolated(node: unknown, shell: Record<string, string>): unknown {
   if (typeof node === 'string') return interpolate(node, shell);
   if (Array.isArray(node)) return node.map((item) => interpolated(item, shell));
-  if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, interpolated(value, shell)]));
+  if (node && typeof node === 'object')
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, interpolated(value, shell)]));
   return node;
 }
 
@@ -49,7 +53,7 @@ const compose = interpolated(parse(raw, { merge: true }), SHELL) as Compose;
 /** A service's environment as its container gets it: a key without a value passes the shell's. */
 function containerEnv(service: string, shell: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(compose.services[service].environment as Record<string, unknown>)) {
+  for (const [name, value] of Object.entries(compose.services[service].environment as Record<string, string | number | boolean | null>)) {
     if (value !== null && value !== undefined) env[name] = String(value);
     else if (shell[name] !== undefined) env[name] = shell[name]!;
   }
@@ -66,7 +70,9 @@ describe('docker-compose.yml', () => {
   });
 
   it('refuses to start without the required secrets', () => {
-    expect(() => interpolated(parse(raw, { merge: true }), { SECRETS_ENCRYPTION_KEY: SHELL.SECRETS_ENCRYPTION_KEY! })).toThrow(/BOOTSTRAP_API_KEY/);
+    expect(() => interpolated(parse(raw, { merge: true }), { SECRETS_ENCRYPTION_KEY: SHELL.SECRETS_ENCRYPTION_KEY! })).toThrow(
+      /BOOTSTRAP_API_KEY/,
+    );
   });
 
   it('gives the API and the worker a configuration the service accepts, naming only variables it reads', () => {
@@ -84,7 +90,8 @@ describe('docker-compose.yml', () => {
   it('orders the start: schema, server, namespace and search attributes, then the API and the worker', () => {
     const dependsOn = (service: string) => compose.services[service].depends_on as Record<string, { condition: string }>;
     for (const [service, deps] of Object.entries(compose.services)) {
-      for (const dep of Object.keys((deps as { depends_on?: object }).depends_on ?? {})) expect([service, dep, dep in compose.services]).toEqual([service, dep, true]);
+      for (const dep of Object.keys((deps as { depends_on?: object }).depends_on ?? {}))
+        expect([service, dep, dep in compose.services]).toEqual([service, dep, true]);
     }
     expect(dependsOn('temporal')['temporal-schema']).toEqual({ condition: 'service_completed_successfully' });
     expect(dependsOn('temporal-setup').temporal).toEqual({ condition: 'service_healthy' });
@@ -97,7 +104,9 @@ describe('docker-compose.yml', () => {
 
   it('runs Temporal from the server image with the admin tools, without tctl or ignored failures', () => {
     const images = Object.values(compose.services).map((s) => s.image as string | undefined);
-    expect(images).toEqual(expect.arrayContaining([expect.stringMatching(/^temporalio\/server:/), expect.stringMatching(/^temporalio\/admin-tools:/)]));
+    expect(images).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^temporalio\/server:/), expect.stringMatching(/^temporalio\/admin-tools:/)]),
+    );
     expect(images.filter((image) => image?.startsWith('temporalio/auto-setup'))).toEqual([]);
     expect(raw).not.toMatch(/\btctl\b|\|\|\s*true/);
     const scripts = readdirSync(join(REPO, 'deploy', 'temporal'));

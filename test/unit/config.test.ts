@@ -23,9 +23,22 @@ describe('configuration from the environment', () => {
   });
 
   it('treats empty optional settings as unset (as docker compose passes them) and reads the model settings', () => {
-    const blank = loadConfig({ ...valid, LLM_BASE_URL: '', LLM_API_KEY: '', COST_THRESHOLD_TOKENS: '', LLM_TEMPERATURE: '', LLM_MAX_TOKENS: '' });
+    const blank = loadConfig({
+      ...valid,
+      LLM_BASE_URL: '',
+      LLM_API_KEY: '',
+      COST_THRESHOLD_TOKENS: '',
+      LLM_TEMPERATURE: '',
+      LLM_MAX_TOKENS: '',
+    });
     expect(blank).toMatchObject({ LLM_MODEL: 'gpt-4o-mini', LLM_TIMEOUT_MS: 60_000, LLM_MAX_ATTEMPTS: 3, COMPLETION_MAX_STEPS: 8 });
-    expect([blank.LLM_BASE_URL, blank.LLM_API_KEY, blank.COST_THRESHOLD_TOKENS, blank.LLM_TEMPERATURE, blank.LLM_MAX_TOKENS]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect([blank.LLM_BASE_URL, blank.LLM_API_KEY, blank.COST_THRESHOLD_TOKENS, blank.LLM_TEMPERATURE, blank.LLM_MAX_TOKENS]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     const set = loadConfig({ ...valid, LLM_BASE_URL: 'http://ollama:11434/v1', COST_THRESHOLD_TOKENS: '50000', LLM_TEMPERATURE: '0.3' });
     expect(set).toMatchObject({ LLM_BASE_URL: 'http://ollama:11434/v1', COST_THRESHOLD_TOKENS: 50_000, LLM_TEMPERATURE: 0.3 });
     expect(() => loadConfig({ ...valid, LLM_BASE_URL: 'ftp://x' })).toThrow(/LLM_BASE_URL/);

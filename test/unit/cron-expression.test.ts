@@ -11,7 +11,13 @@ describe('parseCronExpression', () => {
       month: range(1, 12),
       dayOfWeek: [1, 2, 3, 4, 5],
     });
-    expect(parseCronExpression('5,30,15 8-10,22 1,15 6 0')).toMatchObject({ minute: [5, 15, 30], hour: [8, 9, 10, 22], dayOfMonth: [1, 15], month: [6], dayOfWeek: [0] });
+    expect(parseCronExpression('5,30,15 8-10,22 1,15 6 0')).toMatchObject({
+      minute: [5, 15, 30],
+      hour: [8, 9, 10, 22],
+      dayOfMonth: [1, 15],
+      month: [6],
+      dayOfWeek: [0],
+    });
   });
 
   it('reads steps on a wildcard, a range and a starting value', () => {

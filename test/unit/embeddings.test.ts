@@ -108,7 +108,11 @@ describe('the OpenAI-compatible provider', () => {
   /** Answers like OpenAI, but lists the vectors in reverse order (the index says which is which). */
   const reversedAnswer = (dimension: number) => (req: { body: unknown }) => {
     const input = (req.body as { input: string[] }).input;
-    const data = input.map((text, index) => ({ object: 'embedding', index, embedding: Array.from({ length: dimension }, (_, d) => (d === 0 ? text.length : 1)) }));
+    const data = input.map((text, index) => ({
+      object: 'embedding',
+      index,
+      embedding: Array.from({ length: dimension }, (_, d) => (d === 0 ? text.length : 1)),
+    }));
     return { body: { object: 'list', data: data.reverse(), model: 'm' } };
   };
 
@@ -118,7 +122,11 @@ describe('the OpenAI-compatible provider', () => {
     const texts = ['a', 'bbb', 'ccccc'];
     const vectors = await provider.embed(texts);
     expect(upstream.requests).toHaveLength(2);
-    expect(upstream.requests[0]).toMatchObject({ method: 'POST', path: '/v1/embeddings', body: { model: 'text-embedding-3-small', input: ['a', 'bbb'] } });
+    expect(upstream.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/embeddings',
+      body: { model: 'text-embedding-3-small', input: ['a', 'bbb'] },
+    });
     expect(upstream.requests[1]!.body).toEqual({ model: 'text-embedding-3-small', input: ['ccccc'] });
     expect(upstream.requests[0]!.headers['authorization']).toBe(`Bearer ${API_KEY}`);
     expect(upstream.requests[0]!.headers['content-type']).toBe('application/json');
@@ -161,7 +169,10 @@ describe('the OpenAI-compatible provider', () => {
     upstream.reply = () => ({ status: 429, body: { error: { message: 'Rate limit reached' } } });
     expect((await failure(provider.embed(['x']))).retryable).toBe(true);
 
-    upstream.reply = () => ({ status: 401, body: { error: { message: `Incorrect API key provided: ${API_KEY}. You can find your API key at https://platform.openai.com.` } } });
+    upstream.reply = () => ({
+      status: 401,
+      body: { error: { message: `Incorrect API key provided: ${API_KEY}. You can find your API key at https://platform.openai.com.` } },
+    });
     const badKey = await failure(provider.embed(['x']));
     expect(badKey.retryable).toBe(false);
     expect(badKey.message).toMatch(/^embeddings upstream answered HTTP 401: Incorrect API key provided: \[redacted\]/);

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
-import { Block, ExtractedDocument, ExtractionError } from '../../knowledge/document-model';
+import { type Block, type ExtractedDocument, ExtractionError } from '../../knowledge/document-model';
 import { detectFormat, extractDocument, SUPPORTED_FORMATS } from '../../knowledge/extract';
-import { layoutBlocks, TextRun } from '../../knowledge/extract/pdf-layout';
+import { layoutBlocks, type TextRun } from '../../knowledge/extract/pdf-layout';
 import { declaringSize, docxBomb, docxWithText } from '../support/office-files';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../fixtures/documents', name));
@@ -73,7 +73,9 @@ describe('detectFormat', () => {
   it('trusts magic bytes over a misleading extension or content type', () => {
     expect(detectFormat(fixture('report.pdf'), 'notes.txt', 'text/plain')).toBe('pdf');
     expect(detectFormat(fixture('handbook.docx'), 'sheet.xlsx')).toBe('docx');
-    expect(detectFormat(fixture('orders.xlsx'), 'letter.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document')).toBe('xlsx');
+    expect(
+      detectFormat(fixture('orders.xlsx'), 'letter.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'),
+    ).toBe('xlsx');
     expect(detectFormat(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), 'photo.txt')).toBeUndefined();
     expect(detectFormat(Buffer.from('{\\rtf1\\ansi Hello}'), 'letter.txt')).toBeUndefined();
   });
@@ -226,7 +228,8 @@ describe('HTML', () => {
   });
 
   it('falls back to the first H1 for the title and puts the header row first', async () => {
-    const html = '<h1>Price list</h1><table><tbody><tr><td>Tea</td><td>3</td></tr></tbody><thead><tr><th>Item</th><th>Price</th></tr></thead></table>';
+    const html =
+      '<h1>Price list</h1><table><tbody><tr><td>Tea</td><td>3</td></tr></tbody><thead><tr><th>Item</th><th>Price</th></tr></thead></table>';
     const doc = await extractDocument(Buffer.from(html), 'prices.html');
     expect(doc.title).toBe('Price list');
     expect(ofKind(doc, 'table')[0]?.rows).toEqual([
@@ -253,7 +256,10 @@ describe('PDF', () => {
       [2, 'Results', 3],
     ]);
     expect(ofKind(doc, 'paragraph').map(({ text, page }) => [page, text])).toEqual([
-      [1, 'The survey team visited twelve sites along the northern coast and recorded water temperature, salinity and turbidity at each of them.'],
+      [
+        1,
+        'The survey team visited twelve sites along the northern coast and recorded water temperature, salinity and turbidity at each of them.',
+      ],
       [1, 'A second paragraph notes that two sites were inaccessible.'],
       [2, 'Samples were taken at dawn with calibrated probes and stored at four degrees until analysis in the central laboratory.'],
       [3, 'Mean salinity rose by 0.4 units compared with the previous quarter.'],
@@ -261,7 +267,14 @@ describe('PDF', () => {
   });
 
   it('drops running headers and page numbers, and reads bullets as list items', () => {
-    const line = (text: string, y: number, size = 10): TextRun => ({ text, x: 72, y, width: text.length * size * 0.5, size, endsLine: true });
+    const line = (text: string, y: number, size = 10): TextRun => ({
+      text,
+      x: 72,
+      y,
+      width: text.length * size * 0.5,
+      size,
+      endsLine: true,
+    });
     const page = (number: number, body: TextRun[]) => ({
       page: number,
       runs: [line(`Annual Report ${2024}`, 800, 9), ...body, line(String(number), 40, 9)],
@@ -344,7 +357,10 @@ describe('DOCX', () => {
     expect(byRatio).toMatchObject({ reason: 'too_large', message: expect.stringMatching(/compressed more than 100:1/) });
 
     const generous = { zipLimits: { maxUncompressedBytes: 10 * 1024 * 1024, maxCompressionRatio: 100_000 } };
-    expect(await failure(extractDocument(bomb, 'bomb.docx', undefined, generous))).toMatchObject({ reason: 'too_large', message: expect.stringMatching(/more than 10 MiB/) });
+    expect(await failure(extractDocument(bomb, 'bomb.docx', undefined, generous))).toMatchObject({
+      reason: 'too_large',
+      message: expect.stringMatching(/more than 10 MiB/),
+    });
 
     const liar = declaringSize(bomb, 'word/document.xml', 500_000);
     const lying = await failure(extractDocument(liar, 'bomb.docx'));
@@ -464,7 +480,16 @@ describe('JSON', () => {
 
   it('reads a top-level array of records and JSON Lines as tables', async () => {
     const array = await extractDocument(Buffer.from('[{"id":1,"name":"Ada"},{"id":2,"email":"b@example.com"}]'), 'people.json');
-    expect(array.blocks).toEqual([{ kind: 'table', rows: [['id', 'name', 'email'], ['1', 'Ada', ''], ['2', '', 'b@example.com']] }]);
+    expect(array.blocks).toEqual([
+      {
+        kind: 'table',
+        rows: [
+          ['id', 'name', 'email'],
+          ['1', 'Ada', ''],
+          ['2', '', 'b@example.com'],
+        ],
+      },
+    ]);
     const lines = await extractDocument(Buffer.from('{"id":1}\n{"id":2}\n'), 'events.jsonl');
     expect(lines.blocks).toEqual([{ kind: 'table', rows: [['id'], ['1'], ['2']] }]);
   });

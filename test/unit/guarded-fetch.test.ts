@@ -39,7 +39,10 @@ function lookupOnce(resolve: Resolver, options: { all?: boolean; family?: number
 describe('the connect-time lookup', () => {
   it('hands the socket exactly the addresses it checked', async () => {
     const resolver = scriptedResolver([v4('93.184.216.34'), { address: '2606:2800:220:1::1', family: 6 }]);
-    expect(await lookupOnce(resolver, { all: true })).toMatchObject({ err: null, address: [v4('93.184.216.34'), { address: '2606:2800:220:1::1', family: 6 }] });
+    expect(await lookupOnce(resolver, { all: true })).toMatchObject({
+      err: null,
+      address: [v4('93.184.216.34'), { address: '2606:2800:220:1::1', family: 6 }],
+    });
     expect(await lookupOnce(resolver, {})).toMatchObject({ err: null, address: '93.184.216.34', family: 4 });
     expect(await lookupOnce(resolver, { family: 6 })).toMatchObject({ err: null, address: '2606:2800:220:1::1', family: 6 });
   });
@@ -69,7 +72,11 @@ describe('guarded fetch', () => {
       // The check made when the URL was configured saw a public address...
       await expect(assertPublicHttpUrl(`http://rebind.test:${port}/hook`, false, rebinding)).resolves.toBeInstanceOf(URL);
       // ...the connection's own lookup sees loopback, and that is the one refused.
-      const err = await guardedFetch(`http://rebind.test:${port}/hook`, { method: 'POST', body: '{}' }, { allowPrivate: false, agent }).catch((e: unknown) => e);
+      const err = await guardedFetch(
+        `http://rebind.test:${port}/hook`,
+        { method: 'POST', body: '{}' },
+        { allowPrivate: false, agent },
+      ).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UnsafeUrlError);
       expect((err as Error).message).toContain('127.0.0.1');
       expect(rebinding.calls).toBe(2);

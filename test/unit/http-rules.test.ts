@@ -9,7 +9,18 @@ import { defineRoute, mountRoute } from '../../api/route';
 
 describe('the spec code table', () => {
   it('maps every code to its HTTP status', () => {
-    expect(httpStatusOf).toEqual({ 0: 200, 10001: 400, 10002: 401, 10003: 403, 10004: 404, 10005: 409, 10006: 429, 20001: 500, 30001: 502, 30002: 504 });
+    expect(httpStatusOf).toEqual({
+      0: 200,
+      10001: 400,
+      10002: 401,
+      10003: 403,
+      10004: 404,
+      10005: 409,
+      10006: 429,
+      20001: 500,
+      30001: 502,
+      30002: 504,
+    });
     expect(new AppError(ErrorCodes.TOOL_TIMEOUT, 'slow').httpStatus).toBe(504);
   });
 });
@@ -31,8 +42,14 @@ describe('deprecated interfaces', () => {
     const router = new Router<AppState>();
     const route = (deprecated?: { sunset: string }) =>
       defineRoute({
-        method: 'get', path: deprecated ? '/old' : '/new', operationId: 'x', tag: 't', summary: 's', access: 'none',
-        response: z.object({ fine: z.boolean() }), deprecated,
+        method: 'get',
+        path: deprecated ? '/old' : '/new',
+        operationId: 'x',
+        tag: 't',
+        summary: 's',
+        access: 'none',
+        response: z.object({ fine: z.boolean() }),
+        deprecated,
         handler: async () => ({ fine: true }),
       });
     mountRoute(router, route({ sunset: '2027-06-30' }));

@@ -41,11 +41,14 @@ beforeEach(() => {
   };
 });
 
-const tool = (http: Partial<HttpToolDefinition['http']> = {}, parameters: Record<string, unknown> = {
-  type: 'object',
-  properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 }, tags: { type: 'array', items: { type: 'string' } } },
-  required: ['city'],
-}): HttpToolDefinition => ({
+const tool = (
+  http: Partial<HttpToolDefinition['http']> = {},
+  parameters: Record<string, unknown> = {
+    type: 'object',
+    properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 }, tags: { type: 'array', items: { type: 'string' } } },
+    required: ['city'],
+  },
+): HttpToolDefinition => ({
   name: 'forecast',
   parameters,
   http: { method: 'GET', url: `${base}/weather?units=metric`, headers: { 'X-Client': 'combo' }, timeout_ms: 2_000, ...http },
@@ -53,7 +56,7 @@ const tool = (http: Partial<HttpToolDefinition['http']> = {}, parameters: Record
 const allowed = { allowPrivateUrls: true };
 
 describe('callHttpTool', () => {
-  it('sends GET arguments in the query string, next to the URL\'s own, with the fixed headers', async () => {
+  it("sends GET arguments in the query string, next to the URL's own, with the fixed headers", async () => {
     const result = await callHttpTool(tool(), { city: 'Oslo', days: 3, tags: ['wind', 'rain'] }, allowed);
     expect(result).toEqual({ status: 200, body: { echoed: 'GET' } });
     expect(seen).toHaveLength(1);

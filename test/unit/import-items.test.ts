@@ -1,5 +1,10 @@
 import {
-  IMPORT_INSTRUCTIONS, NotImportableError, normalisePriority, normaliseSeverity, parseImport, parseModelImport,
+  IMPORT_INSTRUCTIONS,
+  NotImportableError,
+  normalisePriority,
+  normaliseSeverity,
+  parseImport,
+  parseModelImport,
 } from '../../completion/import-items';
 
 /** A requirements export as spreadsheets write it: quoted commas, doubled quotes, a row without a title, a ragged row. */
@@ -25,7 +30,13 @@ describe('parseImport: CSV', () => {
         labels: ['reporting', 'export'],
         extra: { Owner: 'ana' },
       },
-      { title: 'Single sign-on', description: 'SAML 2.0 and OIDC, for enterprise tenants', priority: 'high', labels: ['auth'], extra: { Owner: 'carl' } },
+      {
+        title: 'Single sign-on',
+        description: 'SAML 2.0 and OIDC, for enterprise tenants',
+        priority: 'high',
+        labels: ['auth'],
+        extra: { Owner: 'carl' },
+      },
       { title: 'Data retention settings', priority: 'low' },
     ]);
     expect(result.errors).toEqual([
@@ -56,7 +67,8 @@ describe('parseImport: CSV', () => {
   });
 
   it('reads a Markdown table', () => {
-    const table = '| Name | Priority | Acceptance criteria |\n|---|:---:|---|\n| Password reset | urgent | link expires after 1 h |\n| 2FA | normal | |';
+    const table =
+      '| Name | Priority | Acceptance criteria |\n|---|:---:|---|\n| Password reset | urgent | link expires after 1 h |\n| 2FA | normal | |';
     const result = parseImport(table, { mode: 'requirements' });
     expect(result.items).toEqual([
       { title: 'Password reset', priority: 'critical', acceptance_criteria: 'link expires after 1 h' },
@@ -66,13 +78,21 @@ describe('parseImport: CSV', () => {
 
   it('keeps fields of the other kind of item in extra', () => {
     const csv = 'title,severity,acceptance criteria\nSearch is slow,major,p95 under 300 ms';
-    expect(parseImport(csv, { mode: 'requirements' }).items[0]).toEqual({ title: 'Search is slow', acceptance_criteria: 'p95 under 300 ms', extra: { severity: 'major' } });
-    expect(parseImport(csv, { mode: 'bugs' }).items[0]).toEqual({ title: 'Search is slow', severity: 'major', extra: { 'acceptance criteria': 'p95 under 300 ms' } });
+    expect(parseImport(csv, { mode: 'requirements' }).items[0]).toEqual({
+      title: 'Search is slow',
+      acceptance_criteria: 'p95 under 300 ms',
+      extra: { severity: 'major' },
+    });
+    expect(parseImport(csv, { mode: 'bugs' }).items[0]).toEqual({
+      title: 'Search is slow',
+      severity: 'major',
+      extra: { 'acceptance criteria': 'p95 under 300 ms' },
+    });
   });
 
   it('refuses a table without a title column, naming its header', () => {
     expect(() => parseImport('id,owner,status\n1,ana,open\n2,bob,closed', { mode: 'requirements' })).toThrow(
-      new NotImportableError('the table\'s header (id, owner, status) has no title column: name one title, summary or name'),
+      new NotImportableError("the table's header (id, owner, status) has no title column: name one title, summary or name"),
     );
   });
 });
@@ -89,7 +109,13 @@ describe('parseImport: JSON', () => {
     const result = parseImport(json, { mode: 'requirements' });
     expect(result.source_format).toBe('json');
     expect(result.items).toEqual([
-      { title: 'Dark mode', description: 'a theme toggle in the settings', priority: 'low', external_id: 'REQ-12', labels: ['ui', 'settings'] },
+      {
+        title: 'Dark mode',
+        description: 'a theme toggle in the settings',
+        priority: 'low',
+        external_id: 'REQ-12',
+        labels: ['ui', 'settings'],
+      },
       { title: 'Keyboard shortcuts' },
     ]);
     expect(result.errors.map((e) => [e.row, e.message])).toEqual([
@@ -101,7 +127,8 @@ describe('parseImport: JSON', () => {
   });
 
   it('reads {"items": [...]} in a fenced block after prose', () => {
-    const text = 'Here is the export:\n\n```json\n{"items": [{"title": "Crash when offline", "severity": "S2", "expected": "a retry banner", "actual": "white screen"}]}\n```';
+    const text =
+      'Here is the export:\n\n```json\n{"items": [{"title": "Crash when offline", "severity": "S2", "expected": "a retry banner", "actual": "white screen"}]}\n```';
     const result = parseImport(text, { mode: 'bugs' });
     expect(result.items).toEqual([{ title: 'Crash when offline', severity: 'major', expected: 'a retry banner', actual: 'white screen' }]);
   });
@@ -142,24 +169,41 @@ describe('parseImport: Markdown list', () => {
   });
 
   it('refuses text with nothing to import', () => {
-    expect(() => parseImport('Can you import the requirements we talked about yesterday?', { mode: 'requirements' })).toThrow(NotImportableError);
+    expect(() => parseImport('Can you import the requirements we talked about yesterday?', { mode: 'requirements' })).toThrow(
+      NotImportableError,
+    );
   });
 });
 
 describe('levels', () => {
   it('normalises common severity and priority spellings and keeps unknown ones', () => {
     expect(['Blocker', 'S1', 'sev 2', 'Major', 'normal', 'Low', 'cosmetic', 'P4', 'whenever'].map(normaliseSeverity)).toEqual([
-      'critical', 'critical', 'major', 'major', 'minor', 'minor', 'trivial', 'trivial', 'whenever',
+      'critical',
+      'critical',
+      'major',
+      'major',
+      'minor',
+      'minor',
+      'trivial',
+      'trivial',
+      'whenever',
     ]);
     expect(['Highest', 'P1 - High', 'Must have', 'Should', 'Nice to have', '3', 'someday'].map(normalisePriority)).toEqual([
-      'critical', 'high', 'high', 'medium', 'low', 'medium', 'someday',
+      'critical',
+      'high',
+      'high',
+      'medium',
+      'low',
+      'medium',
+      'someday',
     ]);
   });
 });
 
 describe('parseModelImport', () => {
   it('reads the JSON array of a fenced block and infers a bug import from its fields', () => {
-    const answer = 'I found two bugs:\n\n```json\n[\n  {"title": "Crash on save", "severity": "blocker", "steps_to_reproduce": ["open a file", "press Ctrl+S"]},\n  {"title": ""}\n]\n```\nBoth come from the attached log.';
+    const answer =
+      'I found two bugs:\n\n```json\n[\n  {"title": "Crash on save", "severity": "blocker", "steps_to_reproduce": ["open a file", "press Ctrl+S"]},\n  {"title": ""}\n]\n```\nBoth come from the attached log.';
     const result = parseModelImport(answer);
     expect(result).toEqual({
       source_format: 'json',
@@ -170,17 +214,27 @@ describe('parseModelImport', () => {
   });
 
   it('reads a bare array in the text, in the mode asked', () => {
-    const result = parseModelImport('The [1] item: [{"title": "Bulk edit", "priority": "must", "severity": "high"}]', { mode: 'requirements' });
+    const result = parseModelImport('The [1] item: [{"title": "Bulk edit", "priority": "must", "severity": "high"}]', {
+      mode: 'requirements',
+    });
     expect(result.items).toEqual([{ title: 'Bulk edit', priority: 'high', extra: { severity: 'high' } }]);
   });
 
   it('takes an empty array for an answer that found nothing', () => {
-    expect(parseModelImport('No requirement in the message.\n```json\n[]\n```')).toEqual({ source_format: 'json', items: [], errors: [], count: 0 });
+    expect(parseModelImport('No requirement in the message.\n```json\n[]\n```')).toEqual({
+      source_format: 'json',
+      items: [],
+      errors: [],
+      count: 0,
+    });
   });
 
   it('reports an answer without JSON instead of failing', () => {
     expect(parseModelImport('I could not find any requirement in the message.')).toEqual({
-      source_format: 'json', items: [], errors: [{ message: 'the model answer holds no JSON array of items' }], count: 0,
+      source_format: 'json',
+      items: [],
+      errors: [{ message: 'the model answer holds no JSON array of items' }],
+      count: 0,
     });
   });
 

@@ -21,8 +21,13 @@ describe('inbound body', () => {
 
   it('inflates gzip, deflate (zlib or raw), br and stacked codings', () => {
     for (const [bytes, coding] of [
-      [gzipSync(json), 'gzip'], [gzipSync(json), 'x-gzip'], [deflateSync(json), 'deflate'], [deflateRawSync(json), 'deflate'],
-      [brotliCompressSync(json), 'br'], [brotliCompressSync(gzipSync(json)), 'gzip, br'], [Buffer.from(json), 'identity'],
+      [gzipSync(json), 'gzip'],
+      [gzipSync(json), 'x-gzip'],
+      [deflateSync(json), 'deflate'],
+      [deflateRawSync(json), 'deflate'],
+      [brotliCompressSync(json), 'br'],
+      [brotliCompressSync(gzipSync(json)), 'gzip, br'],
+      [Buffer.from(json), 'identity'],
     ] as const) {
       expect(read(bytes, coding).payload).toEqual({ action: 'opened', n: 1 });
     }
@@ -59,11 +64,15 @@ describe('inbound body', () => {
   });
 
   it('refuses what is not a JSON object, and nesting past the limit', () => {
-    for (const text of ['', '[1]', '"x"', 'null']) expect(failure(() => read(text))).toMatchObject({ code: 10001, details: { field: 'body' } });
+    for (const text of ['', '[1]', '"x"', 'null'])
+      expect(failure(() => read(text))).toMatchObject({ code: 10001, details: { field: 'body' } });
     expect(failure(() => read('{"a":'))).toMatchObject({ code: 10001, message: 'malformed JSON body' });
     const deep = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
     expect(read(deep(MAX_PAYLOAD_DEPTH)).payload).toBeDefined();
-    expect(failure(() => read(deep(MAX_PAYLOAD_DEPTH + 1)))).toMatchObject({ code: 10001, message: `body: nested deeper than ${MAX_PAYLOAD_DEPTH} levels` });
+    expect(failure(() => read(deep(MAX_PAYLOAD_DEPTH + 1)))).toMatchObject({
+      code: 10001,
+      message: `body: nested deeper than ${MAX_PAYLOAD_DEPTH} levels`,
+    });
     expect(failure(() => read(deep(100_000), '', '', 1_000_000))).toMatchObject({ code: 10001 });
   });
 });

@@ -1,4 +1,11 @@
-import { composeOfflineAnswer, MAX_QUOTE_CHARS, NO_MATCH_TEXT, queryTerms, quoteFor, type QuotablePassage } from '../../completion/offline-answer';
+import {
+  composeOfflineAnswer,
+  MAX_QUOTE_CHARS,
+  NO_MATCH_TEXT,
+  queryTerms,
+  quoteFor,
+  type QuotablePassage,
+} from '../../completion/offline-answer';
 
 const passage = (n: number, content: string, docName = `doc-${n}.pdf`, similarity = 0.9 - n / 10): QuotablePassage => ({
   chunk_id: `chk_${n}`,
@@ -16,12 +23,13 @@ const LEAVE_POLICY = [
   'Part-time employees accrue leave pro rata to their contracted hours.',
   'Leave requests are submitted in the HR portal at least two weeks in advance and approved by the line manager.',
   'Unused annual leave may be carried over into the next year, but carried-over days expire on 31 March.',
-  'Sick leave is handled separately and is described in section 5; a doctor\'s note is required after three consecutive days.',
+  "Sick leave is handled separately and is described in section 5; a doctor's note is required after three consecutive days.",
   'Parental leave follows the statutory minimum, topped up to full pay for the first eight weeks.',
   'Sabbaticals of up to three months can be requested after five years of service.',
 ].join('\n');
 
-const EXPENSES = 'Travel expenses are reimbursed within 30 days when submitted with receipts. Economy class is the default for flights under six hours.';
+const EXPENSES =
+  'Travel expenses are reimbursed within 30 days when submitted with receipts. Economy class is the default for flights under six hours.';
 
 describe('composeOfflineAnswer', () => {
   const question = 'How many days of paid annual leave do employees get, and when do unused days expire?';
@@ -33,7 +41,7 @@ describe('composeOfflineAnswer', () => {
     expect(firstLine).toContain('extract of the knowledge bases');
   });
 
-  it('quotes the sentences that hold the question\'s terms and cites them in reference order', () => {
+  it("quotes the sentences that hold the question's terms and cites them in reference order", () => {
     const passages = [passage(1, LEAVE_POLICY, 'Employee Handbook.pdf', 0.82), passage(2, EXPENSES, 'Travel Policy.docx', 0.41)];
     const { answer, reference } = composeOfflineAnswer(question, passages, { maxPassages: 3 });
 
@@ -58,7 +66,10 @@ describe('composeOfflineAnswer', () => {
   });
 
   it('quotes at most maxPassages passages, each at most about 600 characters', () => {
-    const long = Array.from({ length: 40 }, (_, i) => `Clause ${i + 1}: annual leave rules apply to group ${i + 1} of employees in region ${i}.`).join(' ');
+    const long = Array.from(
+      { length: 40 },
+      (_, i) => `Clause ${i + 1}: annual leave rules apply to group ${i + 1} of employees in region ${i}.`,
+    ).join(' ');
     const passages = [1, 2, 3, 4, 5].map((n) => passage(n, long));
     const { answer, reference } = composeOfflineAnswer(question, passages, { maxPassages: 2 });
     expect(reference).toHaveLength(2);
@@ -70,8 +81,15 @@ describe('composeOfflineAnswer', () => {
   });
 
   it('skips empty and repeated passages', () => {
-    const { reference } = composeOfflineAnswer(question, [passage(1, '   '), passage(2, EXPENSES), passage(2, EXPENSES), passage(3, LEAVE_POLICY)], { maxPassages: 5 });
-    expect(reference.map((r) => [r.index, r.chunk_id])).toEqual([[1, 'chk_2'], [2, 'chk_3']]);
+    const { reference } = composeOfflineAnswer(
+      question,
+      [passage(1, '   '), passage(2, EXPENSES), passage(2, EXPENSES), passage(3, LEAVE_POLICY)],
+      { maxPassages: 5 },
+    );
+    expect(reference.map((r) => [r.index, r.chunk_id])).toEqual([
+      [1, 'chk_2'],
+      [2, 'chk_3'],
+    ]);
   });
 
   it('says plainly that nothing matches when there is no passage', () => {

@@ -49,7 +49,9 @@ describe('the OpenAI-compatible chat client', () => {
 
   describe('without streaming', () => {
     it('returns the answer, finish reason, model and the provider usage', async () => {
-      upstream.reply = () => ({ body: chatAnswer('Refunds take five working days.', { prompt_tokens: 31, completion_tokens: 7 }, { model: 'gpt-test-2024' }) });
+      upstream.reply = () => ({
+        body: chatAnswer('Refunds take five working days.', { prompt_tokens: 31, completion_tokens: 7 }, { model: 'gpt-test-2024' }),
+      });
       const result = await client().complete(question, { stream: false });
       expect(result).toEqual({
         content: 'Refunds take five working days.',
@@ -83,7 +85,11 @@ describe('the OpenAI-compatible chat client', () => {
         messages: [
           { role: 'system', content: 'You are terse.' },
           { role: 'user', content: 'Weather in Paris?' },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+          },
           { role: 'tool', tool_call_id: 'call_a', content: '{"sky":"sunny"}' },
           { role: 'assistant', content: 'Anything else?' },
         ],
@@ -133,7 +139,9 @@ describe('the OpenAI-compatible chat client', () => {
       upstream.reply = () => ({ body: chatToolCall([{ id: 'c', name: 'get_weather', args: { city: 'Paris' } }], null) });
       const bare = await client().complete(question, { stream: false });
       const withTools = await client().complete({ ...question, tools: [weatherTool] }, { stream: false });
-      expect(withTools.usage.promptTokens - bare.usage.promptTokens).toBeGreaterThanOrEqual(countTokens(JSON.stringify(weatherTool.parameters)));
+      expect(withTools.usage.promptTokens - bare.usage.promptTokens).toBeGreaterThanOrEqual(
+        countTokens(JSON.stringify(weatherTool.parameters)),
+      );
       expect(bare.usage.completionTokens).toBe(countTokens('get_weather') + countTokens('{"city":"Paris"}'));
     });
   });
@@ -141,7 +149,10 @@ describe('the OpenAI-compatible chat client', () => {
   describe('streaming', () => {
     it('asks for usage in the stream and reports the text growing, ending with the whole answer', async () => {
       const pieces = ['Refunds ', 'take five ', 'working days', '.'];
-      upstream.reply = () => ({ stream: streamedAnswer(pieces.join(''), { pieces, usage: { prompt_tokens: 40, completion_tokens: 9 } }), chunkDelayMs: 5 });
+      upstream.reply = () => ({
+        stream: streamedAnswer(pieces.join(''), { pieces, usage: { prompt_tokens: 40, completion_tokens: 9 } }),
+        chunkDelayMs: 5,
+      });
       const seen: string[] = [];
       const result = await client().complete({ ...question, temperature: 0 }, { stream: true, onText: (text) => seen.push(text) });
 
@@ -204,7 +215,12 @@ describe('the OpenAI-compatible chat client', () => {
       upstream.reply = () => ({
         stream: [
           chunkFrame({ role: 'assistant', content: 'Checking both. ' }),
-          chunkFrame({ tool_calls: [{ index: 0, id: 'call_x', type: 'function', function: { name: 'lookup', arguments: '' } }, { index: 1, id: 'call_y', type: 'function', function: { name: 'fetch_page', arguments: '{"u' } }] }),
+          chunkFrame({
+            tool_calls: [
+              { index: 0, id: 'call_x', type: 'function', function: { name: 'lookup', arguments: '' } },
+              { index: 1, id: 'call_y', type: 'function', function: { name: 'fetch_page', arguments: '{"u' } },
+            ],
+          }),
           fragment(0, '{"q":'),
           fragment(1, 'rl":"https://ex'),
           fragment(0, '"refunds"}'),
@@ -235,7 +251,9 @@ describe('the OpenAI-compatible chat client', () => {
       upstream.reply = () => ({ status: 500, body: chatError('The server had an error while processing your request.') });
       const err = await failure(client().complete(question, { stream: false }));
       expect(err).toMatchObject({ retryable: true, status: 500 });
-      expect(err.message).toMatch(/^chat model upstream 127\.0\.0\.1:\d+ answered HTTP 500: The server had an error while processing your request\.$/);
+      expect(err.message).toMatch(
+        /^chat model upstream 127\.0\.0\.1:\d+ answered HTTP 500: The server had an error while processing your request\.$/,
+      );
     });
 
     it('treats HTTP 429 as retryable, also when streaming was asked for', async () => {
@@ -246,7 +264,10 @@ describe('the OpenAI-compatible chat client', () => {
     });
 
     it('treats HTTP 400 as final, with the provider message cut to a readable length', async () => {
-      upstream.reply = () => ({ status: 400, body: chatError("Invalid schema for function 'get_weather': 'type' is required.", 'invalid_request_error') });
+      upstream.reply = () => ({
+        status: 400,
+        body: chatError("Invalid schema for function 'get_weather': 'type' is required.", 'invalid_request_error'),
+      });
       const err = await failure(client().complete(question, { stream: false }));
       expect(err).toMatchObject({ retryable: false, status: 400 });
       expect(err.message).toContain("Invalid schema for function 'get_weather'");
@@ -259,7 +280,13 @@ describe('the OpenAI-compatible chat client', () => {
     });
 
     it('never repeats the API key the provider quotes back', async () => {
-      upstream.reply = () => ({ status: 401, body: chatError(`Incorrect API key provided: ${API_KEY}. You can find your API key at https://platform.openai.com.`, 'invalid_api_key') });
+      upstream.reply = () => ({
+        status: 401,
+        body: chatError(
+          `Incorrect API key provided: ${API_KEY}. You can find your API key at https://platform.openai.com.`,
+          'invalid_api_key',
+        ),
+      });
       const err = await failure(client().complete(question, { stream: false }));
       expect(err).toMatchObject({ retryable: false, status: 401 });
       expect(err.message).toMatch(/Incorrect API key provided: \[redacted\]/);
@@ -318,7 +345,9 @@ describe('the OpenAI-compatible chat client', () => {
     });
 
     it('treats an error object inside the stream as retryable, with its message', async () => {
-      upstream.reply = () => ({ stream: [chunkFrame({ content: 'Start' }), { error: { message: 'model overloaded, try again', type: 'server_error' } }] });
+      upstream.reply = () => ({
+        stream: [chunkFrame({ content: 'Start' }), { error: { message: 'model overloaded, try again', type: 'server_error' } }],
+      });
       const err = await failure(client().complete(question, { stream: true }));
       expect(err.retryable).toBe(true);
       expect(err.message).toContain('model overloaded, try again');
@@ -328,7 +357,9 @@ describe('the OpenAI-compatible chat client', () => {
       const closed = new ScriptedUpstream();
       const closedUrl = await closed.start();
       await closed.stop();
-      const err = await failure(createOpenAiChatClient({ baseUrl: closedUrl, apiKey: API_KEY, timeoutMs: 5_000 }).complete(question, { stream: false }));
+      const err = await failure(
+        createOpenAiChatClient({ baseUrl: closedUrl, apiKey: API_KEY, timeoutMs: 5_000 }).complete(question, { stream: false }),
+      );
       expect(err.retryable).toBe(true);
       expect(err.message).toMatch(/could not be reached \(ECONNREFUSED\)/);
     });
@@ -347,7 +378,12 @@ describe('the OpenAI-compatible chat client', () => {
       upstream.reply = inSequence({ body: chatToolCall([{ name: 'lookup', args: { q: 'x' } }]) }, { stream: streamedAnswer('done') });
       const first = await client().complete(question, { stream: false });
       expect(first.toolCalls).toEqual([{ id: 'call_0', name: 'lookup', arguments: '{"q":"x"}' }]);
-      expect(first.usage).toEqual({ promptTokens: DEFAULT_USAGE.prompt_tokens, completionTokens: DEFAULT_USAGE.completion_tokens, totalTokens: DEFAULT_USAGE.total_tokens, estimated: false });
+      expect(first.usage).toEqual({
+        promptTokens: DEFAULT_USAGE.prompt_tokens,
+        completionTokens: DEFAULT_USAGE.completion_tokens,
+        totalTokens: DEFAULT_USAGE.total_tokens,
+        estimated: false,
+      });
       expect((await client().complete(question, { stream: true })).content).toBe('done');
       const spent = await failure(client().complete(question, { stream: false }));
       expect(spent).toMatchObject({ retryable: false, status: 400 });

@@ -11,7 +11,12 @@ import { docxBomb } from '../support/office-files';
  */
 const COMPILED = join(__dirname, '..', '..', 'dist', 'knowledge', 'parse-pool.js');
 
-const job = (bytes: Buffer, name: string, parserId = 'naive'): ParseJob => ({ bytes, name, parserId, options: { chunkTokens: 128, overlapTokens: 16 } });
+const job = (bytes: Buffer, name: string, parserId = 'naive'): ParseJob => ({
+  bytes,
+  name,
+  parserId,
+  options: { chunkTokens: 128, overlapTokens: 16 },
+});
 const licence = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'texts', name));
 /** A text whose splitting takes seconds: one unbroken run of words. */
 const slowText = () => Buffer.from('word '.repeat(3_000_000));
@@ -31,7 +36,10 @@ describe('parsing threads', () => {
   });
 
   it('gives the chunks the calling thread would', async () => {
-    for (const [name, parserId] of [['GPL-3', 'naive'], ['tenancy-regulation.txt', 'laws']] as const) {
+    for (const [name, parserId] of [
+      ['GPL-3', 'naive'],
+      ['tenancy-regulation.txt', 'laws'],
+    ] as const) {
       const inThread = await pool.parse(job(licence(name), `${name}.txt`, parserId));
       expect(inThread.kind).toBe('chunks');
       expect(inThread).toEqual(await parseDocument(job(licence(name), `${name}.txt`, parserId)));
@@ -63,7 +71,11 @@ describe('parsing threads', () => {
   it('stops a file that runs over the time limit, and parses the next one', async () => {
     const strict = createParsePool({ threads: 1, timeoutMs: 1_000 });
     try {
-      expect(await strict.parse(job(slowText(), 'long.txt'))).toEqual({ kind: 'failed', reason: 'corrupt', message: 'the file could not be parsed within 1 s' });
+      expect(await strict.parse(job(slowText(), 'long.txt'))).toEqual({
+        kind: 'failed',
+        reason: 'corrupt',
+        message: 'the file could not be parsed within 1 s',
+      });
       // The next file is a short note: the replacement thread's start counts against its 1 s too, so a
       // long one could run over on a loaded machine and prove nothing.
       expect((await strict.parse(job(Buffer.from('A short note after the stopped file.'), 'note.txt'))).kind).toBe('chunks');
@@ -77,7 +89,10 @@ describe('parsing threads', () => {
     const inThread = await pool.extract(attachment);
     expect(inThread).toMatchObject({ kind: 'text', format: 'text', truncated: false });
     expect(inThread).toEqual(await extractAttachment(attachment));
-    expect(await pool.extract({ bytes: await docxBomb(50 * 1024 * 1024), name: 'bomb.docx' })).toMatchObject({ kind: 'failed', reason: 'too_large' });
+    expect(await pool.extract({ bytes: await docxBomb(50 * 1024 * 1024), name: 'bomb.docx' })).toMatchObject({
+      kind: 'failed',
+      reason: 'too_large',
+    });
   });
 
   it('fails a file that needs more than the heap of a thread as too_large, and parses the next one', async () => {

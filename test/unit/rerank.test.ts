@@ -38,7 +38,13 @@ describe('the HTTP reranker', () => {
 
   it('sends query, documents and top_n with the key, and maps scores back to input order', async () => {
     upstream.reply = () => ({
-      body: { model: 'm', results: [{ index: 2, relevance_score: 0.9 }, { index: 0, relevance_score: 0.4, document: { text: 'a' } }] },
+      body: {
+        model: 'm',
+        results: [
+          { index: 2, relevance_score: 0.9 },
+          { index: 0, relevance_score: 0.4, document: { text: 'a' } },
+        ],
+      },
     });
     const scores = await reranker.rerank('which one?', ['a', 'b', 'c']);
     expect(scores).toEqual([0.4, 0, 0.9]);
@@ -53,7 +59,14 @@ describe('the HTTP reranker', () => {
   });
 
   it('squashes raw logits into [0, 1] keeping their order', async () => {
-    upstream.reply = () => ({ body: { results: [{ index: 0, relevance_score: -3.2 }, { index: 1, relevance_score: 4.5 }] } });
+    upstream.reply = () => ({
+      body: {
+        results: [
+          { index: 0, relevance_score: -3.2 },
+          { index: 1, relevance_score: 4.5 },
+        ],
+      },
+    });
     const [low, high, missing] = await reranker.rerank('q', ['a', 'b', 'c']);
     expect(low).toBeGreaterThan(0);
     expect(high).toBeLessThan(1);
@@ -77,7 +90,9 @@ describe('the HTTP reranker', () => {
     expect(badRequest.message).toBe('rerank upstream answered HTTP 400: bad request from key [redacted]');
 
     upstream.reply = () => ({ body: { results: [] }, delayMs: 2_000 });
-    const slow = await failure(createReranker({ provider: 'http', baseUrl, apiKey: API_KEY, model: 'm', timeoutMs: 100 }, noEmbeddings).rerank('q', ['a']));
+    const slow = await failure(
+      createReranker({ provider: 'http', baseUrl, apiKey: API_KEY, model: 'm', timeoutMs: 100 }, noEmbeddings).rerank('q', ['a']),
+    );
     expect(slow.retryable).toBe(true);
 
     upstream.reply = () => ({ body: { results: [{ index: 7, relevance_score: 0.5 }] } });

@@ -1,4 +1,10 @@
-import { InvalidReviewOutputError, parseReviewOutput, REVIEW_INSTRUCTIONS, REVIEW_RESPONSE_FORMAT, streamedReport } from '../../completion/review-report';
+import {
+  InvalidReviewOutputError,
+  parseReviewOutput,
+  REVIEW_INSTRUCTIONS,
+  REVIEW_RESPONSE_FORMAT,
+  streamedReport,
+} from '../../completion/review-report';
 import { type Finding, NotADiffError, parseUnifiedDiff, reviewDiff, SECURITY_RULE_IDS } from '../../completion/review-rules';
 
 // Secret-looking literals are assembled at run time so that secret scanners do not flag this file.
@@ -136,7 +142,10 @@ describe('parseUnifiedDiff', () => {
       '- and please check the naming',
     ].join('\n');
     const [file] = parseUnifiedDiff(pasted);
-    expect(file!.added).toEqual([{ line: 2, text: 'x = 2' }, { line: 3, text: 'y = eval(data)' }]);
+    expect(file!.added).toEqual([
+      { line: 2, text: 'x = 2' },
+      { line: 3, text: 'y = eval(data)' },
+    ]);
     expect(at(reviewDiff(pasted, { mode: 'default' }).findings)).toEqual(['critical app.py:3 code.eval']);
   });
 
@@ -272,7 +281,7 @@ describe('reviewDiff', () => {
   });
 });
 
-describe('the model review\'s structured output', () => {
+describe("the model review's structured output", () => {
   const valid = {
     report: '## Review\n- [critical] db.js:12 SQL built from input. [warning] and [info] tags in prose count for nothing.',
     findings: [
@@ -284,7 +293,9 @@ describe('the model review\'s structured output', () => {
   it('accepts what the schema describes, and nothing else', () => {
     expect(parseReviewOutput(JSON.stringify(valid))).toEqual(valid);
     expect(() => parseReviewOutput('## Review\n- [critical] prose')).toThrow(InvalidReviewOutputError);
-    expect(() => parseReviewOutput(JSON.stringify({ ...valid, findings: [{ ...valid.findings[0], severity: 'blocker' }] }))).toThrow(/review\.findings\.0\.severity/);
+    expect(() => parseReviewOutput(JSON.stringify({ ...valid, findings: [{ ...valid.findings[0], severity: 'blocker' }] }))).toThrow(
+      /review\.findings\.0\.severity/,
+    );
     expect(() => parseReviewOutput(JSON.stringify({ report: 'x' }))).toThrow(/review\.findings/);
     expect(() => parseReviewOutput(JSON.stringify({ ...valid, extra: 1 }))).toThrow(InvalidReviewOutputError);
   });

@@ -1,7 +1,14 @@
 import { AppError } from '../../common/errors';
 import { eventNames } from '../../common/events';
 import {
-  DEFAULT_ROUTE, EXTRACTIVE_PASSAGES, OFFLINE_ROUTE, offlineRouteFor, parseRoute, PROCESSORS, routeUsesModel, SCENARIOS,
+  DEFAULT_ROUTE,
+  EXTRACTIVE_PASSAGES,
+  OFFLINE_ROUTE,
+  offlineRouteFor,
+  parseRoute,
+  PROCESSORS,
+  routeUsesModel,
+  SCENARIOS,
 } from '../../completion/route-catalog';
 
 function thrownBy(fn: () => unknown): AppError {
@@ -37,7 +44,11 @@ describe('the catalogue', () => {
       for (const m of p.modes) expect(m.description.length).toBeGreaterThan(5);
     }
     expect(PROCESSORS.find((p) => p.processor_id === 'rules')!.modes.map((m) => m.mode)).toEqual(['default', 'security']);
-    expect(PROCESSORS.find((p) => p.processor_id === 'structured')!.modes.map((m) => m.mode).sort()).toEqual(['bugs', 'default', 'requirements']);
+    expect(
+      PROCESSORS.find((p) => p.processor_id === 'structured')!
+        .modes.map((m) => m.mode)
+        .sort(),
+    ).toEqual(['bugs', 'default', 'requirements']);
     // Every extractive mode says how many passages it quotes.
     for (const m of PROCESSORS.find((p) => p.processor_id === 'extractive')!.modes) expect(EXTRACTIVE_PASSAGES[m.mode]).toBeGreaterThan(0);
   });
@@ -72,7 +83,7 @@ describe('parseRoute', () => {
     expect(unknown.details).toMatchObject({ part: 'processor' });
   });
 
-  it("refuses a mode the processor does not have, even when another processor has it", () => {
+  it('refuses a mode the processor does not have, even when another processor has it', () => {
     const err = thrownBy(() => parseRoute('@review@rules@concise@'));
     expect(err.message).toBe('route: unknown mode "concise" for processor "rules"; accepted: default, security');
     expect(err.details).toEqual({ field: 'body.route', part: 'mode' });
@@ -80,7 +91,16 @@ describe('parseRoute', () => {
   });
 
   it('refuses malformed routes as a whole, naming where the route came from', () => {
-    for (const route of ['chat@llm@default', '@chat@llm@', '@chat@llm@default', '@@llm@default@', '@chat@llm@default@extra@', '@Chat@llm@default@', '', '@chat @llm@default@']) {
+    for (const route of [
+      'chat@llm@default',
+      '@chat@llm@',
+      '@chat@llm@default',
+      '@@llm@default@',
+      '@chat@llm@default@extra@',
+      '@Chat@llm@default@',
+      '',
+      '@chat @llm@default@',
+    ]) {
       const err = thrownBy(() => parseRoute(route));
       expect(err.details).toEqual({ field: 'body.route', part: 'form' });
       expect(err.message).toContain('@scenario@processor@mode@');
@@ -93,7 +113,13 @@ describe('offline routing', () => {
   it('answers model routes with the extractive knowledge-base mode and keeps model-free routes', () => {
     expect(OFFLINE_ROUTE).toBe('@kbqa@extractive@default@');
     expect(routeUsesModel(OFFLINE_ROUTE)).toBe(false);
-    for (const route of ['@chat@llm@default@', '@kbqa@llm@detailed@', '@agent@llm@concise@', '@review@llm@default@', '@import@llm@default@']) {
+    for (const route of [
+      '@chat@llm@default@',
+      '@kbqa@llm@detailed@',
+      '@agent@llm@concise@',
+      '@review@llm@default@',
+      '@import@llm@default@',
+    ]) {
       expect(routeUsesModel(route)).toBe(true);
       expect(offlineRouteFor(route)).toBe(OFFLINE_ROUTE);
     }

@@ -15,7 +15,11 @@ const running: ChildProcess[] = [];
 
 function supervise(childScript: string, env: Record<string, string>): Supervisor {
   // A process group of its own, so a failed test can end the supervisor and its child together.
-  const proc = spawn('bash', [SUPERVISE, 'demo', process.execPath, '-e', childScript], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const proc = spawn('bash', [SUPERVISE, 'demo', process.execPath, '-e', childScript], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   running.push(proc);
   let log = '';
   const listeners = new Set<() => void>();
@@ -23,8 +27,8 @@ function supervise(childScript: string, env: Record<string, string>): Supervisor
     log += chunk.toString();
     for (const listener of listeners) listener();
   };
-  proc.stdout!.on('data', append);
-  proc.stderr!.on('data', append);
+  proc.stdout.on('data', append);
+  proc.stderr.on('data', append);
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   const waitFor = (pattern: RegExp) =>
     new Promise<RegExpMatchArray>((resolve, reject) => {
@@ -61,7 +65,8 @@ describe('the process supervisor', () => {
   });
 
   it('restarts a killed process, logging the signal, and on SIGTERM stops it without restarting', async () => {
-    const child = "process.on('SIGTERM', () => { console.log('child stopping on SIGTERM'); process.exit(0); }); console.log('child ready'); setInterval(() => {}, 1000);";
+    const child =
+      "process.on('SIGTERM', () => { console.log('child stopping on SIGTERM'); process.exit(0); }); console.log('child ready'); setInterval(() => {}, 1000);";
     const sup = supervise(child, {
       SUPERVISE_BACKOFF_MS: '100',
     });
@@ -97,7 +102,7 @@ describe('the process supervisor', () => {
   it('refuses to start without a command', async () => {
     const proc = spawn('bash', [SUPERVISE, 'demo'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
-    proc.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     expect(await new Promise((resolve) => proc.once('exit', resolve))).toBe(2);
     expect(err).toContain('usage: stack/supervise.sh');
   });

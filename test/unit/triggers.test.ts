@@ -1,10 +1,18 @@
 import { createTriggerBody } from '../../common/schemas/triggers';
 import { agentTaskWorkflowId } from '../../commands/workflow-starts';
 import { agentTaskFor } from '../../triggers/agent-task-plan';
-import type { InboundEvent } from '../../triggers/inbound-event';
-import { projectRegexProblem, type TriggerRule, triggerMatches } from '../../triggers/match';
+import type { InboundEvent } from '../../common/inbound-event';
+import { projectRegexProblem } from '../../common/project-regex';
+import { type TriggerRule, triggerMatches } from '../../triggers/match';
 import { isSessionTemplate, planSession, QUESTION_MAX_CHARS, sessionTemplateCatalog } from '../../triggers/session-templates';
-import { fillInputs, fillTemplate, INPUT_VALUE_MAX_CHARS, renderInputs, templateProblem, unknownPathProblems } from '../../triggers/templates';
+import {
+  fillInputs,
+  fillTemplate,
+  INPUT_VALUE_MAX_CHARS,
+  renderInputs,
+  templateProblem,
+  unknownPathProblems,
+} from '../../common/event-templates';
 
 const pullRequestEvent = (overrides: Partial<InboundEvent> = {}): InboundEvent => ({
   event_id: 'delivery-1',
@@ -17,7 +25,12 @@ const pullRequestEvent = (overrides: Partial<InboundEvent> = {}): InboundEvent =
   payload: {
     number: 7,
     draft: false,
-    pull_request: { html_url: 'https://git.example.com/acme/app/pull/7', title: 'Add login', labels: ['a', 'b'], 'head-ref': 'feature/login' },
+    pull_request: {
+      html_url: 'https://git.example.com/acme/app/pull/7',
+      title: 'Add login',
+      labels: ['a', 'b'],
+      'head-ref': 'feature/login',
+    },
     text: 'plain text of the event',
   },
   ...overrides,
@@ -54,7 +67,9 @@ describe('trigger matching', () => {
   it('searches the project with the pattern; an event without a project never matches one', () => {
     expect(triggerMatches(rule({ match: { event: '*', project_regex: '^acme/' } }), pullRequestEvent())).toBe(true);
     expect(triggerMatches(rule({ match: { event: '*', project_regex: 'app$' } }), pullRequestEvent())).toBe(true);
-    expect(triggerMatches(rule({ match: { event: '*', project_regex: '^acme/' } }), pullRequestEvent({ project: 'other/acme/app' }))).toBe(false);
+    expect(triggerMatches(rule({ match: { event: '*', project_regex: '^acme/' } }), pullRequestEvent({ project: 'other/acme/app' }))).toBe(
+      false,
+    );
     expect(triggerMatches(rule({ match: { event: '*', project_regex: '.*' } }), pullRequestEvent({ project: null }))).toBe(false);
     expect(triggerMatches(rule({ match: { event: '*' } }), pullRequestEvent({ project: null }))).toBe(true);
   });
@@ -97,20 +112,27 @@ describe('input templates', () => {
       expect(templateProblem(`{{ event.${known} }}`)).toBeNull();
     }
     expect(unknownPathProblems('{{ event.foo }} {{ event.payload.x }} {{ event.bar.baz }}')).toEqual([
-      expect.stringContaining('event.foo '), expect.stringContaining('event.bar.baz '),
+      expect.stringContaining('event.foo '),
+      expect.stringContaining('event.bar.baz '),
     ]);
     expect(unknownPathProblems('{{ event.payload.x }}')).toEqual([]);
   });
 
   it('renders inputs, or says which path the event lacks; null is there and renders empty', () => {
     const event = pullRequestEvent({ project: null, payload: { ...pullRequestEvent().payload, closed_at: null, commits: [{ id: 'c1' }] } });
-    expect(renderInputs({ p: '[{{ event.project }}]', c: '{{ event.payload.closed_at }}', id: '{{ event.payload.commits.0.id }}' }, event))
-      .toEqual({ inputs: { p: '[]', c: '', id: 'c1' } });
-    const missing = renderInputs({ ok: '{{ event.url }}', title: '{{ event.payload.pull_request.nope }}', more: '{{ event.payload.commits.3.id }}' }, event);
+    expect(
+      renderInputs({ p: '[{{ event.project }}]', c: '{{ event.payload.closed_at }}', id: '{{ event.payload.commits.0.id }}' }, event),
+    ).toEqual({ inputs: { p: '[]', c: '', id: 'c1' } });
+    const missing = renderInputs(
+      { ok: '{{ event.url }}', title: '{{ event.payload.pull_request.nope }}', more: '{{ event.payload.commits.3.id }}' },
+      event,
+    );
     expect(missing).toEqual({ error: expect.stringContaining('input title: event.payload.pull_request.nope') });
     expect((missing as { error: string }).error).toContain('input more: event.payload.commits.3.id');
     // Below a null there is nothing: absent.
-    expect(renderInputs({ c: '{{ event.payload.closed_at.day }}' }, event)).toEqual({ error: expect.stringContaining('event.payload.closed_at.day') });
+    expect(renderInputs({ c: '{{ event.payload.closed_at.day }}' }, event)).toEqual({
+      error: expect.stringContaining('event.payload.closed_at.day'),
+    });
     // A stored path no event can have fills as empty, as it did before such paths were refused.
     expect(renderInputs({ legacy: '[{{ event.foo }}]' }, event)).toEqual({ inputs: { legacy: '[]' } });
   });
@@ -172,12 +194,17 @@ describe('session templates', () => {
     expect(isSessionTemplate('poetry')).toBe(false);
   });
 
-  it('default: named after the event, the agent\'s route, the event and inputs in the question', () => {
+  it("default: named after the event, the agent's route, the event and inputs in the question", () => {
     const plan = planSession('default', ctx({ inputs: { title: 'Add login', empty: '' } }));
     expect(plan.route).toBeNull();
     expect(plan.sessionName).toBe('pull_request.opened from git-b on acme/app');
     expect(plan.metadata).toEqual({
-      event_id: 'delivery-1', event_source: 'git-b', event: 'pull_request.opened', project: 'acme/app', actor: 'octocat', url: 'https://git.example.com/acme/app/pull/7',
+      event_id: 'delivery-1',
+      event_source: 'git-b',
+      event: 'pull_request.opened',
+      project: 'acme/app',
+      actor: 'octocat',
+      url: 'https://git.example.com/acme/app/pull/7',
     });
     expect(plan.question).toContain('pull_request.opened from git-b on acme/app');
     expect(plan.question).toContain('title: Add login');
@@ -189,7 +216,10 @@ describe('session templates', () => {
 
   it('code-review: the model route when one is configured, rules otherwise; link first, diff after', () => {
     const diff = 'diff --git a/x.js b/x.js\n+++ b/x.js\n+eval(input)';
-    const withModel = planSession('code-review', ctx({ inputs: { pr_url: 'https://git.example.com/acme/app/pull/9', title: 'Fix', diff } }));
+    const withModel = planSession(
+      'code-review',
+      ctx({ inputs: { pr_url: 'https://git.example.com/acme/app/pull/9', title: 'Fix', diff } }),
+    );
     expect(withModel.route).toBe('@review@llm@default@');
     expect(withModel.question.split('\n')[0]).toBe('Review the change https://git.example.com/acme/app/pull/9');
     expect(withModel.question).toContain('title: Fix');
@@ -204,7 +234,10 @@ describe('session templates', () => {
 
   it('imports: the items input, else the event text, else the payload as JSON', () => {
     const items = 'title,priority\nDark mode,low';
-    expect(planSession('import-requirements', ctx({ inputs: { items } }))).toMatchObject({ route: '@import@structured@requirements@', question: items });
+    expect(planSession('import-requirements', ctx({ inputs: { items } }))).toMatchObject({
+      route: '@import@structured@requirements@',
+      question: items,
+    });
     expect(planSession('import-bugs', ctx()).question).toBe('plain text of the event');
     const payload = { items: [{ title: 'Crash on start' }] };
     const bugs = planSession('import-bugs', ctx({ event: pullRequestEvent({ payload }) }));
@@ -228,15 +261,40 @@ describe('agent tasks of a trigger', () => {
 
     const event = pullRequestEvent();
     const trigger = {
-      trigger_id: 'trg_a', name: 'n', enabled: true, inbound_path: null, problems: [], created_at: '', updated_at: '',
-      trigger: { source: 'git-b' as const, match: { event: '*' }, action: { agent_id: 'agt_1', session_template: 'code-review' as const, inputs: { pr_url: '{{ event.payload.pull_request.html_url }}' } } },
+      trigger_id: 'trg_a',
+      name: 'n',
+      enabled: true,
+      inbound_path: null,
+      problems: [],
+      created_at: '',
+      updated_at: '',
+      trigger: {
+        source: 'git-b' as const,
+        match: { event: '*' },
+        action: {
+          agent_id: 'agt_1',
+          session_template: 'code-review' as const,
+          inputs: { pr_url: '{{ event.payload.pull_request.html_url }}' },
+        },
+      },
     };
     const task = agentTaskFor('tenant-1', trigger, event);
-    expect(task).toEqual({ task: {
-      tenantId: 'tenant-1', origin: 'trigger:trg_a', key: 'delivery-1', agentId: 'agt_1', sessionTemplate: 'code-review',
-      inputs: { pr_url: 'https://git.example.com/acme/app/pull/7' }, question: 'Review the change https://git.example.com/acme/app/pull/7', event,
-    } });
-    const lacking = { ...trigger, trigger: { ...trigger.trigger, action: { ...trigger.trigger.action, inputs: { pr_url: '{{ event.payload.pr.url }}' } } } };
+    expect(task).toEqual({
+      task: {
+        tenantId: 'tenant-1',
+        origin: 'trigger:trg_a',
+        key: 'delivery-1',
+        agentId: 'agt_1',
+        sessionTemplate: 'code-review',
+        inputs: { pr_url: 'https://git.example.com/acme/app/pull/7' },
+        question: 'Review the change https://git.example.com/acme/app/pull/7',
+        event,
+      },
+    });
+    const lacking = {
+      ...trigger,
+      trigger: { ...trigger.trigger, action: { ...trigger.trigger.action, inputs: { pr_url: '{{ event.payload.pr.url }}' } } },
+    };
     expect(agentTaskFor('tenant-1', lacking, event)).toEqual({ error: expect.stringContaining('event.payload.pr.url') });
   });
 });

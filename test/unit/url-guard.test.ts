@@ -1,13 +1,24 @@
 import { assertPublicHttpUrl, UnsafeUrlError } from '../../common/net/url-guard';
 
 describe('outbound URL guard', () => {
-  it.each(['http://8.8.8.8/hook', 'https://93.184.216.34/x', 'http://[2606:4700::1111]/', 'http://[::ffff:8.8.8.8]/'])('lets %s through', async (url) => {
-    await expect(assertPublicHttpUrl(url, false)).resolves.toBeInstanceOf(URL);
-  });
+  it.each(['http://8.8.8.8/hook', 'https://93.184.216.34/x', 'http://[2606:4700::1111]/', 'http://[::ffff:8.8.8.8]/'])(
+    'lets %s through',
+    async (url) => {
+      await expect(assertPublicHttpUrl(url, false)).resolves.toBeInstanceOf(URL);
+    },
+  );
 
   it.each([
-    'http://127.0.0.1:9380/v1', 'http://10.1.2.3/', 'http://192.168.0.7/', 'http://172.20.0.1/', 'http://169.254.169.254/latest/meta-data',
-    'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://[fe80::1]/', 'http://[fd00::5]/', 'http://0.0.0.0/',
+    'http://127.0.0.1:9380/v1',
+    'http://10.1.2.3/',
+    'http://192.168.0.7/',
+    'http://172.20.0.1/',
+    'http://169.254.169.254/latest/meta-data',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[fe80::1]/',
+    'http://[fd00::5]/',
+    'http://0.0.0.0/',
   ])('refuses %s', async (url) => {
     await expect(assertPublicHttpUrl(url, false)).rejects.toBeInstanceOf(UnsafeUrlError);
   });

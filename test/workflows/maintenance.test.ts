@@ -15,7 +15,10 @@ describe('maintenanceWorkflow retry policy', () => {
 
   async function runWithSweepFailing(failures: number) {
     let calls = 0;
-    const activities: Pick<Activities, 'sweepOutboxes' | 'purgeExpiredRateCounters' | 'purgeExpiredStreamEvents' | 'purgeExpiredInboundEvents'> = {
+    const activities: Pick<
+      Activities,
+      'sweepOutboxes' | 'purgeExpiredRateCounters' | 'purgeExpiredStreamEvents' | 'purgeExpiredInboundEvents'
+    > = {
       async sweepOutboxes() {
         calls += 1;
         if (calls <= failures) throw new Error(`database unavailable (attempt ${calls})`);

@@ -23,9 +23,19 @@ const databaseDown = async (): Promise<never> => {
   throw new Error('database unavailable');
 };
 
-async function run<T>(env: TestWorkflowEnvironment, name: string, activities: Partial<Activities>, execute: (taskQueue: string) => Promise<T>): Promise<T> {
+async function run<T>(
+  env: TestWorkflowEnvironment,
+  name: string,
+  activities: Partial<Activities>,
+  execute: (taskQueue: string) => Promise<T>,
+): Promise<T> {
   const taskQueue = `time-bounds-${name}`;
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows'), activities });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowsPath: require.resolve('../../workflows'),
+    activities,
+  });
   return worker.runUntil(execute(taskQueue));
 }
 
@@ -40,7 +50,10 @@ function ownServer(): () => TestWorkflowEnvironment {
 }
 
 const failureOf = async (promise: Promise<unknown>) => {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(WorkflowFailedError);
   return (err as WorkflowFailedError).cause as Error & { type?: string };
 };
@@ -57,38 +70,76 @@ describe('workflow time bounds', () => {
   // run inside the worker, so that wait cannot be skipped here.
   it('counts an attempt whose activity fails as failed and dead-letters the delivery after the schedule', async () => {
     const deadLettered: string[] = [];
-    const input = { deliveryId: 'dlv_bound', tenantId: 'default', subscriptionId: 'sub_bound', envelope: { event_id: 'evt_bound' } as never };
-    const outcome = await run(env(), 'delivery', {
-      attemptDelivery: async () => {
-        throw ApplicationFailure.nonRetryable('database unavailable');
+    const input = {
+      deliveryId: 'dlv_bound',
+      tenantId: 'default',
+      subscriptionId: 'sub_bound',
+      envelope: { event_id: 'evt_bound' } as never,
+    };
+    const outcome = await run(
+      env(),
+      'delivery',
+      {
+        attemptDelivery: async () => {
+          throw ApplicationFailure.nonRetryable('database unavailable');
+        },
+        deadLetter: async ({ deliveryId }) => {
+          deadLettered.push(deliveryId);
+        },
       },
-      deadLetter: async ({ deliveryId }) => {
-        deadLettered.push(deliveryId);
-      },
-    }, (taskQueue) => env().client.workflow.execute(webhookDeliveryWorkflow, { taskQueue, workflowId: 'time-bound-delivery', args: [input] }));
+      (taskQueue) =>
+        env().client.workflow.execute(webhookDeliveryWorkflow, { taskQueue, workflowId: 'time-bound-delivery', args: [input] }),
+    );
     expect(outcome).toEqual({ status: 'dead', attempts: 5 });
     expect(deadLettered).toEqual(['dlv_bound']);
   });
 
   it('fails a replay still going at its time bound, saying so', async () => {
-    const input = { replayId: 'rpl_bound', tenantId: 'default', since: '2026-01-01T00:00:00Z', until: '2026-02-01T00:00:00Z', timeoutMs: 300_000 };
+    const input = {
+      replayId: 'rpl_bound',
+      tenantId: 'default',
+      since: '2026-01-01T00:00:00Z',
+      until: '2026-02-01T00:00:00Z',
+      timeoutMs: 300_000,
+    };
     const result = run(env(), 'replay', { prepareReplayPage: databaseDown }, (taskQueue) =>
-      env().client.workflow.execute(webhookReplayWorkflow, { taskQueue, workflowId: 'time-bound-replay', args: [input] }));
+      env().client.workflow.execute(webhookReplayWorkflow, { taskQueue, workflowId: 'time-bound-replay', args: [input] }),
+    );
     const cause = await failureOf(result);
-    expect(cause).toMatchObject({ type: 'ReplayTimedOut', message: expect.stringContaining('time bound (300000 ms): 0 deliveries started') });
+    expect(cause).toMatchObject({
+      type: 'ReplayTimedOut',
+      message: expect.stringContaining('time bound (300000 ms): 0 deliveries started'),
+    });
   });
 
   it('fails an agent task whose preparation does not finish in time, recording it on its run', async () => {
     const recorded: Array<{ workflowId: string; message: string }> = [];
-    const task = { tenantId: 'default', origin: 'cron:crn_bound', key: 'scheduled', agentId: 'agt_bound', sessionTemplate: 'plain', inputs: {}, question: 'hello?', event: null };
-    const result = run(env(), 'agent-task', {
-      prepareAgentTask: databaseDown,
-      failAgentTask: async ({ workflowId, message }) => {
-        recorded.push({ workflowId, message });
+    const task = {
+      tenantId: 'default',
+      origin: 'cron:crn_bound',
+      key: 'scheduled',
+      agentId: 'agt_bound',
+      sessionTemplate: 'plain',
+      inputs: {},
+      question: 'hello?',
+      event: null,
+    };
+    const result = run(
+      env(),
+      'agent-task',
+      {
+        prepareAgentTask: databaseDown,
+        failAgentTask: async ({ workflowId, message }) => {
+          recorded.push({ workflowId, message });
+        },
       },
-    }, (taskQueue) => env().client.workflow.execute(agentTaskWorkflow, { taskQueue, workflowId: 'time-bound-agent-task', args: [task] }));
+      (taskQueue) => env().client.workflow.execute(agentTaskWorkflow, { taskQueue, workflowId: 'time-bound-agent-task', args: [task] }),
+    );
     const cause = await failureOf(result);
-    expect(cause).toMatchObject({ type: 'AgentTaskTimedOut', message: expect.stringContaining('preparation did not finish within its time bound') });
+    expect(cause).toMatchObject({
+      type: 'AgentTaskTimedOut',
+      message: expect.stringContaining('preparation did not finish within its time bound'),
+    });
     expect(recorded).toEqual([{ workflowId: 'time-bound-agent-task', message: cause.message }]);
   });
 });
@@ -99,7 +150,8 @@ describe('maintenance time bound', () => {
 
   it('ends a maintenance run whose activity does not return before the next run is due', async () => {
     const result = run(env(), 'maintenance', { sweepOutboxes: stalled }, (taskQueue) =>
-      env().client.workflow.execute(maintenanceWorkflow, { taskQueue, workflowId: 'time-bound-maintenance' }));
+      env().client.workflow.execute(maintenanceWorkflow, { taskQueue, workflowId: 'time-bound-maintenance' }),
+    );
     const cause = await failureOf(result);
     expect(cause).toMatchObject({ type: 'MaintenanceTimedOut', message: expect.stringContaining('time bound (45000 ms)') });
   });

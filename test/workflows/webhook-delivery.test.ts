@@ -32,7 +32,10 @@ describe('webhook delivery schedule', () => {
       temporal: env.client,
     });
     consumer = await startConsumer();
-    const sub = await api.call('POST', '/v1/webhook/subscriptions', { key: api.adminKey, body: { url: consumer.url, events: ['session.created'] } });
+    const sub = await api.call('POST', '/v1/webhook/subscriptions', {
+      key: api.adminKey,
+      body: { url: consumer.url, events: ['session.created'] },
+    });
     subscriptionId = sub.json.data.subscription_id;
   });
   afterAll(async () => {
@@ -63,7 +66,8 @@ describe('webhook delivery schedule', () => {
     const ids = await api.services.webhooks.ensureDelivery({ tenantId: 'default', subscriptionId, envelope });
     return { ...ids, input: { deliveryId: ids.deliveryId, tenantId: 'default', subscriptionId, envelope } };
   }
-  const attemptsOf = async (deliveryId: string) => (await api.call('GET', `/v1/webhook/deliveries/${deliveryId}`, { key: api.adminKey })).json.data;
+  const attemptsOf = async (deliveryId: string) =>
+    (await api.call('GET', `/v1/webhook/deliveries/${deliveryId}`, { key: api.adminKey })).json.data;
 
   it('tries at once, then 30 s, 2 min, 10 min and 1 h after each failure, then dead-letters with every attempt', async () => {
     consumer.answerWith(() => ({ status: 500 }));
@@ -146,13 +150,20 @@ describe('webhook delivery schedule', () => {
     expect(consumer.received.length - before).toBe(3);
     const { attempts, status } = await attemptsOf(deliveryId);
     expect(status).toBe('delivered');
-    expect(attempts.map((a: { attempt: number; ok: boolean }) => [a.attempt, a.ok])).toEqual([[1, false], [2, false], [3, true]]);
+    expect(attempts.map((a: { attempt: number; ok: boolean }) => [a.attempt, a.ok])).toEqual([
+      [1, false],
+      [2, false],
+      [3, true],
+    ]);
   });
 
   it('ends without another attempt once the subscription is deleted', async () => {
     const before = consumer.received.length;
     consumer.answerWith(() => ({ status: 500 }));
-    const sub = await api.call('POST', '/v1/webhook/subscriptions', { key: api.adminKey, body: { url: consumer.url, events: ['session.created'] } });
+    const sub = await api.call('POST', '/v1/webhook/subscriptions', {
+      key: api.adminKey,
+      body: { url: consumer.url, events: ['session.created'] },
+    });
     const { input, workflowId } = await newDelivery();
     const own = { ...input, subscriptionId: sub.json.data.subscription_id };
     const worker = await newWorker();

@@ -10,7 +10,7 @@ function pushUrl(payload: Record<string, unknown>): string | null {
   // The pushed head commit's page; the project's when the push carries no commits (a deleted branch).
   const head = text(payload, 'checkout_sha', 'after');
   const commits = at(payload, 'commits');
-  const commit = Array.isArray(commits) ? commits.find((c) => isObject(c) && c.id === head) : undefined;
+  const commit: unknown = Array.isArray(commits) ? commits.find((c) => isObject(c) && c.id === head) : undefined;
   return text(commit, 'url') ?? text(payload, 'project.web_url');
 }
 

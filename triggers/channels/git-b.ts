@@ -15,7 +15,10 @@ export function normaliseGitHubShaped(eventHeaders: string[]): ChannelAdapter {
   };
   return (headers, payload) => {
     const kind = kindOf(headers);
-    const common = { project: text(payload, 'repository.full_name'), actor: text(payload, 'sender.login', 'sender.username', 'pusher.name') };
+    const common = {
+      project: text(payload, 'repository.full_name'),
+      actor: text(payload, 'sender.login', 'sender.username', 'pusher.name'),
+    };
     switch (kind) {
       case 'push':
         // GitHub calls the comparison link `compare`, Gitea `compare_url`.

@@ -1,5 +1,5 @@
 import { invalid } from '../../common/errors';
-import type { InboundChannel, InboundEvent } from '../inbound-event';
+import type { InboundChannel, InboundEvent } from '../../common/inbound-event';
 import { type ChannelAdapter, type InboundHeaders, isObject } from './fields';
 import { normaliseGeneric } from './generic';
 import { normaliseGitA } from './git-a';

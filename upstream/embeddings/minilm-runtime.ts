@@ -11,7 +11,7 @@ import { normaliseInPlace } from './vectors';
  * The quantized all-MiniLM-L6-v2 (sentence-transformers) as published inside the langchain4j jar
  * on Maven Central; stack/install.sh unpacks these two files into the model folder.
  */
-export const MINILM_FILES = {
+const MINILM_FILES = {
   onnx: 'all-minilm-l6-v2-q.onnx',
   tokenizer: 'all-minilm-l6-v2-q-tokenizer.json',
 } as const;
@@ -109,7 +109,10 @@ async function createRuntime(modelDir: string): Promise<MiniLmRuntime> {
   const embedOne = async (ids: number[]): Promise<number[]> => {
     const dims = [1, ids.length];
     const output = await session.run({
-      input_ids: int64Tensor(BigInt64Array.from(ids, (id) => BigInt(id)), dims),
+      input_ids: int64Tensor(
+        BigInt64Array.from(ids, (id) => BigInt(id)),
+        dims,
+      ),
       attention_mask: int64Tensor(new BigInt64Array(ids.length).fill(1n), dims),
       token_type_ids: int64Tensor(new BigInt64Array(ids.length), dims),
     });

@@ -20,7 +20,11 @@ export function createHttpReranker(options: HttpRerankOptions): Reranker {
     async rerank(query, documents) {
       if (documents.length === 0) return [];
       const body = await postJson({
-        url, apiKey, timeoutMs, upstream: 'rerank', makeError,
+        url,
+        apiKey,
+        timeoutMs,
+        upstream: 'rerank',
+        makeError,
         body: { model, query, documents, top_n: documents.length },
       });
       return scoresInInputOrder(body, documents.length);

@@ -33,9 +33,7 @@ export function createLocalReranker(embeddings: EmbeddingProvider): Reranker {
       if (documents.length === 0) return [];
       const semantic = await semanticScores(embeddings, query, documents);
       const coverage = coverageScores(query, documents);
-      return documents.map((_, i) =>
-        coverage === null ? semantic[i]! : SEMANTIC_WEIGHT * semantic[i]! + COVERAGE_WEIGHT * coverage[i]!,
-      );
+      return documents.map((_, i) => (coverage === null ? semantic[i]! : SEMANTIC_WEIGHT * semantic[i]! + COVERAGE_WEIGHT * coverage[i]!));
     },
   };
 }
@@ -64,7 +62,5 @@ function coverageScores(query: string, documents: string[]): number[] | null {
     return Math.log(1 + (n + 1) / (df + 1)) * Math.sqrt(Math.min(term.length, 16));
   });
   const total = weights.reduce((a, b) => a + b, 0);
-  return documentTerms.map(
-    (terms) => queryTerms.reduce((sum, term, i) => sum + (terms.has(term) ? weights[i]! : 0), 0) / total,
-  );
+  return documentTerms.map((terms) => queryTerms.reduce((sum, term, i) => sum + (terms.has(term) ? weights[i]! : 0), 0) / total);
 }

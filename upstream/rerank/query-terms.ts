@@ -5,7 +5,12 @@
  */
 export function contentTerms(text: string): Set<string> {
   const terms = new Set<string>();
-  const words = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words =
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   for (const word of words) {
     if (word.length < 2 || STOP_WORDS.has(word)) continue;
     terms.add(stem(word));

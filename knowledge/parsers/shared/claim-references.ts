@@ -7,7 +7,8 @@
 /** `claim(s)` followed by numbers joined by commas, and/or, and ranges (`to`, `through`, `-`). */
 const ENGLISH_REFERENCE = /\bclaims?\s+(\d+(?:\s*(?:,|,?\s*or|,?\s*and(?:\/or)?|to|through|-|\u2013|\u2014)\s*\d+)*)/gi;
 const CHINESE_REFERENCE = /权利要求\s*(\d+(?:\s*(?:[、,，~～\-－]|或者?|和|至|到)\s*\d+)*)/g;
-const ALL_PRECEDING = /\b(?:any|one) (?:one )?of the (?:preceding|previous|foregoing) claims\b|\bany (?:preceding|previous|foregoing) claim\b|前述任一项权利要求|前述权利要求中任一项/i;
+const ALL_PRECEDING =
+  /\b(?:any|one) (?:one )?of the (?:preceding|previous|foregoing) claims\b|\bany (?:preceding|previous|foregoing) claim\b|前述任一项权利要求|前述权利要求中任一项/i;
 const RANGE = /^(?:to|through|-|\u2013|\u2014|~|～|－|至|到)$/;
 
 /** Numbers of the earlier claims that claim `claim` depends on, ascending; empty for an independent claim. */

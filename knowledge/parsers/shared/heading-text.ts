@@ -142,4 +142,3 @@ export function numberedHeading(items: readonly SourceItem[], index: number, tex
   const number = matchOutlineNumber(text);
   return number && { number, ...splitLineTitle(items, index, number.rest) };
 }
-

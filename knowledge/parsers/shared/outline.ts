@@ -16,7 +16,7 @@ export interface HeadingMatch {
   extraLines?: number;
 }
 
-export interface HeadingContext {
+interface HeadingContext {
   items: readonly SourceItem[];
   index: number;
   /**
@@ -98,5 +98,4 @@ export function hasSubsections(sections: readonly Section[], index: number): boo
 }
 
 /** Heading blocks (Markdown, HTML, DOCX) by their level, and nothing else. */
-export const headingBlocks: HeadingDetector = (item) =>
-  item.kind === 'heading' ? { rank: item.level, title: item.text } : undefined;
+export const headingBlocks: HeadingDetector = (item) => (item.kind === 'heading' ? { rank: item.level, title: item.text } : undefined);

@@ -22,14 +22,14 @@ export interface TextLine {
   page?: number;
 }
 
-export interface HeadingItem {
+interface HeadingItem {
   kind: 'heading';
   level: number;
   text: string;
   page?: number;
 }
 
-export interface CodeItem {
+interface CodeItem {
   kind: 'code';
   text: string;
   page?: number;

@@ -8,7 +8,9 @@ describe('book parser', () => {
 
   it('leaves out the table of contents and puts chapters under their parts', () => {
     expectWellFormed(chunks, options);
-    expect(chunks.some((chunk) => chunk.content.includes('CONTENTS') || chunk.content.includes('CHAPTER II. Ninety-Two Steps'))).toBe(false);
+    expect(chunks.some((chunk) => chunk.content.includes('CONTENTS') || chunk.content.includes('CHAPTER II. Ninety-Two Steps'))).toBe(
+      false,
+    );
     expect([...new Set(chunks.map((chunk) => chunk.sectionPath.join(' > ')))]).toEqual([
       '',
       'PART ONE THE ISLAND > CHAPTER I The Relief Boat',

@@ -44,7 +44,9 @@ describe('laws parser on licence texts', () => {
     expect(contributor!.content).toBe(
       '1.1. "Contributor"\nmeans each individual or legal entity that creates, contributes to\nthe creation of, or owns Covered Software.',
     );
-    expect(chunksAt(chunks, ['Mozilla Public License Version 2.0', '2. License Grants and Conditions', '2.3. Limitations on Grant Scope'])).toHaveLength(1);
+    expect(
+      chunksAt(chunks, ['Mozilla Public License Version 2.0', '2. License Grants and Conditions', '2.3. Limitations on Grant Scope']),
+    ).toHaveLength(1);
     // Untitled numbered paragraphs are articles too, labelled by their number.
     const termination = chunks.filter((chunk) => chunk.sectionPath[1] === '5. Termination').map((chunk) => chunk.sectionPath[2]);
     expect(termination).toEqual(['5.1.', '5.2.', '5.3.']);
@@ -137,7 +139,9 @@ describe('laws parser on statutes', () => {
       ['Chapter 3 Obligations of the Tenant', 'Article 7 Minor Repairs'],
       ['Chapter 3 Obligations of the Tenant', '§ 8 Notice'],
     ]);
-    expect(chunks[4]!.content).toMatch(/^Article 4 Repairs\n1\. The landlord shall carry out repairs[\s\S]*deduct the reasonable cost from\nthe rent, after giving the landlord written notice of at least 14 days\.$/);
+    expect(chunks[4]!.content).toMatch(
+      /^Article 4 Repairs\n1\. The landlord shall carry out repairs[\s\S]*deduct the reasonable cost from\nthe rent, after giving the landlord written notice of at least 14 days\.$/,
+    );
   });
 
   it('Chinese chapters (第一章) and articles (第三条); a long article is split into parts that keep the path', () => {

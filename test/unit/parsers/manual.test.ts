@@ -23,7 +23,9 @@ describe('manual parser', () => {
   });
 
   it('keeps a procedure in one chunk with its lead-in and the notes under its steps', () => {
-    const [drainHose, ...others] = chunks.filter((chunk) => chunk.role === 'procedure' && chunk.sectionPath[1] === '2.2 Connecting a drain hose');
+    const [drainHose, ...others] = chunks.filter(
+      (chunk) => chunk.role === 'procedure' && chunk.sectionPath[1] === '2.2 Connecting a drain hose',
+    );
     expect(others).toHaveLength(0);
     expect(drainHose!.metadata).toEqual({ steps: 5 });
     expect(drainHose!.content).toBe(

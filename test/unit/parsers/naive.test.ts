@@ -114,7 +114,15 @@ describe('naive parser', () => {
       '能否在不增加水位传感器的情况下防止干烧？',
     ]);
     const budget = { chunkTokens: 60, overlapTokens: 30 };
-    const cjk = naiveParser.parse({ blocks: [{ kind: 'heading', level: 2, text: '背景技术' }, { kind: 'paragraph', text: paragraph }] }, budget);
+    const cjk = naiveParser.parse(
+      {
+        blocks: [
+          { kind: 'heading', level: 2, text: '背景技术' },
+          { kind: 'paragraph', text: paragraph },
+        ],
+      },
+      budget,
+    );
     expectWellFormed(cjk, budget);
     expect(cjk.length).toBeGreaterThan(2);
     for (const chunk of cjk) {
@@ -128,7 +136,15 @@ describe('naive parser', () => {
     const pdf: ExtractedDocument = {
       blocks: [
         { kind: 'paragraph', text: 'Quarterly revenue by region is shown below.', page: 4 },
-        { kind: 'table', rows: [['Region', 'Q1', 'Q2'], ['North', '1.2', '1.4'], ['South', '0.9', '1.1']], page: 4 },
+        {
+          kind: 'table',
+          rows: [
+            ['Region', 'Q1', 'Q2'],
+            ['North', '1.2', '1.4'],
+            ['South', '0.9', '1.1'],
+          ],
+          page: 4,
+        },
         { kind: 'paragraph', text: 'Both regions grew in the second quarter.', page: 5 },
       ],
     };

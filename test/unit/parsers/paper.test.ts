@@ -112,7 +112,11 @@ describe('paper parser', () => {
     expect(parsed.map((chunk) => [chunk.sectionPath, chunk.role, chunk.content])).toEqual([
       [['Fan Power as a Filter Sensor', 'Abstract'], 'abstract', 'Fan power at fixed speed tracks filter clogging.'],
       [['Fan Power as a Filter Sensor', '1 Introduction'], undefined, 'Filters are changed on a schedule.'],
-      [['Fan Power as a Filter Sensor', 'References'], 'reference', 'ASHRAE. Standard 52.2. 2017.\nJ. Petersen. Fan laws for small ventilation units. 2019.'],
+      [
+        ['Fan Power as a Filter Sensor', 'References'],
+        'reference',
+        'ASHRAE. Standard 52.2. 2017.\nJ. Petersen. Fan laws for small ventilation units. 2019.',
+      ],
     ]);
   });
 });

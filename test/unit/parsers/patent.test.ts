@@ -31,11 +31,18 @@ describe('patent parser', () => {
     claims.forEach((claim, index) => {
       expect(claim.content.startsWith(`${index + 1}. `)).toBe(true);
       // No other claim's opening inside it.
-      expect(claim.content.split('\n').slice(1).some((line) => /^\d+\. (A|The) /.test(line))).toBe(false);
+      expect(
+        claim.content
+          .split('\n')
+          .slice(1)
+          .some((line) => /^\d+\. (A|The) /.test(line)),
+      ).toBe(false);
       expect(claim.metadata?.claim).toBe(index + 1);
     });
     // A claim with its elements on several lines stays whole.
-    expect(claims[5]!.content).toMatch(/^6\. A method of monitoring[\s\S]*\(a\) running[\s\S]*\(c\) signalling[\s\S]*exceeds a threshold\.$/);
+    expect(claims[5]!.content).toMatch(
+      /^6\. A method of monitoring[\s\S]*\(a\) running[\s\S]*\(c\) signalling[\s\S]*exceeds a threshold\.$/,
+    );
   });
 
   it('reads the claims each claim depends on, and which are independent', () => {
@@ -53,7 +60,9 @@ describe('patent parser', () => {
 
   it('splits a claim only when it alone exceeds the budget, keeping its path and metadata on every piece', () => {
     const small = { chunkTokens: 48, overlapTokens: 8 };
-    const pieces = patentParser.parse(plainTextDocument(fixtureText('patent-filter-monitor.txt')), small).filter((c) => c.sectionPath[1] === 'Claim 6');
+    const pieces = patentParser
+      .parse(plainTextDocument(fixtureText('patent-filter-monitor.txt')), small)
+      .filter((c) => c.sectionPath[1] === 'Claim 6');
     expectWellFormed(pieces, small);
     expect(pieces.length).toBeGreaterThan(1);
     pieces.forEach((piece, index) => {
@@ -68,8 +77,14 @@ describe('patent parser', () => {
     expect(zh.filter((chunk) => chunk.role === 'claim').map((chunk) => [chunk.sectionPath, chunk.metadata?.depends_on])).toEqual([
       [['权利要求书', 'Claim 1'], []],
       [['权利要求书', 'Claim 2'], [1]],
-      [['权利要求书', 'Claim 3'], [1, 2]],
-      [['权利要求书', 'Claim 4'], [1, 2, 3]],
+      [
+        ['权利要求书', 'Claim 3'],
+        [1, 2],
+      ],
+      [
+        ['权利要求书', 'Claim 4'],
+        [1, 2, 3],
+      ],
     ]);
     expect(zh.filter((chunk) => !chunk.role && chunk.sectionPath.length > 0).map((chunk) => chunk.sectionPath)).toEqual([
       ['说明书', '技术领域'],

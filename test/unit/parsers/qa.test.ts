@@ -20,7 +20,9 @@ describe('qa parser', () => {
       'How do I reset the router to factory settings?\nWith the router switched on, press and hold the RESET button on the\nback for ten seconds, until the status light flashes amber. The router\nrestarts with the network name and password printed on its label.\nAll your settings, including port forwarding rules, are erased.',
     );
     // An answer of two paragraphs stays in its pair.
-    expect(pairs[3]!.content).toMatch(/^How often does the router install updates, and can I postpone them\?\nUpdates are checked[\s\S]*\n\nYou can postpone an update[\s\S]*Security updates cannot be postponed\.$/);
+    expect(pairs[3]!.content).toMatch(
+      /^How often does the router install updates, and can I postpone them\?\nUpdates are checked[\s\S]*\n\nYou can postpone an update[\s\S]*Security updates cannot be postponed\.$/,
+    );
     // The introduction is not a pair.
     expect(chunks[0]).toMatchObject({ sectionPath: [] });
     expect(chunks[0]!.role).toBeUndefined();
@@ -51,7 +53,9 @@ describe('qa parser', () => {
     expect(chunks[0]!.content).toBe(
       'When is my card charged?\nYour card is charged on the first day of each billing period.\n\nIf the charge fails, we retry three times over the following week.',
     );
-    expect(chunks[2]!.content).toBe('How do I delete my account?\nOpen Account > Privacy.\nChoose Delete account and confirm with your password.');
+    expect(chunks[2]!.content).toBe(
+      'How do I delete my account?\nOpen Account > Privacy.\nChoose Delete account and confirm with your password.',
+    );
   });
 
   it('reads two-column tables as pairs, skipping a header row', () => {

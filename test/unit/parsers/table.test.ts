@@ -4,7 +4,10 @@ import { expectWellFormed, fixtureText } from './fixture-documents';
 
 /** The CSV as the CSV extractor delivers it: one table block named after the file (no quoted commas here). */
 function csvDocument(name: string): ExtractedDocument {
-  const rows = fixtureText(name).trimEnd().split('\n').map((line) => line.split(','));
+  const rows = fixtureText(name)
+    .trimEnd()
+    .split('\n')
+    .map((line) => line.split(','));
   return { blocks: [{ kind: 'table', name, rows }] };
 }
 
@@ -24,7 +27,9 @@ describe('table parser', () => {
       metadata: { row: 1, table: 'product-catalogue.csv' },
     });
     // An empty cell is left out rather than written as "description: ".
-    expect(chunks[3]!.content).toBe('sku: DH-20-F; name: Replacement filter for DH-20; category: Spare parts; price_eur: 12.50; stock: 880');
+    expect(chunks[3]!.content).toBe(
+      'sku: DH-20-F; name: Replacement filter for DH-20; category: Spare parts; price_eur: 12.50; stock: 880',
+    );
     expect(chunks.map((chunk) => chunk.metadata?.row)).toEqual([1, 2, 3, 4, 5]);
   });
 
@@ -32,7 +37,14 @@ describe('table parser', () => {
     const blocks: Block[] = [
       { kind: 'heading', level: 1, text: 'Opening hours' },
       { kind: 'paragraph', text: 'The service desk is closed on public holidays.' },
-      { kind: 'table', rows: [['Monday', '08:00', '18:00'], ['Saturday', '09:00', '13:00']], page: 2 },
+      {
+        kind: 'table',
+        rows: [
+          ['Monday', '08:00', '18:00'],
+          ['Saturday', '09:00', '13:00'],
+        ],
+        page: 2,
+      },
     ];
     const chunks = tableParser.parse({ blocks }, options);
     expect(chunks.map((chunk) => [chunk.sectionPath, chunk.role, chunk.content, chunk.metadata])).toEqual([
@@ -45,7 +57,21 @@ describe('table parser', () => {
   it('splits a row longer than the budget into parts', () => {
     const notes = 'Customer reported intermittent drops of the 5 GHz network after the firmware update. '.repeat(6).trim();
     const small = { chunkTokens: 32, overlapTokens: 0 };
-    const chunks = tableParser.parse({ blocks: [{ kind: 'table', name: 'Tickets', rows: [['id', 'notes'], ['T-1042', notes]] }] }, small);
+    const chunks = tableParser.parse(
+      {
+        blocks: [
+          {
+            kind: 'table',
+            name: 'Tickets',
+            rows: [
+              ['id', 'notes'],
+              ['T-1042', notes],
+            ],
+          },
+        ],
+      },
+      small,
+    );
     expectWellFormed(chunks, small);
     expect(chunks.length).toBeGreaterThan(1);
     chunks.forEach((chunk, index) => expect(chunk.metadata).toEqual({ row: 1, table: 'Tickets', part: index + 1, parts: chunks.length }));

@@ -40,7 +40,12 @@ describe('token helpers', () => {
     const text = 'Licensees may convey the work under this\nLicense. Art. 5 of the Act applies. 出租人应当维修。承租人应当付款！';
     const sentences = splitSentences(text);
     expect(sentences.join('')).toBe(text);
-    expect(sentences).toEqual(['Licensees may convey the work under this\nLicense. ', 'Art. 5 of the Act applies. ', '出租人应当维修。', '承租人应当付款！']);
+    expect(sentences).toEqual([
+      'Licensees may convey the work under this\nLicense. ',
+      'Art. 5 of the Act applies. ',
+      '出租人应当维修。',
+      '承租人应当付款！',
+    ]);
   });
 
   it('splits a long paragraph window by window exactly as the whole text would be split', () => {

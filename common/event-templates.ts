@@ -6,7 +6,7 @@ import type { InboundEvent } from './inbound-event';
  */
 
 /** The event's fields a template may name; only `payload` (the body as sent) has fields of its own. */
-export const EVENT_FIELDS = ['event_id', 'source', 'event', 'project', 'actor', 'url', 'received_at', 'payload'] as const;
+const EVENT_FIELDS = ['event_id', 'source', 'event', 'project', 'actor', 'url', 'received_at', 'payload'] as const;
 
 /** A filled value is cut here, so a huge payload field cannot blow up a task's question. */
 export const INPUT_VALUE_MAX_CHARS = 20_000;
@@ -94,10 +94,16 @@ export function fillInputs(templates: Record<string, string>, event: InboundEven
  * have (JSON null is there, and fills as empty). A path no event can have fills as empty, as it
  * did before such paths were refused.
  */
-export function renderInputs(templates: Record<string, string>, event: InboundEvent): { inputs: Record<string, string> } | { error: string } {
+export function renderInputs(
+  templates: Record<string, string>,
+  event: InboundEvent,
+): { inputs: Record<string, string> } | { error: string } {
   const absent: string[] = [];
   const inputs = Object.fromEntries(
-    Object.entries(templates).map(([name, template]) => [name, render(template, event, (path) => absent.push(`input ${name}: event.${path.join('.')}`))]),
+    Object.entries(templates).map(([name, template]) => [
+      name,
+      render(template, event, (path) => absent.push(`input ${name}: event.${path.join('.')}`)),
+    ]),
   );
   if (absent.length === 0) return { inputs };
   return { error: `not started: the event lacks what the trigger's inputs name (${absent.slice(0, 5).join('; ')})` };

@@ -6,8 +6,8 @@ import type { DocumentStore } from '../stores/documents';
 import type { FileStore } from '../stores/files';
 import type { SessionStore } from '../stores/sessions';
 import type { SkillStore } from '../stores/skills';
-import { type ActiveSkill, historyMessages, resolveRoute, systemPromptFor, toolsFor } from './plan-run';
-import type { CompletionInput } from './run-input';
+import { type ActiveSkill, historyMessages, resolveRoute, systemPromptFor, toolsFor } from '../completion/plan-run';
+import type { CompletionInput } from '../completion/run-input';
 
 /** The stores a completion's input is read from (the API's services, or an activity's). */
 export interface PreparationDeps {
@@ -35,7 +35,10 @@ export interface CompletionRequest {
 async function sessionOfAgent(services: PreparationDeps, tenantId: string, agentId: string, sessionId: string) {
   const session = await services.sessions.getActive(tenantId, sessionId);
   if (session.agent_id !== agentId) {
-    throw new AppError(ErrorCodes.NOT_FOUND, `session ${sessionId} does not belong to agent ${agentId}`, { resource: 'session', id: sessionId });
+    throw new AppError(ErrorCodes.NOT_FOUND, `session ${sessionId} does not belong to agent ${agentId}`, {
+      resource: 'session',
+      id: sessionId,
+    });
   }
   return session;
 }
@@ -46,7 +49,10 @@ async function checkContextDocuments(services: PreparationDeps, tenantId: string
     [...new Set(docIds)].map(async (docId) => {
       const doc = await services.documents.getDoc(tenantId, docId);
       if (!agent.kb_ids.includes(doc.kb_id)) {
-        throw new AppError(ErrorCodes.NOT_FOUND, `document ${docId} is not in the agent's knowledge bases`, { resource: 'document', id: docId });
+        throw new AppError(ErrorCodes.NOT_FOUND, `document ${docId} is not in the agent's knowledge bases`, {
+          resource: 'document',
+          id: docId,
+        });
       }
     }),
   );
@@ -54,7 +60,10 @@ async function checkContextDocuments(services: PreparationDeps, tenantId: string
 
 /** The agent's own skills and those activated on the session; a skill removed since is skipped. */
 async function activeSkills(services: PreparationDeps, tenantId: string, agent: Agent, sessionId: string): Promise<ActiveSkill[]> {
-  const [ofSession, ofAgent] = await Promise.all([services.skills.activeForSession(tenantId, sessionId), services.skills.byIds(tenantId, agent.skills)]);
+  const [ofSession, ofAgent] = await Promise.all([
+    services.skills.activeForSession(tenantId, sessionId),
+    services.skills.byIds(tenantId, agent.skills),
+  ]);
   const byId = new Map<string, ActiveSkill>();
   for (const skill of [...ofAgent, ...ofSession]) byId.set(skill.skill_id, skill);
   return [...byId.values()];
@@ -72,7 +81,10 @@ export async function prepareCompletionInput(services: PreparationDeps, request:
     agentRead,
     sessionOfAgent(services, tenantId, agentId, request.sessionId),
     agentRead.then((a) => activeSkills(services, tenantId, a, request.sessionId)),
-    services.sessions.recentTurns(tenantId, request.sessionId, { maxMessages: config.HISTORY_MAX_MESSAGES, maxChars: config.HISTORY_MAX_CHARS }),
+    services.sessions.recentTurns(tenantId, request.sessionId, {
+      maxMessages: config.HISTORY_MAX_MESSAGES,
+      maxChars: config.HISTORY_MAX_CHARS,
+    }),
     services.files.assertExist(tenantId, request.attachments),
     agentRead.then((a) => checkContextDocuments(services, tenantId, a, request.contextIds)),
   ]);
