@@ -3,7 +3,7 @@
  * names the row it enforces. Run with `npm run deps:check` (exits non-zero on any violation).
  *
  * Folders are at the repo root. "domain" = completion/, knowledge/, triggers/. "upstream" = upstream/
- * (clients of upstream HTTP services); llm/ and tools/ count as upstream until they move into it.
+ * (clients of upstream HTTP services).
  * commands/ and upstream/ may not exist yet: the rules hold for them once they do.
  *
  * | folder                      | may import (project folders)                                                  |
@@ -12,16 +12,16 @@
  * | workers/ (composition root) | anything in the project (addition: but not test/ or bench/)                   |
  * | commands/ (use cases)       | commands/, workflows/, stores/, domain, upstream, common/                     |
  * | workflows/                  | workflows/, activities/ TYPE-ONLY, domain TYPE-ONLY except the pure modules   |
- * |                             | (value imports allowed from completion/run-input.ts, completion/run-failure.ts, |
- * |                             | triggers/inbound-event.ts), common/                                           |
+ * |                             | (value imports allowed from completion/run-input.ts and                       |
+ * |                             | completion/context-messages.ts), common/                                      |
  * | activities/                 | activities/, stores/, domain, upstream, common/, commands/                    |
  * | domain                      | domain, stores/ TYPE-ONLY, upstream, common/                                  |
- * | upstream (upstream/, llm/, tools/) | upstream, common/                                                      |
+ * | upstream (upstream/) | upstream, common/                                                      |
  * | stores/                     | stores/, common/                                                              |
  * | common/                     | common/ only                                                                  |
  * | bench/, test/               | anything                                                                      |
  *
- * Besides the table: no cycles of value imports (cycles through an `import type` are allowed), no
+ * Besides the table: only commands/ (and the composition roots that create it) imports @temporalio/client; no cycles of value imports (cycles through an `import type` are allowed), no
  * devDependencies imported from production code (everything but test/, bench/ and root config
  * files), and no import that does not resolve.
  *
@@ -34,7 +34,7 @@ const PROJECT = '^(api|workers|commands|workflows|activities|completion|knowledg
 const DOMAIN = '(completion|knowledge|triggers)';
 const UPSTREAM = '(upstream|llm|tools)';
 /** Domain modules that workflows may import as values (deterministic, no I/O). */
-const WORKFLOW_PURE_DOMAIN = ['^completion/run-input\\.ts$', '^completion/run-failure\\.ts$', '^triggers/inbound-event\\.ts$'];
+const WORKFLOW_PURE_DOMAIN = ['^completion/run-input\\.ts$', '^completion/context-messages\\.ts$'];
 
 /** A layer rule: from `from`, any project import outside `allowed` (a list of folder regexes) is an error. */
 const layer = (name, row, from, allowed) => ({
@@ -65,7 +65,7 @@ module.exports = {
     layer('layer-activities', 'activities/', '^activities/', ['activities', 'stores', DOMAIN, UPSTREAM, 'common', 'commands']),
     layer('layer-domain', 'domain (completion/, knowledge/, triggers/)', `^${DOMAIN}/`, [DOMAIN, 'stores', UPSTREAM, 'common']),
     typeOnly('domain-stores-type-only', 'domain (completion/, knowledge/, triggers/)', `^${DOMAIN}/`, '^stores/'),
-    layer('layer-upstream', 'upstream (upstream/, llm/, tools/)', `^${UPSTREAM}/`, [UPSTREAM, 'common']),
+    layer('layer-upstream', 'upstream (upstream/)', `^${UPSTREAM}/`, [UPSTREAM, 'common']),
     layer('layer-stores', 'stores/', '^stores/', ['stores', 'common']),
     layer('layer-common', 'common/', '^common/', ['common']),
     layer('layer-workers', 'workers/ (composition root): anything in the project but tests and benchmarks', '^workers/', [
@@ -79,6 +79,17 @@ module.exports = {
       'stores',
       'common',
     ]),
+    {
+      name: 'temporal-client-in-commands',
+      comment:
+        'Beyond the table: only commands/ calls the Temporal client (starts, signals, schedules, descriptions); the composition roots (api/services-factory.ts, workers/) create it and hand it down.',
+      severity: 'error',
+      from: {
+        path: '^(api|activities|workflows|completion|knowledge|triggers|upstream|stores|common)/',
+        pathNot: '^api/services-factory\\.ts$',
+      },
+      to: { path: '@temporalio/client' },
+    },
     {
       name: 'no-circular',
       comment: 'Beyond the table: no cycle made of value imports (a cycle through an `import type` is erased at run time and allowed).',
