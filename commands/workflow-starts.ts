@@ -10,12 +10,12 @@ import type { CompletionInput } from '../completion/run-input';
 import type { OverlapPolicy } from '../common/schemas/cron';
 import {
   AgentId,
+  completionSearchAttributes,
   CronId,
+  deliverySearchAttributes,
   DocId,
   EventId,
   KbId,
-  SessionId,
-  SubscriptionId,
   SYSTEM_TENANT,
   TenantId,
   TraceId,
@@ -31,9 +31,10 @@ import { PAGE_BOUND_MS, PAGES_PER_RUN, type ReplayInput, webhookReplayWorkflow }
 
 /*
  * Every workflow's id, search attributes and start options, in one place: what an operator sees in
- * the Temporal UI (ids, TenantId / AgentId / SessionId / TraceId ...) is decided here. Each start
- * carries an execution timeout as a backstop only: every workflow ends first at its own timer,
- * recording why.
+ * the Temporal UI (ids, TenantId / AgentId / SessionId / TraceId ...) is decided here. The lists
+ * that parent workflows give their children too (a completion's, a delivery's) are built by
+ * common/search-attributes.ts, which workflow code may import. Each start carries an execution
+ * timeout as a backstop only: every workflow ends first at its own timer, recording why.
  */
 
 // --- ids ---
@@ -100,13 +101,13 @@ export async function startDelivery(
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       workflowExecutionTimeout: DELIVERY_BACKSTOP_MS,
-      typedSearchAttributes: [
-        { key: TenantId, value: input.tenantId },
-        { key: EventId, value: input.envelope.event_id },
-        { key: SubscriptionId, value: input.subscriptionId },
-        { key: TraceId, value: traceId ?? input.envelope.event_id },
-        ...(typeof sessionId === 'string' ? [{ key: SessionId, value: sessionId }] : []),
-      ],
+      typedSearchAttributes: deliverySearchAttributes({
+        tenantId: input.tenantId,
+        eventId: input.envelope.event_id,
+        subscriptionId: input.subscriptionId,
+        traceId: traceId ?? input.envelope.event_id,
+        ...(typeof sessionId === 'string' ? { sessionId } : {}),
+      }),
     }),
   );
 }
@@ -143,12 +144,7 @@ export async function startCompletion(
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
       ...(input.limits.runTimeoutMs !== undefined ? { workflowExecutionTimeout: input.limits.runTimeoutMs + RUN_BACKSTOP_MARGIN_MS } : {}),
-      typedSearchAttributes: [
-        { key: TenantId, value: input.tenantId },
-        { key: AgentId, value: input.agentId },
-        { key: SessionId, value: input.sessionId },
-        { key: TraceId, value: input.traceId },
-      ],
+      typedSearchAttributes: completionSearchAttributes(input),
       memo: { route: input.route.text, question: input.question.slice(0, 200) },
     });
     runId = handle.firstExecutionRunId;

@@ -20,3 +20,32 @@ export const DocId = defineSearchAttributeKey('DocId', SearchAttributeType.KEYWO
 export const TriggerId = defineSearchAttributeKey('TriggerId', SearchAttributeType.KEYWORD);
 /** The cron job whose schedule started an agent task. */
 export const CronId = defineSearchAttributeKey('CronId', SearchAttributeType.KEYWORD);
+
+/*
+ * Each kind of workflow's search attributes, built here once: commands/workflow-starts.ts uses them
+ * for the workflows it starts, and parent workflows for the children they start (workflow code
+ * cannot import the Temporal client module).
+ */
+
+/** A completion: by tenant, agent, session and trace. */
+export const completionSearchAttributes = (run: { tenantId: string; agentId: string; sessionId: string; traceId: string }) => [
+  { key: TenantId, value: run.tenantId },
+  { key: AgentId, value: run.agentId },
+  { key: SessionId, value: run.sessionId },
+  { key: TraceId, value: run.traceId },
+];
+
+/** A webhook delivery: by tenant, event, subscription and trace (and session, when the event names one). */
+export const deliverySearchAttributes = (d: {
+  tenantId: string;
+  eventId: string;
+  subscriptionId: string;
+  traceId: string;
+  sessionId?: string;
+}) => [
+  { key: TenantId, value: d.tenantId },
+  { key: EventId, value: d.eventId },
+  { key: SubscriptionId, value: d.subscriptionId },
+  { key: TraceId, value: d.traceId },
+  ...(d.sessionId !== undefined ? [{ key: SessionId, value: d.sessionId }] : []),
+];

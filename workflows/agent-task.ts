@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { StopReason } from '../common/schemas/completions';
-import { AgentId, SessionId, TenantId, TraceId } from '../common/search-attributes';
+import { completionSearchAttributes } from '../common/search-attributes';
 import { AGENT_TASK_REJECTED, type AgentTaskInput } from '../common/inbound-event';
 import { completionWorkflow } from './completion';
 import { ownTimeBoundReached } from './own-time-bound';
@@ -79,12 +79,7 @@ export async function agentTaskWorkflow(input: AgentTaskInput): Promise<AgentTas
     workflowId: completionWorkflowId,
     args: [completion],
     ...backstop,
-    typedSearchAttributes: [
-      { key: TenantId, value: completion.tenantId },
-      { key: AgentId, value: completion.agentId },
-      { key: SessionId, value: completion.sessionId },
-      { key: TraceId, value: completion.traceId },
-    ],
+    typedSearchAttributes: completionSearchAttributes(completion),
     memo: { route: completion.route.text, question: completion.question.slice(0, 200), origin: input.origin },
   }).catch(async (err: unknown) => {
     if (bounded && endedUnrecorded(err))

@@ -10,7 +10,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ReplayPageInput } from '../activities/webhooks';
-import { EventId, SubscriptionId, TenantId, TraceId } from '../common/search-attributes';
+import { deliverySearchAttributes } from '../common/search-attributes';
 import { DELIVERY_BACKSTOP_MS, webhookDeliveryWorkflow } from './webhook-delivery';
 import { ownTimeBoundReached } from './own-time-bound';
 
@@ -61,12 +61,12 @@ export async function webhookReplayWorkflow(input: ReplayInput): Promise<{ deliv
               parentClosePolicy: ParentClosePolicy.ABANDON,
               // The same backstop as a delivery started by the dispatcher (DELIVERY_BACKSTOP_MS).
               ...(deadline !== undefined ? { workflowExecutionTimeout: DELIVERY_BACKSTOP_MS } : {}),
-              typedSearchAttributes: [
-                { key: TenantId, value: input.tenantId },
-                { key: EventId, value: d.envelope.event_id },
-                { key: SubscriptionId, value: d.subscriptionId },
-                { key: TraceId, value: input.replayId },
-              ],
+              typedSearchAttributes: deliverySearchAttributes({
+                tenantId: input.tenantId,
+                eventId: d.envelope.event_id,
+                subscriptionId: d.subscriptionId,
+                traceId: input.replayId,
+              }),
             });
           } catch (err) {
             // A continued run may meet children it already started.
