@@ -18,7 +18,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: true,
-        tsconfigRootDir: import.meta.dirname,
+        tsconfigRootDir: new URL('../..', import.meta.url).pathname,
       },
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
