@@ -9,6 +9,7 @@ import type { AppContext, AppState } from './context';
 import { deprecationHeaders } from './middleware/deprecation';
 import { findInputProblem, problemMessage } from './request-text';
 
+type MaybePromise<T> = T | Promise<T>;
 type AnyObject = z.ZodType<Record<string, unknown>>;
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
@@ -69,7 +70,8 @@ export interface RouteDef<
   otherErrors?: Record<number, string>;
   /** Marks the interface deprecated: `X-Deprecated: true` and `X-Deprecated-Sunset: <date>`. */
   deprecated?: { sunset: string };
-  handler(input: RouteInput<P, Q, B>): Promise<(R extends z.ZodType ? z.infer<R> : void) | typeof STREAMED>;
+  /** Returns `data` (or STREAMED), directly or as a promise: a handler with nothing to wait for need not be async. */
+  handler(input: RouteInput<P, Q, B>): MaybePromise<(R extends z.ZodType ? z.infer<R> : void) | typeof STREAMED>;
 }
 
 /** Returned by a handler that has answered with a stream of its own (ctx.body set): no envelope. */

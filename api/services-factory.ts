@@ -8,7 +8,7 @@ import type { Logger } from '../common/logger';
 import { createKnowledgeCatalog } from '../knowledge/catalog';
 import { createParsePool, parsePoolOptions } from '../knowledge/parse-pool';
 import { createStores } from '../stores';
-import { connectMongo, ensureIndexes } from '../stores/mongo';
+import { connectMongo, ensureIndexes, type MongoHandle } from '../stores/mongo';
 import { createRateLimiter } from '../stores/rate-limits';
 import { createAuthenticator } from './auth';
 import type { Services } from './services';
@@ -18,8 +18,8 @@ export interface ServiceOptions {
   rateLimitSyncMs?: number;
 }
 
-/** The API process's services, with the Temporal client its commands use (tests reach it too). */
-export type ApiRuntime = Services & { temporal: Client; close(): Promise<void> };
+/** The API process's services, with the clients its commands and stores use (tests reach them too). */
+export type ApiRuntime = Services & { temporal: Client; mongo: MongoHandle; es: EsClient; close(): Promise<void> };
 
 /** The API's composition root: connects every client once, wires the stores and the commands; the caller owns `close()`. */
 export async function createServices(config: Config, log: Logger, options: ServiceOptions = {}): Promise<ApiRuntime> {
@@ -38,8 +38,6 @@ export async function createServices(config: Config, log: Logger, options: Servi
     ...stores,
     config,
     log,
-    mongo,
-    es,
     catalog: createKnowledgeCatalog(config),
     auth: createAuthenticator(config, stores.apiKeys),
     rateLimiter: createRateLimiter(mongo.db, {
@@ -59,6 +57,8 @@ export async function createServices(config: Config, log: Logger, options: Servi
   return {
     ...services,
     temporal,
+    mongo,
+    es,
     async close() {
       await attachmentParsing.close();
       await connection.close();

@@ -42,7 +42,9 @@ export function composeWorker({ config, log, db, es, temporal, pollIntervalsMs }
       ? createOpenAiChatClient({ baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS })
       : null,
   };
-  const dispatcher = createPollLoop('event dispatch', () => commands.webhooks.dispatchRecorded(DISPATCH_BATCH), {
+  /** One round of the webhook dispatcher: recorded events into delivery workflows; returns how many it handled. */
+  const dispatchOnce = () => commands.webhooks.dispatchRecorded(DISPATCH_BATCH);
+  const dispatcher = createPollLoop('event dispatch', dispatchOnce, {
     intervalMs: pollIntervalsMs?.dispatch ?? config.WEBHOOK_DISPATCH_INTERVAL_MS,
     batchSize: DISPATCH_BATCH,
     log,
@@ -52,5 +54,5 @@ export function composeWorker({ config, log, db, es, temporal, pollIntervalsMs }
     batchSize: COST_BATCH,
     log,
   });
-  return { stores, commands, activities, dispatcher, costAggregator, close: () => parsing.close() };
+  return { stores, commands, activities, dispatchOnce, dispatcher, costAggregator, close: () => parsing.close() };
 }

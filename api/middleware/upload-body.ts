@@ -64,7 +64,7 @@ export function uploadBody(maxFileBytes: number): Middleware<AppState> {
 
   return async (ctx, next) => {
     try {
-      await parse(ctx, () => Promise.resolve(undefined));
+      await parse(ctx, () => Promise.resolve());
     } catch (err) {
       const message = String((err as Error).message ?? err);
       if (/maxFileSize|maxTotalFileSize|exceeded/i.test(message))

@@ -17,7 +17,7 @@ export const catalogRoutes = (_services: Services) => [
       `A completion's \`route\` is \`@scenario@processor@mode@\`; the default is \`${DEFAULT_ROUTE}\`. When no language model ` +
       `is configured, a route whose processor uses one is answered by \`${OFFLINE_ROUTE}\` (knowledge-base passages, quoted).`,
     response: scenarioList,
-    handler: () => Promise.resolve({ items: SCENARIOS.map((s) => ({ ...s, processors: [...s.processors], events: [...s.events] })) }),
+    handler: () => ({ items: SCENARIOS.map((s) => ({ ...s, processors: [...s.processors], events: [...s.events] })) }),
   }),
   defineRoute({
     method: 'get',
@@ -27,6 +27,6 @@ export const catalogRoutes = (_services: Services) => [
     summary: 'Supported processors and their modes',
     description: '`uses_model`: the processor calls a language model; the others answer without one.',
     response: processorList,
-    handler: () => Promise.resolve({ items: PROCESSORS.map((p) => ({ ...p, modes: p.modes.map((m) => ({ ...m })) })) }),
+    handler: () => ({ items: PROCESSORS.map((p) => ({ ...p, modes: p.modes.map((m) => ({ ...m })) })) }),
   }),
 ];

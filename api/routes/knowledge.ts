@@ -60,7 +60,7 @@ export const knowledgeRoutes = (services: Services) => {
       tag,
       summary: 'Parsers a document can be split with',
       response: parserList,
-      handler: () => Promise.resolve({ items: listParsers().map((p) => ({ parser_id: p.id, description: p.description })) }),
+      handler: () => ({ items: listParsers().map((p) => ({ parser_id: p.id, description: p.description })) }),
     }),
     defineRoute({
       method: 'get',
@@ -69,11 +69,10 @@ export const knowledgeRoutes = (services: Services) => {
       tag,
       summary: 'Embedding models a knowledge base can use',
       response: embeddingModelList,
-      handler: () =>
-        Promise.resolve({
-          default: catalog.defaultModel,
-          items: catalog.models().map((model) => ({ model, dimension: catalog.embedder(model)!.dimension || null })),
-        }),
+      handler: () => ({
+        default: catalog.defaultModel,
+        items: catalog.models().map((model) => ({ model, dimension: catalog.embedder(model)!.dimension || null })),
+      }),
     }),
     defineRoute({
       method: 'post',

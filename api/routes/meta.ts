@@ -39,7 +39,7 @@ export const metaRoutes = (services: Services, openApiDocument: () => unknown) =
     access: 'none',
     summary: 'Liveness: the process answers (no dependency is checked)',
     response: health,
-    handler: () => Promise.resolve({ status: 'ok' as const, uptime_s: Math.floor((Date.now() - startedAt) / 1000) }),
+    handler: () => ({ status: 'ok' as const, uptime_s: Math.floor((Date.now() - startedAt) / 1000) }),
   }),
   defineRoute({
     method: 'get',
@@ -74,7 +74,6 @@ export const metaRoutes = (services: Services, openApiDocument: () => unknown) =
     handler: ({ ctx }) => {
       ctx.type = 'application/json';
       ctx.body = openApiDocument();
-      return Promise.resolve();
     },
   }),
   defineRoute({
@@ -88,7 +87,6 @@ export const metaRoutes = (services: Services, openApiDocument: () => unknown) =
     handler: ({ ctx }) => {
       ctx.type = 'text/html';
       ctx.body = DOCS_HTML;
-      return Promise.resolve();
     },
   }),
   defineRoute({

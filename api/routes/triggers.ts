@@ -70,7 +70,7 @@ export const triggerRoutes = ({ triggers, agents, integrations }: Services) => {
       summary: 'Session templates a trigger may name',
       description: templatesText,
       response: sessionTemplateList,
-      handler: () => Promise.resolve({ items: sessionTemplateCatalog() }),
+      handler: () => ({ items: sessionTemplateCatalog() }),
     }),
     defineRoute({
       method: 'post',

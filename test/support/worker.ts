@@ -35,8 +35,7 @@ export async function startTestWorker(
   return {
     client,
     dispatcher: {
-      /** One round of the webhook dispatcher: recorded events into delivery workflows. */
-      dispatchOnce: () => composed.commands.webhooks.dispatchRecorded(200),
+      dispatchOnce: composed.dispatchOnce,
       stop: () => composed.dispatcher.stop(),
     },
     async stop() {
