@@ -5,12 +5,14 @@ import { completionWorkflowId } from '../commands/workflow-starts';
 import { type PreparationDeps, prepareCompletionInput } from '../commands/prepare-completion';
 import type { CompletionInput } from '../completion/run-input';
 import type { CompletionRunStore } from '../stores/completion-runs';
+import type { RunEventStore } from '../stores/run-events';
 import { isDuplicateKey } from '../stores/mongo';
 import { isSessionTemplate, planSession } from '../triggers/session-templates';
 import { AGENT_TASK_REJECTED, type AgentTaskInput } from '../common/inbound-event';
 
 export interface AgentTaskActivityDeps extends PreparationDeps {
   runs: CompletionRunStore;
+  runEvents: RunEventStore;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
@@ -93,12 +95,15 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
           throw rejected(`the task of ${input.origin} cannot run: ${err.message}`);
         throw err;
       }
+      const workflowIdOfRun = completionWorkflowId(traceId);
       try {
         await deps.runs.start({
           traceId,
           tenantId: input.tenantId,
           agentId: input.agentId,
           sessionId,
+          kind: input.origin.startsWith('cron:') ? 'cron' : 'trigger',
+          workflowId: workflowIdOfRun,
           route: completion.route.text,
           stream: false,
           offline: completion.offline,
@@ -106,7 +111,13 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
       }
-      return { completion, completionWorkflowId: completionWorkflowId(sessionId) };
+      // The run's first event, as the API writes for the runs it starts: whoever follows it reads from 0.
+      if (!(await deps.runEvents.read(traceId, 0))) {
+        await deps.runEvents.append(traceId, 0, [
+          { event: 'thinking', data: { phase: 'accepted', trace_id: traceId, route: completion.route.text, offline: completion.offline } },
+        ]);
+      }
+      return { completion, completionWorkflowId: workflowIdOfRun };
     },
 
     /**

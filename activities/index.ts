@@ -46,6 +46,7 @@ export function createActivities({ config, stores, catalog, parsing, chat, webho
         const recorded = await sessions.recordedAnswer(ctx.tenantId, ctx.sessionId, ctx.traceId);
         return recorded ? { answer: recorded.content, ...recorded.answeredBy } : null;
       },
+      notePartialAnswer: (traceId, text) => runs.notePartialAnswer(traceId, text),
     }),
     ...createToolActivities({ retrieval, files, runEvents, eventLog, allowPrivateUrls }),
     ...createRetrievalActivities({ ...retrieval, runEvents }),

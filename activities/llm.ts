@@ -8,8 +8,9 @@ import {
 } from '../completion/review-report';
 import { countFindings } from '../completion/review-rules';
 import { reviewArtifact } from '../completion/run-artifacts';
-import { type RunContext, stepConfidence } from '../completion/run-input';
+import { recordsEvents, type RunContext, stepConfidence } from '../completion/run-input';
 import { agentStepEvent } from './agent-step-event';
+import { whileHeartbeating } from './heartbeat';
 import type { FinishedRun, FinishRunInput } from './runs';
 import { type ChatModelClient, ChatModelError, type ChatRequest, type ChatResult } from '../common/chat-model';
 import { startedEarly } from '../common/started-early';
@@ -28,6 +29,8 @@ export interface LlmActivityDeps {
   recordFinishedRun?: (input: FinishRunInput) => Promise<FinishedRun>;
   /** The answer an earlier attempt of the answering call recorded, if one did (even in part). */
   recordedRun?: (ctx: RunContext) => Promise<RecordedRun | null>;
+  /** Keeps what a cancelled call had streamed: the partial answer its run records. */
+  notePartialAnswer?: (traceId: string, text: string) => Promise<void>;
 }
 
 /** An answer an earlier attempt recorded (in the run record or the session), with what the run had spent. */
@@ -80,6 +83,7 @@ export function createLlmActivities({
   messageIntervalMs = 50,
   recordFinishedRun,
   recordedRun,
+  notePartialAnswer,
 }: LlmActivityDeps) {
   /**
    * Records the run right here when the model has answered: a separate activity for it would cost
@@ -164,12 +168,11 @@ export function createLlmActivities({
           }),
         );
       };
-      if (ctx.stream) emit([{ event: 'thinking', data: { phase: attempt > 1 ? 'model_retry' : 'model', step, attempt } }]);
+      if (recordsEvents(ctx)) emit([{ event: 'thinking', data: { phase: attempt > 1 ? 'model_retry' : 'model', step, attempt } }]);
 
       let lastSent = '';
       let lastAt = 0;
       const onText = (text: string) => {
-        Context.current().heartbeat();
         const now = Date.now();
         if (now - lastAt < messageIntervalMs) return;
         // A review streams JSON: the reader is shown the Markdown report inside it as it grows.
@@ -182,14 +185,18 @@ export function createLlmActivities({
       const modelRequest: ChatRequest = review ? { ...request, responseFormat: REVIEW_RESPONSE_FORMAT } : request;
 
       let result: ChatResult;
+      const { cancellationSignal } = Context.current();
       try {
-        result = await chat.complete(modelRequest, {
-          stream: ctx.stream,
-          onText: ctx.stream ? onText : undefined,
-          signal: Context.current().cancellationSignal,
-        });
+        result = await whileHeartbeating(() =>
+          chat.complete(modelRequest, {
+            stream: ctx.stream,
+            onText: ctx.stream ? onText : undefined,
+            signal: cancellationSignal,
+          }),
+        );
       } catch (err) {
         await writes;
+        if (cancellationSignal.aborted && lastSent !== '') await notePartialAnswer?.(ctx.traceId, lastSent);
         if (err instanceof ChatModelError) {
           throw ApplicationFailure.create({
             message: err.message,
@@ -215,7 +222,7 @@ export function createLlmActivities({
       }
       // The model's text is stored as it is shown (stream, session, run): what the store cannot hold goes.
       result = { ...result, content: storableText(result.content) };
-      if (ctx.stream && result.content !== '' && result.content !== lastSent)
+      if (recordsEvents(ctx) && result.content !== '' && result.content !== lastSent)
         emit([{ event: 'message', data: { answer: result.content } }]);
       await writes;
 

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { AppError, ErrorCodes } from '../common/errors';
 import { searchBody } from '../common/schemas/knowledge';
-import type { Passage, RunContext } from '../completion/run-input';
+import { type Passage, recordsEvents, type RunContext } from '../completion/run-input';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
 import { searchChunks } from '../knowledge/search';
 import type { ChunkIndex } from '../stores/chunk-index';
@@ -61,7 +61,7 @@ export function createRetrievalActivities(deps: RetrievalDeps & { runEvents: Run
   return {
     async searchKnowledge(input: { ctx: RunContext; seq: number; kbIds: string[]; docIds: string[]; question: string; topK: number }) {
       let nextSeq = input.seq;
-      if (input.ctx.stream)
+      if (recordsEvents(input.ctx))
         nextSeq = await deps.runEvents.append(input.ctx.traceId, nextSeq, [{ event: 'thinking', data: { phase: 'retrieval' } }]);
       const passages = await searchPassages(deps, input.ctx.tenantId, input.kbIds, input.docIds, input.question, input.topK);
       return { passages, nextSeq };

@@ -5,7 +5,9 @@ import { describeImport, importArtifact, importEventData, reviewArtifact, review
 import { NotADiffError, reviewDiff } from '../completion/review-rules';
 import { NotImportableError, parseImport, parseModelImport } from '../completion/import-items';
 import { EXTRACTIVE_PASSAGES } from '../completion/route-catalog';
-import type { AnswerStep, AttachmentText, Passage, RunContext, RunRoute } from '../completion/run-input';
+import { type AnswerStep, type AttachmentText, type Passage, recordsEvents, type RunContext, type RunRoute } from '../completion/run-input';
+import type { ChatMessage } from '../common/chat-model';
+import { historyMessages } from '../completion/plan-run';
 import { agentStepEvent } from './agent-step-event';
 import type { CompletionRunStore } from '../stores/completion-runs';
 import type { CostStore } from '../stores/costs';
@@ -200,12 +202,13 @@ export function createRunActivities(deps: RunActivityDeps) {
         ctx.traceId,
         { answer: input.answer, reference: input.reference, cost, model: input.model, stopReason: input.stopReason, artifacts },
         at,
+        ctx.runId,
       ),
     ]);
-    if (ctx.stream) {
+    if (recordsEvents(ctx)) {
       await deps.runEvents.append(ctx.traceId, input.seq, [
         { event: 'message', data: { answer: input.answer, reference: input.reference } },
-        { event: 'done', data: { session_id: ctx.sessionId, trace_id: ctx.traceId, cost } },
+        { event: 'done', data: { session_id: ctx.sessionId, trace_id: ctx.traceId, cost, stop_reason: input.stopReason } },
       ]);
     }
     return { artifacts, cost };
@@ -261,7 +264,7 @@ export function createRunActivities(deps: RunActivityDeps) {
      */
     finishRun: recordRun,
 
-    /** Records a failed run: its error, the tokens it spent, and on the stream `error` then `done`. */
+    /** Records a failed run: its error, the tokens it spent, `run.failed`, and on the stream `error` then `done`. */
     async failRun(input: {
       ctx: RunContext;
       seq: number;
@@ -276,7 +279,16 @@ export function createRunActivities(deps: RunActivityDeps) {
       const cost = { tokens: input.tokens, duration_ms: Math.max(0, at.getTime() - input.requestedAt) };
       const error = { code: input.code, message: input.message };
       await Promise.all([
-        deps.runs.fail(ctx.traceId, error, cost, at),
+        deps.runs.fail(ctx.traceId, error, cost, at, ctx.runId),
+        deps.eventLog.appendMany([
+          newEvent(
+            'run.failed',
+            ctx.tenantId,
+            ctx.traceId,
+            { trace_id: ctx.traceId, session_id: ctx.sessionId, agent_id: ctx.agentId, code: error.code, message: error.message, cost },
+            at,
+          ),
+        ]),
         input.tokens > 0
           ? deps.costs.enqueueRunCost({
               tenantId: ctx.tenantId,
@@ -287,12 +299,117 @@ export function createRunActivities(deps: RunActivityDeps) {
             })
           : undefined,
       ]);
-      if (ctx.stream) {
+      if (recordsEvents(ctx)) {
         await deps.runEvents.append(ctx.traceId, input.seq, [
           { event: 'error', data: error },
-          { event: 'done', data: { session_id: ctx.sessionId, trace_id: ctx.traceId, cost } },
+          { event: 'done', data: { session_id: ctx.sessionId, trace_id: ctx.traceId, cost, stop_reason: 'failed' } },
         ]);
       }
+    },
+
+    /**
+     * Records a cancelled run: what it had answered by then (the text a cancelled model call had
+     * streamed, else the last finished step's) as its answer and as the session's turn marked
+     * `canceled` (not for a run cancelled before it started), the tokens it spent, `run.canceled`,
+     * and on the stream the last `message` and `done`. A run that had already ended stays as it was.
+     */
+    async recordCanceledRun(input: {
+      ctx: RunContext;
+      seq: number;
+      question: string;
+      /** The last finished model step's text. */
+      answerSoFar: string;
+      model: string | null;
+      tokens: number;
+      requestedAt: number;
+      /** The run never started (it was queued): no turn is recorded. */
+      beforeStart: boolean;
+    }): Promise<{ answer: string; cost: { tokens: number; duration_ms: number } }> {
+      const { ctx } = input;
+      const at = new Date();
+      const cost = { tokens: input.tokens, duration_ms: Math.max(0, at.getTime() - input.requestedAt) };
+      const answer = input.beforeStart ? '' : ((await deps.runs.partialAnswer(ctx.traceId)) ?? input.answerSoFar);
+      const ended = await deps.runs.cancel(ctx.traceId, { answer, cost, model: input.model, artifacts: [] }, at, ctx.runId);
+      if (!ended) return { answer, cost };
+      await Promise.all([
+        input.beforeStart
+          ? undefined
+          : deps.sessions.recordTurn(
+              ctx.tenantId,
+              ctx.sessionId,
+              ctx.traceId,
+              [
+                { role: 'user', content: input.question, metadata: {} },
+                {
+                  role: 'assistant',
+                  content: answer,
+                  metadata: { canceled: 'true' },
+                  answeredBy: { model: input.model, tokens: cost.tokens },
+                },
+              ],
+              at,
+            ),
+        deps.eventLog.appendMany([
+          newEvent(
+            'run.canceled',
+            ctx.tenantId,
+            ctx.traceId,
+            { trace_id: ctx.traceId, session_id: ctx.sessionId, agent_id: ctx.agentId, cost },
+            at,
+          ),
+        ]),
+        input.tokens > 0
+          ? deps.costs.enqueueRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at })
+          : undefined,
+      ]);
+      if (recordsEvents(ctx)) {
+        await deps.runEvents.append(ctx.traceId, input.seq, [
+          { event: 'message', data: { answer, reference: [] } },
+          { event: 'done', data: { session_id: ctx.sessionId, trace_id: ctx.traceId, cost, stop_reason: 'canceled' } },
+        ]);
+      }
+      return { answer, cost };
+    },
+
+    /**
+     * A run its session refused (`reject`: an earlier run was going) after its request stopped
+     * waiting for the answer: failed with 10005, its stream ended. A request still waiting answers
+     * 10005 itself and removes the record.
+     */
+    async recordRejectedRun({ ctx, seq, busyWith }: { ctx: RunContext; seq: number; busyWith: string }): Promise<void> {
+      const at = new Date();
+      const error = { code: 10005, message: `session ${ctx.sessionId} already had a completion running (${busyWith})` };
+      const cost = { tokens: 0, duration_ms: 0 };
+      await deps.runs.fail(ctx.traceId, error, cost, at);
+      if (recordsEvents(ctx)) {
+        await deps.runEvents.append(ctx.traceId, seq, [
+          { event: 'error', data: error },
+          { event: 'done', data: { session_id: ctx.sessionId, trace_id: ctx.traceId, cost, stop_reason: 'failed' } },
+        ]);
+      }
+    },
+
+    /**
+     * A run that waited behind earlier runs of its session starts: it is marked running, and the
+     * session's history is read again (it now holds the earlier runs' turns).
+     */
+    async beginQueuedRun(input: {
+      ctx: RunContext;
+      runId: string;
+      maxMessages: number;
+      maxChars: number;
+    }): Promise<{ history: ChatMessage[] }> {
+      const { ctx } = input;
+      const [turns] = await Promise.all([
+        deps.sessions.recentTurns(ctx.tenantId, ctx.sessionId, { maxMessages: input.maxMessages, maxChars: input.maxChars }),
+        deps.runs.started(ctx.traceId, input.runId, new Date()),
+      ]);
+      return { history: historyMessages(turns) };
+    },
+
+    /** `rollback`: a cancelled run's turn leaves the session's messages and the history later runs read. */
+    async removeRunTurn({ tenantId, sessionId, traceId }: { tenantId: string; sessionId: string; traceId: string }): Promise<void> {
+      await deps.sessions.removeTurn(tenantId, sessionId, traceId);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { RunContext, ToolBinding } from '../completion/run-input';
+import { recordsEvents, type RunContext, type ToolBinding } from '../completion/run-input';
+import { whileHeartbeating } from './heartbeat';
 import type { ToolCall } from '../common/chat-model';
 import { type EventLog, newEvent } from '../stores/event-log';
 import type { FileStore } from '../stores/files';
@@ -167,17 +168,18 @@ export function createToolActivities(deps: ToolActivityDeps) {
         ),
       ]);
       let seq = input.seq;
-      if (ctx.stream) seq = await deps.runEvents.append(ctx.traceId, seq, [{ event: 'tool_call', data: { tool: call.name, args } }]);
+      if (recordsEvents(ctx)) seq = await deps.runEvents.append(ctx.traceId, seq, [{ event: 'tool_call', data: { tool: call.name, args } }]);
 
       if (!outcome) {
-        if (!input.binding) outcome = { ok: false, error: `there is no tool named ${call.name}` };
-        else if (input.binding.kind === 'builtin') outcome = await runBuiltin(input, input.binding.name, args);
-        else outcome = await runHttp(input, input.binding, args);
+        const binding = input.binding;
+        if (!binding) outcome = { ok: false, error: `there is no tool named ${call.name}` };
+        else if (binding.kind === 'builtin') outcome = await runBuiltin(input, binding.name, args);
+        else outcome = await whileHeartbeating(() => runHttp(input, binding, args));
       }
 
       const result = outcome.ok ? outcome.result : { error: outcome.error };
       if (!outcome.ok) await recordToolError(input, outcome.error);
-      if (ctx.stream) seq = await deps.runEvents.append(ctx.traceId, seq, [{ event: 'tool_result', data: { tool: call.name, result } }]);
+      if (recordsEvents(ctx)) seq = await deps.runEvents.append(ctx.traceId, seq, [{ event: 'tool_result', data: { tool: call.name, result } }]);
       return { content: JSON.stringify(result).slice(0, MAX_RESULT_CHARS), ok: outcome.ok, nextSeq: seq };
     },
   };

@@ -6,8 +6,8 @@ import type { AppContext } from './context';
 
 export interface EventStreamDeps {
   runEvents: RunEventStore;
-  /** Settles once the run's workflow has ended (commands.completions.ended). */
-  runEnded(workflowId: string, runId: string): Promise<void>;
+  /** Settles once the run has ended (commands.completions.ended). */
+  runEnded(tenantId: string, traceId: string): Promise<void>;
   log: Logger;
   pollMs: number;
   keepAliveMs: number;
@@ -42,7 +42,7 @@ export function streamRunEvents(ctx: AppContext, deps: EventStreamDeps, traceId:
   ctx.req.on('close', () => (closed = true));
 
   let endedAt: number | null = null;
-  void deps.runEnded(owner.workflow_id, owner.run_id).finally(() => (endedAt = Date.now()));
+  void deps.runEnded(owner.tenant_id, traceId).finally(() => (endedAt = Date.now()));
 
   const pump = async () => {
     let seq = fromSeq;

@@ -1,18 +1,24 @@
-import { type Client, WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Client, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { AppError, conflict, ErrorCodes } from '../common/errors';
-import type { CompletionBody, CompletionReply, RunAccepted } from '../common/schemas/completions';
-import { TraceId } from '../common/search-attributes';
+import type { MultitaskStrategy } from '../common/schemas/agents';
+import type { CompletionBody, CompletionReply, CompletionRun, RunAccepted, RunListQuery } from '../common/schemas/completions';
 import { type PreparationDeps, prepareCompletionInput } from './prepare-completion';
 import { type CompletionInput, RUN_FAILURE_TYPE } from '../completion/run-input';
-import type { CompletionRunStore } from '../stores/completion-runs';
+import { type CompletionRunStore, ENDED_STATUSES } from '../stores/completion-runs';
 import type { CompletionOutcome } from '../workflows/completion';
-import { completionWorkflowId, startCompletion } from './workflow-starts';
+import { cancelQueuedRun } from '../workflows/session-runs';
+import { completionWorkflowId, sessionRunsWorkflowId, submitCompletion } from './workflow-starts';
 
 export interface StartedRun {
   input: CompletionInput;
   workflowId: string;
-  runId: string;
+  /** null while the run waits its turn behind earlier runs of its session. */
+  runId: string | null;
+  status: 'running' | 'queued';
+  /** false: its session's workflow did not answer in time (no worker polling); the run goes on once one comes. */
+  admitted: boolean;
 }
 
 export interface CompletionCommandDeps extends PreparationDeps {
@@ -22,6 +28,10 @@ export interface CompletionCommandDeps extends PreparationDeps {
 
 /** How long a request waits for a session's previous run to close once that run has answered. */
 const CLOSING_RUN_WAIT_MS = 5_000;
+/** How long a cancel waits for the run to record its end before it answers with the run as it is. */
+const CANCEL_WAIT_MS = 15_000;
+/** How often a queued run's waiters look whether it has started. */
+const QUEUED_POLL_MS = 250;
 const KNOWN_CODES = new Set<number>(Object.values(ErrorCodes));
 
 /** The error a failed run ended with, as the spec's code (30001 model, 30002 tool timeout, ...). */
@@ -33,12 +43,29 @@ function runError(err: unknown): AppError {
   return new AppError(ErrorCodes.INTERNAL, 'the completion failed inside the service');
 }
 
-/** The 202 reply of a run that outlived the request's wait: where to follow it. */
+const wasCancelled = (err: unknown) => err instanceof WorkflowFailedError && err.cause instanceof CancelledFailure;
+
+
+/** The 202 reply of a run that goes on without the client: where to follow it. */
 export const acceptedRun = (run: StartedRun): RunAccepted => ({
   trace_id: run.input.traceId,
   session_id: run.input.sessionId,
-  status: 'running',
+  status: run.status,
   links: { self: `/v1/combo/completions/${run.input.traceId}`, events: `/v1/combo/completions/${run.input.traceId}/events` },
+});
+
+/** A run's reply built from its record (a cancelled run, or one followed after the request that started it). */
+const replyOfRecord = (run: CompletionRun, input: CompletionInput): CompletionReply => ({
+  session_id: run.session_id,
+  answer: run.answer ?? '',
+  reference: run.reference,
+  trace_id: run.trace_id,
+  cost: run.cost ?? { tokens: 0, duration_ms: 0 },
+  route: run.route,
+  model: run.model,
+  offline: input.offline,
+  stop_reason: run.stop_reason ?? 'canceled',
+  artifacts: run.artifacts,
 });
 
 export function createCompletionCommands(deps: CompletionCommandDeps) {
@@ -46,92 +73,121 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
   const taskQueue = config.TEMPORAL_TASK_QUEUE;
 
   /**
-   * A client that got its answer (or a stream's `done`) may ask the next question while the previous
-   * workflow is still closing. When the session's running workflow has already recorded its result,
-   * wait for it to close instead of refusing; a run still working is refused (10005).
+   * Hands the run to its session. A refusal (`reject` while an earlier run is going) is 10005 naming
+   * that run; a client may ask again right after `done`, while the answered run is still closing, so
+   * when every earlier run has recorded its end the session waits a moment for them to close.
    */
-  async function previousRunHasAnswered(tenantId: string, sessionId: string): Promise<boolean> {
-    const handle = temporal.workflow.getHandle(completionWorkflowId(sessionId));
-    const description = await handle.describe().catch(() => null);
-    if (!description) return false;
-    // Closed since the start was refused: try again.
-    if (description.status.name !== 'RUNNING') return true;
-    const previousTrace = description.typedSearchAttributes.get(TraceId);
-    if (!previousTrace) return false;
-    const previous = await completionRuns.get(tenantId, previousTrace).catch(() => null);
-    if (!previous || previous.status === 'running') return false;
-    return Promise.race([
-      handle.result().then(
-        () => true,
-        () => true,
-      ),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), CLOSING_RUN_WAIT_MS).unref()),
-    ]);
+  async function submit(input: CompletionInput, strategy: MultitaskStrategy): Promise<Omit<StartedRun, 'input'>> {
+    const closing = strategy === 'reject' && !(await completionRuns.hasUnendedRun(input.tenantId, input.sessionId, input.traceId));
+    const admission = await submitCompletion(
+      temporal,
+      taskQueue,
+      { input, strategy, closingGraceMs: closing ? CLOSING_RUN_WAIT_MS : 0 },
+      Date.now() + config.COMPLETION_REPLY_WAIT_MS,
+    );
+    const workflowId = completionWorkflowId(input.traceId);
+    // Accepted, and going on once a worker comes.
+    if (admission === null) return { workflowId, runId: null, status: 'running', admitted: false };
+    if (admission.status === 'rejected') {
+      throw conflict(`session ${input.sessionId} already has a completion running (${admission.busyWith}); wait for it to finish`, {
+        session_id: input.sessionId,
+        trace_id: admission.busyWith,
+        workflow_id: completionWorkflowId(admission.busyWith),
+      });
+    }
+    return { workflowId, runId: admission.runId, status: admission.status, admitted: true };
+  }
+
+  /**
+   * Waits until the run's workflow has ended, at most until `deadline`: true when it ended. A run
+   * still queued has no workflow yet; it is waited for while its record says it is queued.
+   */
+  async function waitForEnd(tenantId: string, traceId: string, deadline: number): Promise<{ outcome?: CompletionOutcome; error?: unknown } | null> {
+    const workflowId = completionWorkflowId(traceId);
+    while (Date.now() < deadline) {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const result = await Promise.race([
+          temporal.workflow.getHandle<(input: CompletionInput) => Promise<CompletionOutcome>>(workflowId).result(),
+          ...(Number.isFinite(deadline)
+            ? [new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()))))]
+            : []),
+        ]);
+        return result === null ? null : { outcome: result };
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) return { error: err };
+        // Queued, or handed to a session no worker has taken up yet: its workflow is still to come.
+        const run = await completionRuns.get(tenantId, traceId).catch(() => null);
+        if (!run || ENDED_STATUSES.includes(run.status)) return { error: err };
+        await sleep(QUEUED_POLL_MS);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    return null;
   }
 
   return {
     /**
-     * Checks a completion request, builds the workflow's input and starts it. Everything the run
-     * reads of the agent, session and skills is read here, once; a second completion on a session
-     * whose run is still going is refused with 10005.
+     * Checks a completion request, builds the workflow's input and hands it to its session's
+     * workflow, which starts it at once, queues it, or (strategy `reject`) refuses it with 10005
+     * while another run of the session is going. Everything the run reads of the agent, session
+     * and skills is read here, once.
      */
     async start(tenantId: string, agentId: string, body: CompletionBody, traceId: string): Promise<StartedRun> {
-      const input = await prepareCompletionInput(deps, {
-        traceId,
-        tenantId,
-        agentId,
-        sessionId: body.session_id,
-        question: body.question,
-        stream: body.stream,
-        route: body.route,
-        attachments: body.attachments,
-        contextIds: body.context_ids,
-      });
-      const sessionId = input.sessionId;
-      // The run's record and its workflow start together; a refused start removes the record.
-      let [, started] = await Promise.all([
-        completionRuns.start({
+      const [input, agent] = await Promise.all([
+        prepareCompletionInput(deps, {
           traceId,
           tenantId,
           agentId,
-          sessionId,
-          route: input.route.text,
-          stream: body.stream,
-          offline: input.offline,
+          sessionId: body.session_id,
+          question: body.question,
+          // A background run streams its model's answer into its events, for whoever follows it.
+          stream: body.stream || body.background,
+          route: body.route,
+          attachments: body.attachments,
+          contextIds: body.context_ids,
         }),
-        startCompletion(temporal, taskQueue, input),
+        deps.agents.get(tenantId, agentId),
       ]);
-      if (!started && (await previousRunHasAnswered(tenantId, sessionId))) {
-        started = await startCompletion(temporal, taskQueue, input);
+      // The run's record and its submission go together; a refused submission removes the record.
+      const recorded = completionRuns.start({
+        traceId,
+        tenantId,
+        agentId,
+        sessionId: input.sessionId,
+        kind: 'chat',
+        workflowId: completionWorkflowId(traceId),
+        route: input.route.text,
+        stream: body.stream,
+        offline: input.offline,
+      });
+      let submitted: Omit<StartedRun, 'input'>;
+      try {
+        [, submitted] = await Promise.all([recorded, submit(input, body.multitask_strategy ?? agent.multitask_strategy)]);
+      } catch (err) {
+        await recorded.then(() => completionRuns.discard(traceId)).catch(() => undefined);
+        throw err;
       }
-      if (!started) {
-        await completionRuns.discard(traceId);
-        throw conflict(`session ${sessionId} already has a completion running; wait for it to finish`, {
-          session_id: sessionId,
-          workflow_id: completionWorkflowId(sessionId),
-        });
-      }
-      return { input, ...started };
+      if (submitted.status === 'queued') await completionRuns.queued(traceId);
+      else if (submitted.runId) await completionRuns.started(traceId, submitted.runId);
+      return { input, ...submitted };
     },
 
     /**
-     * Waits for the run's workflow, at most COMPLETION_REPLY_WAIT_MS, and shapes its outcome as the
-     * reply; null when the run is still going then (it goes on: the client follows it by trace id).
+     * Waits for the run, at most COMPLETION_REPLY_WAIT_MS, and shapes its outcome as the reply; null
+     * when the run is still going then (it goes on: the client follows it by trace id). A cancelled
+     * run answers with what it had (`stop_reason: canceled`).
      */
     async awaitReply(run: StartedRun): Promise<CompletionReply | null> {
-      let outcome: CompletionOutcome | null;
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        outcome = await Promise.race([
-          temporal.workflow.getHandle<(input: CompletionInput) => Promise<CompletionOutcome>>(run.workflowId, run.runId).result(),
-          new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), config.COMPLETION_REPLY_WAIT_MS))),
-        ]);
-      } catch (err) {
-        throw runError(err);
-      } finally {
-        clearTimeout(timer);
+      if (!run.admitted) return null;
+      const ended = await waitForEnd(run.input.tenantId, run.input.traceId, Date.now() + config.COMPLETION_REPLY_WAIT_MS);
+      if (ended === null) return null;
+      if (ended.error !== undefined) {
+        if (!wasCancelled(ended.error)) throw runError(ended.error);
+        return replyOfRecord(await completionRuns.get(run.input.tenantId, run.input.traceId), run.input);
       }
-      if (outcome === null) return null;
+      const outcome = ended.outcome!;
       return {
         session_id: run.input.sessionId,
         answer: outcome.answer,
@@ -146,12 +202,40 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       };
     },
 
-    /** Settles once the run's workflow has ended, however it ended. */
-    async ended(workflowId: string, runId: string): Promise<void> {
-      await temporal.workflow
-        .getHandle(workflowId, runId)
-        .result()
-        .catch(() => undefined);
+    /** Settles once the run has ended, however it ended (a queued run: once it has started and ended). */
+    async ended(tenantId: string, traceId: string): Promise<void> {
+      await waitForEnd(tenantId, traceId, Number.POSITIVE_INFINITY);
     },
+
+    /**
+     * Cancels a run: a queued one leaves its session's queue; a running one's workflow is cancelled,
+     * which aborts its model and tool calls and records what it had. Answers the run once it has
+     * recorded its end (or, past CANCEL_WAIT_MS, as it is then). A run that had ended is 10005.
+     */
+    async cancel(tenantId: string, traceId: string): Promise<CompletionRun> {
+      const run = await completionRuns.get(tenantId, traceId);
+      const refuseEnded = (status: string) =>
+        conflict(`completion ${traceId} has already ended (${status}); there is nothing to cancel`, { trace_id: traceId, status });
+      if (ENDED_STATUSES.includes(run.status)) throw refuseEnded(run.status);
+      if (run.status === 'queued') {
+        const removed = await temporal.workflow
+          .getHandle(sessionRunsWorkflowId(run.session_id))
+          .executeUpdate(cancelQueuedRun, { args: [traceId] })
+          .catch(() => false);
+        if (removed) return completionRuns.get(tenantId, traceId);
+      }
+      try {
+        await temporal.workflow.getHandle(run.workflow_id, run.run_id ?? undefined).cancel();
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+      }
+      await waitForEnd(tenantId, traceId, Date.now() + CANCEL_WAIT_MS);
+      const after = await completionRuns.get(tenantId, traceId);
+      if (after.status === 'completed' || after.status === 'failed') throw refuseEnded(after.status);
+      return after;
+    },
+
+    list: (tenantId: string, query: RunListQuery, scope: { sessionId?: string; agentId?: string } = {}) =>
+      completionRuns.list(tenantId, query, scope),
   };
 }

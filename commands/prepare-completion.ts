@@ -97,6 +97,7 @@ export async function prepareCompletionInput(services: PreparationDeps, request:
     userId: session.user_id,
     question: request.question,
     stream: request.stream,
+    recordEvents: true,
     route,
     offline,
     model: route.usesModel
@@ -119,6 +120,8 @@ export async function prepareCompletionInput(services: PreparationDeps, request:
       modelCallTimeoutMs: config.LLM_TIMEOUT_MS,
       modelAttempts: config.LLM_MAX_ATTEMPTS,
       runTimeoutMs: config.COMPLETION_RUN_TIMEOUT_MS,
+      historyMaxMessages: config.HISTORY_MAX_MESSAGES,
+      historyMaxChars: config.HISTORY_MAX_CHARS,
     },
     requestedAt: Date.now(),
     firstSeq: 1,

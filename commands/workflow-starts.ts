@@ -23,7 +23,7 @@ import {
 } from '../common/search-attributes';
 import type { AgentTaskInput, InboundEvent } from '../common/inbound-event';
 import { agentTaskWorkflow, COMPLETION_BACKSTOP_MARGIN_MS, PREPARE_BOUND_MS } from '../workflows/agent-task';
-import { completionWorkflow } from '../workflows/completion';
+import { type Admission, admitRun, completionRunWorkflowId, type RunSubmission, sessionRunsWorkflow, submitRun } from '../workflows/session-runs';
 import { documentIngestWorkflow, type IngestInput } from '../workflows/document-ingest';
 import { MAINTENANCE_RUN_BOUND_MS, maintenanceWorkflow } from '../workflows/maintenance';
 import { DELIVERY_BACKSTOP_MS, type DeliveryInput, webhookDeliveryWorkflow } from '../workflows/webhook-delivery';
@@ -39,8 +39,10 @@ import { PAGE_BOUND_MS, PAGES_PER_RUN, type ReplayInput, webhookReplayWorkflow }
 
 // --- ids ---
 
-/** One running completion per session: the workflow id is the session's, so the server refuses a second (10005). */
-export const completionWorkflowId = (sessionId: string) => `completion-${sessionId}`;
+/** One workflow per run, by its trace id; an agent task's completion too. */
+export const completionWorkflowId = completionRunWorkflowId;
+/** The workflow that runs a session's API completions one at a time (workflows/session-runs.ts). */
+export const sessionRunsWorkflowId = (sessionId: string) => `session-runs-${sessionId}`;
 export const ingestWorkflowId = (docId: string) => `document-ingest-${docId}`;
 export const replayWorkflowId = (replayId: string) => `webhook-replay-${replayId}`;
 /**
@@ -129,27 +131,39 @@ export async function startDocumentIngest(client: Client, taskQueue: string, inp
   });
 }
 
-/** Starts a completion; null when the session already has a running completion. */
-export async function startCompletion(
+/**
+ * Hands a completion to its session's workflow (signal-with-start: durable at once, the workflow
+ * started if the session has none), then asks what became of it: started, queued, or refused by
+ * `reject`. null when no answer came by `deadline` (no worker polling): the run is taken when one comes.
+ */
+export async function submitCompletion(
   client: Client,
   taskQueue: string,
-  input: CompletionInput,
-): Promise<{ workflowId: string; runId: string } | null> {
-  const workflowId = completionWorkflowId(input.sessionId);
-  let runId = '';
-  const started = await startedOnce(async () => {
-    const handle = await client.workflow.start(completionWorkflow, {
-      workflowId,
-      taskQueue,
-      args: [input],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      ...(input.limits.runTimeoutMs !== undefined ? { workflowExecutionTimeout: input.limits.runTimeoutMs + RUN_BACKSTOP_MARGIN_MS } : {}),
-      typedSearchAttributes: completionSearchAttributes(input),
-      memo: { route: input.route.text, question: input.question.slice(0, 200) },
-    });
-    runId = handle.firstExecutionRunId;
+  submission: Omit<RunSubmission, 'backstopMarginMs'>,
+  deadline: number,
+): Promise<Admission | null> {
+  const { input } = submission;
+  const handle = await client.workflow.signalWithStart(sessionRunsWorkflow, {
+    workflowId: sessionRunsWorkflowId(input.sessionId),
+    taskQueue,
+    args: [{ tenantId: input.tenantId, agentId: input.agentId, sessionId: input.sessionId, queue: [] }],
+    signal: submitRun,
+    signalArgs: [{ ...submission, backstopMarginMs: RUN_BACKSTOP_MARGIN_MS }],
+    // Found by SessionId beside its runs; its TraceId is its own id, so a run's trace finds the run alone.
+    typedSearchAttributes: completionSearchAttributes({ ...input, traceId: sessionRunsWorkflowId(input.sessionId) }),
   });
-  return started ? { workflowId, runId } : null;
+  const admitted = handle.executeUpdate(admitRun, { args: [input.traceId] });
+  // Past the deadline nobody awaits it: a later failure must not surface as an unhandled rejection.
+  admitted.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      admitted,
+      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now())))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Starts the agent task an event trigger set off; false when this (trigger, event) already had one. */

@@ -14,7 +14,17 @@ export interface CompletionInput {
   sessionId: string;
   userId: string;
   question: string;
+  /** The model's answer is streamed as it grows (`message` events): a streamed or a background request. */
   stream: boolean;
+  /**
+   * Every run writes its events (thinking, tool calls, answer, done) for GET …/events. Absent in
+   * runs started before that: only streamed runs wrote them.
+   */
+  recordEvents?: boolean;
+  /** The run waited this long behind earlier runs of its session: it counts inside its time bound. */
+  queuedMs?: number;
+  /** The run waited for (or cancelled) earlier runs of its session: its history is read again when it starts. */
+  refreshHistory?: boolean;
   /** The route the run takes (after defaults and the offline fallback). */
   route: RunRoute;
   /** No language model is configured: the run answers from the knowledge bases and says so. */
@@ -37,6 +47,9 @@ export interface CompletionInput {
     modelAttempts: number;
     /** COMPLETION_RUN_TIMEOUT_MS; absent in runs started before the bound existed. */
     runTimeoutMs?: number;
+    /** HISTORY_MAX_MESSAGES / HISTORY_MAX_CHARS, for a history read again when a queued run starts. */
+    historyMaxMessages?: number;
+    historyMaxChars?: number;
   };
   /** Epoch ms of the request (cost.duration_ms runs from here). */
   requestedAt: number;
@@ -92,15 +105,23 @@ export interface RunContext {
   agentId: string;
   sessionId: string;
   stream: boolean;
+  recordEvents?: boolean;
+  /** The run's Temporal run id, recorded with its end. */
+  runId?: string;
 }
 
-export const runContextOf = (input: CompletionInput): RunContext => ({
+export const runContextOf = (input: CompletionInput, runId?: string): RunContext => ({
   traceId: input.traceId,
   tenantId: input.tenantId,
   agentId: input.agentId,
   sessionId: input.sessionId,
   stream: input.stream,
+  ...(input.recordEvents !== undefined ? { recordEvents: input.recordEvents } : {}),
+  ...(runId ? { runId } : {}),
 });
+
+/** Whether the run writes its events (older runs: only streamed ones did). */
+export const recordsEvents = (ctx: RunContext) => ctx.recordEvents ?? ctx.stream;
 
 /** The error codes a failed run ends with (the spec's table). */
 export const RUN_FAILURE_TYPE = 'CompletionFailed';

@@ -5,7 +5,8 @@ import type { Agent, CreateAgentBody, UpdateAgentBody } from '../common/schemas/
 import { findPage, type Page, type PageRequest } from './pagination';
 import { createReadCache } from './read-cache';
 
-interface AgentDoc extends Omit<Agent, 'agent_id' | 'created_at' | 'updated_at'> {
+interface AgentDoc extends Omit<Agent, 'agent_id' | 'created_at' | 'updated_at' | 'multitask_strategy'> {
+  multitask_strategy?: Agent['multitask_strategy'];
   _id: string;
   tenant_id: string;
   created_at: Date;
@@ -15,6 +16,8 @@ interface AgentDoc extends Omit<Agent, 'agent_id' | 'created_at' | 'updated_at'>
 const present = ({ _id, tenant_id: _tenant, created_at, updated_at, ...rest }: AgentDoc): Agent => ({
   agent_id: _id,
   ...rest,
+  // Agents saved before the setting existed reject, as every completion did then.
+  multitask_strategy: rest.multitask_strategy ?? 'reject',
   created_at: created_at.toISOString(),
   updated_at: updated_at.toISOString(),
 });

@@ -1,16 +1,23 @@
-import type { Db } from 'mongodb';
+import type { Db, Filter } from 'mongodb';
 import { notFound } from '../common/errors';
-import type { CompletionRun, Cost, Reference, StopReason } from '../common/schemas/completions';
+import type { CompletionRun, Cost, Reference, RunKind, RunListQuery, RunStatus, StopReason } from '../common/schemas/completions';
+import { findPage, type Page } from './pagination';
 
 interface RunDoc {
   _id: string;
   tenant_id: string;
   agent_id: string;
   session_id: string;
+  /** Absent on runs recorded before kinds existed: those were API completions or agent tasks (told by their session). */
+  kind?: RunKind;
   route: string;
   stream: boolean;
-  status: CompletionRun['status'];
+  status: RunStatus;
+  workflow_id?: string;
+  run_id?: string | null;
   answer: string | null;
+  /** What a cancelled model call had streamed: the partial answer its run records. */
+  partial_answer?: string;
   reference: Reference[];
   cost: Cost | null;
   model: string | null;
@@ -19,6 +26,7 @@ interface RunDoc {
   artifacts: Array<Record<string, unknown>>;
   error: { code: number; message: string } | null;
   created_at: Date;
+  started_at?: Date | null;
   finished_at: Date | null;
 }
 
@@ -27,6 +35,8 @@ export interface NewRun {
   tenantId: string;
   agentId: string;
   sessionId: string;
+  kind: RunKind;
+  workflowId: string;
   route: string;
   stream: boolean;
   offline: boolean;
@@ -41,12 +51,18 @@ export interface RunResult {
   artifacts: Array<Record<string, unknown>>;
 }
 
+/** Statuses a run no longer leaves. */
+export const ENDED_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'canceled'];
+
 const present = (d: RunDoc): CompletionRun => ({
   trace_id: d._id,
+  kind: d.kind ?? 'chat',
   agent_id: d.agent_id,
   session_id: d.session_id,
   route: d.route,
   status: d.status,
+  workflow_id: d.workflow_id ?? `completion-${d.session_id}`,
+  run_id: d.run_id ?? null,
   answer: d.answer,
   reference: d.reference,
   cost: d.cost,
@@ -56,22 +72,33 @@ const present = (d: RunDoc): CompletionRun => ({
   artifacts: d.artifacts,
   error: d.error,
   created_at: d.created_at.toISOString(),
+  started_at: (d.started_at ?? (d.status === 'queued' ? null : d.created_at))?.toISOString() ?? null,
   finished_at: d.finished_at?.toISOString() ?? null,
 });
 
-/** One record per completion run (`_id` = trace id): its state and result, readable after the reply. */
+/**
+ * One record per completion run (`_id` = trace id): its state and result, readable after the reply.
+ * The workflow's own end decides: a failure overrides a completion whose recording failed midway,
+ * and a cancel is written only over a run that has not ended (a cancel racing the answer loses).
+ */
 export function createCompletionRunStore(db: Db) {
   const runs = db.collection<RunDoc>('completion_runs');
+  const notEnded = { $nin: [...ENDED_STATUSES] };
+
   return {
     async start(run: NewRun): Promise<void> {
+      const now = new Date();
       await runs.insertOne({
         _id: run.traceId,
         tenant_id: run.tenantId,
         agent_id: run.agentId,
         session_id: run.sessionId,
+        kind: run.kind,
         route: run.route,
         stream: run.stream,
         status: 'running',
+        workflow_id: run.workflowId,
+        run_id: null,
         answer: null,
         reference: [],
         cost: null,
@@ -80,7 +107,8 @@ export function createCompletionRunStore(db: Db) {
         stop_reason: null,
         artifacts: [],
         error: null,
-        created_at: new Date(),
+        created_at: now,
+        started_at: now,
         finished_at: null,
       });
     },
@@ -88,7 +116,30 @@ export function createCompletionRunStore(db: Db) {
     /** The run was never started (its workflow refused): nothing of it remains. */
     discard: async (traceId: string) => void (await runs.deleteOne({ _id: traceId })),
 
-    async complete(traceId: string, result: RunResult, at: Date): Promise<void> {
+    /** Its workflow started (now, or earlier for a run that had been queued). */
+    async started(traceId: string, runId: string, at?: Date): Promise<void> {
+      await runs.updateOne(
+        { _id: traceId, status: notEnded },
+        { $set: { run_id: runId, ...(at ? { status: 'running' as const, started_at: at } : {}) } },
+      );
+    },
+
+    /** It waits behind an earlier run of its session. */
+    async queued(traceId: string): Promise<void> {
+      await runs.updateOne({ _id: traceId, status: 'running', run_id: null }, { $set: { status: 'queued', started_at: null } });
+    },
+
+    /** What a cancelled model call had written of its answer. */
+    async notePartialAnswer(traceId: string, text: string): Promise<void> {
+      await runs.updateOne({ _id: traceId, status: notEnded }, { $set: { partial_answer: text } });
+    },
+
+    async partialAnswer(traceId: string): Promise<string | null> {
+      const doc = await runs.findOne({ _id: traceId }, { projection: { partial_answer: 1 } });
+      return doc?.partial_answer ?? null;
+    },
+
+    async complete(traceId: string, result: RunResult, at: Date, runId?: string): Promise<void> {
       await runs.updateOne(
         { _id: traceId },
         {
@@ -101,19 +152,73 @@ export function createCompletionRunStore(db: Db) {
             stop_reason: result.stopReason,
             artifacts: result.artifacts,
             finished_at: at,
+            ...(runId ? { run_id: runId } : {}),
           },
         },
       );
     },
 
-    async fail(traceId: string, error: { code: number; message: string }, cost: Cost, at: Date): Promise<void> {
-      await runs.updateOne({ _id: traceId }, { $set: { status: 'failed', error, cost, finished_at: at } });
+    async fail(traceId: string, error: { code: number; message: string }, cost: Cost, at: Date, runId?: string): Promise<void> {
+      await runs.updateOne(
+        { _id: traceId, status: { $ne: 'canceled' } },
+        { $set: { status: 'failed', error, cost, finished_at: at, ...(runId ? { run_id: runId } : {}) } },
+      );
+    },
+
+    /** Ends the run cancelled, with what it had answered by then; false when it had already ended. */
+    async cancel(traceId: string, result: Omit<RunResult, 'stopReason' | 'reference'>, at: Date, runId?: string): Promise<boolean> {
+      const { modifiedCount } = await runs.updateOne(
+        { _id: traceId, status: notEnded },
+        {
+          $set: {
+            status: 'canceled',
+            answer: result.answer,
+            cost: result.cost,
+            model: result.model,
+            stop_reason: 'canceled',
+            artifacts: result.artifacts,
+            finished_at: at,
+            ...(runId ? { run_id: runId } : {}),
+          },
+        },
+      );
+      return modifiedCount === 1;
+    },
+
+    /** Whether a run of the session besides `traceId` has not recorded its end. */
+    async hasUnendedRun(tenantId: string, sessionId: string, traceId: string): Promise<boolean> {
+      const other = await runs.findOne(
+        { tenant_id: tenantId, session_id: sessionId, status: notEnded, _id: { $ne: traceId } },
+        { projection: { _id: 1 } },
+      );
+      return other !== null;
     },
 
     async get(tenantId: string, traceId: string): Promise<CompletionRun> {
       const doc = await runs.findOne({ _id: traceId, tenant_id: tenantId });
       if (!doc) throw notFound('completion', traceId);
       return present(doc);
+    },
+
+    /** A tenant's runs, newest first; narrowed to a session or an agent, a status, a kind and a time range. */
+    list(
+      tenantId: string,
+      query: RunListQuery,
+      scope: { sessionId?: string; agentId?: string } = {},
+    ): Promise<Page<CompletionRun>> {
+      const filter: Filter<RunDoc> = { tenant_id: tenantId };
+      if (scope.sessionId) filter.session_id = scope.sessionId;
+      if (scope.agentId) filter.agent_id = scope.agentId;
+      if (query.status) filter.status = query.status;
+      // Runs recorded before kinds existed are API completions unless an agent task made them.
+      if (query.kind) filter.kind = query.kind === 'chat' ? { $nin: ['trigger', 'cron'] } : query.kind;
+      if (query.since || query.until) {
+        filter.created_at = {
+          ...(query.since ? { $gte: new Date(query.since) } : {}),
+          ...(query.until ? { $lt: new Date(query.until) } : {}),
+        };
+      }
+      return findPage(runs, filter, query, present);
     },
   };
 }

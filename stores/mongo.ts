@@ -71,5 +71,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('inbound_events').createIndex({ integration_id: 1 }),
     db.collection('event_triggers').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('event_triggers').createIndex({ tenant_id: 1, 'trigger.source': 1 }),
+    db.collection('completion_runs').createIndex({ tenant_id: 1, created_at: -1 }),
+    db.collection('completion_runs').createIndex({ tenant_id: 1, session_id: 1, created_at: -1 }),
+    db.collection('completion_runs').createIndex({ tenant_id: 1, agent_id: 1, created_at: -1 }),
   ]);
 }

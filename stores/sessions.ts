@@ -65,6 +65,8 @@ const NO_OUTBOX = { projection: { outbox: 0 } } as const;
 export interface MemoryTurn {
   role: 'user' | 'assistant' | 'system';
   content: string;
+  /** The completion that wrote it (absent on turns recorded before, and on messages added by hand). */
+  trace_id?: string;
 }
 
 /**
@@ -268,7 +270,7 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
         remember(
           tenantId,
           sessionId,
-          turn.map(({ role, content }) => ({ role, content })),
+          turn.map(({ role, content }) => ({ role, content, trace_id: traceId })),
         ),
       );
       try {
@@ -280,6 +282,14 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
       }
       await remembered;
       return ids;
+    },
+
+    /** A completion's turn leaves the message log and the memory (a rolled-back run). */
+    async removeTurn(tenantId: string, sessionId: string, traceId: string): Promise<void> {
+      await Promise.all([
+        messages.deleteMany({ _id: { $in: turnMessageIds(traceId, 2) }, tenant_id: tenantId, session_id: sessionId }),
+        memory.updateOne({ _id: sessionId, tenant_id: tenantId }, { $pull: { turns: { trace_id: traceId } } }),
+      ]);
     },
 
     /** The answer a completion recorded in the session, with what it spent; null when none was recorded. */

@@ -12,6 +12,12 @@ export interface WorkerOptions {
   maxCachedWorkflows?: number;
 }
 
+/**
+ * Heartbeats reach Temporal at least this often (without it, every 0.8 × an activity's heartbeat
+ * timeout): a cancelled run's model and tool calls hear of it within about this long.
+ */
+const HEARTBEAT_THROTTLE_MS = 500;
+
 /** Registers every workflow and activity on one task queue. */
 export function createWorker({
   connection,
@@ -26,6 +32,7 @@ export function createWorker({
     namespace,
     taskQueue,
     ...(maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows }),
+    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MS,
     activities: createActivities(activities),
     interceptors: { activity: [unstorableTextInterceptors] },
     ...(workflowBundlePath ? { workflowBundle: { codePath: workflowBundlePath } } : { workflowsPath: require.resolve('../workflows') }),

@@ -1,11 +1,14 @@
 import {
+  ActivityCancellationType,
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
+  isCancellation,
   patched,
   proxyActivities,
   proxyLocalActivities,
   TimeoutFailure,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { RunToFinish } from '../activities/llm';
@@ -37,7 +40,7 @@ export interface CompletionOutcome {
 // that answers records the run itself (the answering model call, or processWithoutModel): another
 // local activity would cost the reply a round trip through the worker. `finishRun` records the
 // others (a token budget reached, or the model call's recording failed).
-const { readAttachments, processWithoutModel, finishRun, failRun } = proxyLocalActivities<Activities>({
+const { readAttachments, processWithoutModel, finishRun, failRun, recordCanceledRun, beginQueuedRun } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: {
     initialInterval: '500 milliseconds',
@@ -55,7 +58,30 @@ const SEARCH_TOP_K = 6;
 /** Patch id of the run's own time bound (COMPLETION_RUN_TIMEOUT_MS). */
 const RUN_TIME_BOUND = 'completion-run-time-bound';
 
+/** Patch id of ending a cancelled run as `canceled` (before it, a cancel failed the run). */
+const RUN_CANCEL = 'completion-cancel';
+
 const TOOL_ATTEMPTS = 2;
+
+/**
+ * Model and tool calls heartbeat while they wait on their upstream: a cancelled run's cancellation
+ * reaches them at the next heartbeat (the worker sends one at least every HEARTBEAT_THROTTLE_MS)
+ * and aborts the upstream request; the run waits for that before it records its end. A worker
+ * that died mid-call is noticed after the heartbeat timeout instead of the call's whole deadline.
+ */
+const UPSTREAM_CALL = {
+  heartbeatTimeout: '10 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+} as const;
+
+/** What the run has done so far: what a cancelled run records. */
+interface Progress {
+  seq: number;
+  tokens: number;
+  /** The last finished model step's text. */
+  answerSoFar: string;
+  model: string | null;
+}
 
 /**
  * One completion: optional retrieval, then the agent loop (a model call; the tool calls it asks
@@ -64,10 +90,21 @@ const TOOL_ATTEMPTS = 2;
  * the stream) and ends the workflow failed, carrying the spec's error code.
  */
 export async function completionWorkflow(input: CompletionInput): Promise<CompletionOutcome> {
-  const ctx = runContextOf(input);
+  const ctx = runContextOf(input, workflowInfo().runId);
+  const progress: Progress = { seq: input.firstSeq, tokens: 0, answerSoFar: '', model: null };
   let seq = input.firstSeq;
   let tokens = 0;
   const work = async (): Promise<CompletionOutcome> => {
+    // A run that waited for earlier runs of its session reads the history they left.
+    if (input.refreshHistory) {
+      const begun = await beginQueuedRun({
+        ctx,
+        runId: workflowInfo().runId,
+        maxMessages: input.limits.historyMaxMessages ?? 20,
+        maxChars: input.limits.historyMaxChars ?? 20_000,
+      });
+      input = { ...input, history: begun.history };
+    }
     const attachments: AttachmentText[] =
       input.attachmentIds.length > 0
         ? await readAttachments({ tenantId: input.tenantId, fileIds: input.attachmentIds, maxChars: input.limits.attachmentMaxChars })
@@ -85,6 +122,7 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
       });
       passages = found.passages;
       seq = found.nextSeq;
+      progress.seq = seq;
     }
 
     let answer: string;
@@ -108,7 +146,7 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
       // Recorded with the answer (a history from before that change records it with finishRun below).
       if (done.finished) return { answer, reference, model, stopReason, artifacts: done.finished.artifacts, cost: done.finished.cost };
     } else {
-      const loop = await agentLoop(input, firstMessages(input, passages, attachments), seq, {
+      const loop = await agentLoop(input, firstMessages(input, passages, attachments), progress, {
         question: input.question,
         reference,
         artifacts: [],
@@ -143,10 +181,30 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
     return { answer, reference, model, stopReason, artifacts: finished.artifacts, cost: finished.cost };
   };
   try {
-    // Runs started before the bound existed have no timer in their history.
+    // Runs started before the bound existed have no timer in their history. Time spent queued counts.
     const bound = input.limits.runTimeoutMs;
-    return bound !== undefined && patched(RUN_TIME_BOUND) ? await CancellationScope.withTimeout(bound, work) : await work();
+    return bound !== undefined && patched(RUN_TIME_BOUND)
+      ? await CancellationScope.withTimeout(Math.max(1, bound - (input.queuedMs ?? 0)), work)
+      : await work();
   } catch (err) {
+    if (isCancellation(err) && !ownTimeBoundReached(err) && patched(RUN_CANCEL)) {
+      // Cancelled (POST …/cancel, or a later run's interrupt): the run ends `canceled` with what it has.
+      await CancellationScope.nonCancellable(() =>
+        recordCanceledRun({
+          ctx,
+          seq: Math.max(seq, progress.seq),
+          question: input.question,
+          answerSoFar: progress.answerSoFar,
+          model: progress.model,
+          tokens: Math.max(tokens, progress.tokens),
+          requestedAt: input.requestedAt,
+          beforeStart: false,
+        }),
+      );
+      throw err;
+    }
+    tokens = Math.max(tokens, progress.tokens);
+    seq = Math.max(seq, progress.seq);
     const failure = ownTimeBoundReached(err)
       ? { code: 20001, message: `the run did not finish within its time bound (${input.limits.runTimeoutMs} ms)` }
       : classifyFailure(err);
@@ -175,11 +233,12 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
 async function agentLoop(
   input: CompletionInput,
   messages: ChatMessage[],
-  startSeq: number,
+  progress: Progress,
   run: Omit<RunToFinish, 'stopReason' | 'tokensBefore'>,
 ) {
-  const ctx = runContextOf(input);
+  const ctx = runContextOf(input, workflowInfo().runId);
   const { callModel } = proxyActivities<Activities>({
+    ...UPSTREAM_CALL,
     startToCloseTimeout: input.limits.modelCallTimeoutMs + 5_000,
     retry: {
       initialInterval: '1 second',
@@ -189,7 +248,7 @@ async function agentLoop(
     },
   });
   const toolsByName = new Map(input.tools.map((t) => [t.spec.name, t.binding]));
-  let seq = startSeq;
+  let seq = progress.seq;
   let tokens = 0;
   let model: string | null = null;
   for (let step = 1; ; step++) {
@@ -213,6 +272,7 @@ async function agentLoop(
     tokens += called.result.usage.totalTokens;
     model = called.result.model;
     const { content, toolCalls } = called.result;
+    Object.assign(progress, { seq, tokens, model, answerSoFar: content || progress.answerSoFar });
     const answerStep = { step, confidence: stepConfidence(called.result.finishReason) };
     if (toolCalls.length === 0) {
       return { answer: content, model, stopReason: stopIfAnswered, seq, tokens, answerStep, finished: called.finished };
@@ -235,6 +295,7 @@ async function agentLoop(
         const binding = toolsByName.get(call.name);
         const timeoutMs = binding?.kind === 'http' ? (binding.tool.http.timeout_ms ?? 10_000) : 30_000;
         const { callTool } = proxyActivities<Activities>({
+          ...UPSTREAM_CALL,
           startToCloseTimeout: timeoutMs + 5_000,
           retry: { initialInterval: '1 second', maximumAttempts: TOOL_ATTEMPTS },
         });
@@ -252,6 +313,7 @@ async function agentLoop(
       }),
     );
     seq = Math.max(seq, ...results.map((r) => r.nextSeq));
+    progress.seq = seq;
     messages = [
       ...messages,
       ...toolCalls.map((call, i) => ({ role: 'tool' as const, tool_call_id: call.id, content: results[i]!.content })),

@@ -6,3 +6,4 @@ export { webhookReplayWorkflow } from './webhook-replay';
 export { documentIngestWorkflow } from './document-ingest';
 export { completionWorkflow } from './completion';
 export { agentTaskWorkflow } from './agent-task';
+export { sessionRunsWorkflow } from './session-runs';

@@ -1,15 +1,19 @@
 import { z } from 'zod';
 import { AppError, ErrorCodes, invalid } from '../../common/errors';
+import { agentParams } from '../../common/schemas/agents';
 import {
   completionBody,
   completionParams,
   completionReply,
   completionRun,
+  completionRunPage,
   runAccepted,
+  runListQuery,
   traceParams,
 } from '../../common/schemas/completions';
+import { sessionParams } from '../../common/schemas/sessions';
 import { completionEventStream } from '../../common/schemas/stream-events';
-import { parseStreamEventId, type RunOwner } from '../../stores/run-events';
+import { parseStreamEventId, type RunOwner, type StreamEvent } from '../../stores/run-events';
 import { acceptedRun } from '../../commands/completions';
 import type { AppContext } from '../context';
 import { answerAccepted, defineRoute, STREAMED } from '../route';
@@ -30,11 +34,13 @@ With \`stream: true\` the reply is \`text/event-stream\`. Every event has an \`i
 | \`error\` | \`code\` and \`message\` from the error table (30001 model failed after retries, 30002 tool timed out, 20001 internal); always followed by \`done\` |
 | \`done\` | \`session_id\`, \`trace_id\`, \`cost\` (\`tokens\`, \`duration_ms\`); the last event |
 
-An idle stream gets a \`: keep-alive\` comment every STREAM_KEEPALIVE_MS (15 s). Events are stored (STREAM_RETENTION_HOURS, 24 h): a client that loses the
+An idle stream gets a \`: keep-alive\` comment every STREAM_KEEPALIVE_MS (15 s). Events are stored (STREAM_RETENTION_HOURS, 24 h) for every run, streamed or not: a client that loses the
 connection reconnects with the header \`Last-Event-ID: <id of the last event it got>\`, either by repeating this POST (the body is not run again) or with
 \`GET /v1/combo/completions/{trace_id}/events\`, and receives exactly the events after it, from any API process.
 
-One completion runs per session at a time: a second request while one is running is refused with 10005 (a run that has already answered and is only closing is waited for, so the next question may follow \`done\` at once).
+With \`background: true\` the reply is HTTP 202 \`RunAccepted\` at once (\`status\` \`running\` or \`queued\`); the run goes on whatever the client does. A JSON call that does not answer within COMPLETION_REPLY_WAIT_MS gets the same reply. \`POST /v1/combo/completions/{trace_id}/cancel\` stops a run.
+
+Runs of one session never overlap: each run is its own workflow (\`completion-<trace_id>\`), and the session's workflow (\`session-runs-<session_id>\`) starts them one at a time, in order. A request while an earlier run of the session is going follows \`multitask_strategy\` (default: the agent's, else \`reject\`): \`reject\` answers 10005 naming the running \`trace_id\` (a run that has already answered and is only closing is waited for, so the next question may follow \`done\` at once); \`enqueue\` queues the run (stream: a \`thinking\` event with phase \`queued\`; its time in the queue counts inside COMPLETION_RUN_TIMEOUT_MS); \`interrupt\` cancels the earlier runs (queued ones too) and then starts it; \`rollback\` does the same and removes the cancelled run's turn from the session. A run that waited reads the session's history as the earlier runs left it.
 The session must exist (10004), belong to the agent (10004) and be active (archived: 10005). \`attachments\` and \`context_ids\` that are unknown, another
 tenant's, or (for documents) outside the agent's knowledge bases are 10004. A malformed or unknown \`route\` is 10001 naming the part.
 Without a configured model (LLM_BASE_URL unset) routes that need one are answered by the offline mode \`@kbqa@extractive@default@\`: quoted
@@ -52,23 +58,25 @@ function resumePoint(ctx: AppContext): { traceId: string; seq: number } | null {
 export const completionRoutes = (services: Services) => {
   const streamDeps = {
     runEvents: services.runEvents,
-    runEnded: (workflowId: string, runId: string) => services.commands.completions.ended(workflowId, runId),
+    runEnded: (tenantId: string, traceId: string) => services.commands.completions.ended(tenantId, traceId),
     log: services.log,
     pollMs: services.config.STREAM_POLL_MS,
     keepAliveMs: services.config.STREAM_KEEPALIVE_MS,
   };
 
-  /** The run's owner from its first event; another tenant's run does not exist for the caller. */
+  /** The run's owner, from its record; another tenant's run does not exist for the caller. */
   async function ownedRun(tenantId: string, traceId: string): Promise<RunOwner> {
-    const first = await services.runEvents.read(traceId, 0);
-    if (!first?.owner || first.owner.tenant_id !== tenantId) {
-      throw new AppError(ErrorCodes.NOT_FOUND, `no stream of completion ${traceId} (not streamed, expired, or unknown)`, {
-        resource: 'completion',
-        id: traceId,
-      });
-    }
-    return first.owner;
+    const run = await services.completionRuns.get(tenantId, traceId);
+    return {
+      tenant_id: tenantId,
+      session_id: run.session_id,
+      agent_id: run.agent_id,
+      workflow_id: run.workflow_id,
+      run_id: run.run_id ?? '',
+    };
   }
+
+  const listRoute = (path: string, operationId: string, summary: string) => ({ path, operationId, summary, tag, query: runListQuery, response: completionRunPage });
 
   return [
     defineRoute({
@@ -97,25 +105,33 @@ export const completionRoutes = (services: Services) => {
           streamRunEvents(ctx, streamDeps, resume.traceId, owner, resume.seq + 1);
           return STREAMED;
         }
+        if (body.background && body.stream)
+          throw invalid('background: a background run answers at once; follow it with GET …/events instead of stream', {
+            field: 'body.background',
+          });
         const traceId = ctx.state.traceId;
         const run = await services.commands.completions.start(principal.tenantId, params.agent_id, body, traceId);
-        if (!body.stream) {
-          const reply = await services.commands.completions.awaitReply(run);
-          return reply ?? answerAccepted(ctx, acceptedRun(run));
-        }
         const owner: RunOwner = {
           tenant_id: principal.tenantId,
           session_id: run.input.sessionId,
           agent_id: run.input.agentId,
           workflow_id: run.workflowId,
-          run_id: run.runId,
+          run_id: run.runId ?? '',
         };
-        await services.runEvents.append(
-          traceId,
-          0,
-          [{ event: 'thinking', data: { phase: 'accepted', trace_id: traceId, route: run.input.route.text, offline: run.input.offline } }],
-          owner,
-        );
+        const firstEvents: StreamEvent[] = [
+          { event: 'thinking', data: { phase: 'accepted', trace_id: traceId, route: run.input.route.text, offline: run.input.offline } },
+          ...(run.status === 'queued' ? [{ event: 'thinking' as const, data: { phase: 'queued' as const } }] : []),
+        ];
+        const written = services.runEvents.append(traceId, 0, firstEvents, owner);
+        if (body.background) {
+          await written;
+          return answerAccepted(ctx, acceptedRun(run));
+        }
+        if (!body.stream) {
+          const [, reply] = await Promise.all([written, services.commands.completions.awaitReply(run)]);
+          return reply ?? answerAccepted(ctx, acceptedRun(run));
+        }
+        await written;
         streamRunEvents(ctx, streamDeps, traceId, owner, 0);
         return STREAMED;
       },
@@ -125,9 +141,9 @@ export const completionRoutes = (services: Services) => {
       path: '/v1/combo/completions/{trace_id}/events',
       operationId: 'resumeCompletionStream',
       tag,
-      summary: "Follow (or resume) a streamed completion's events",
+      summary: "Follow (or resume) a completion's events",
       description:
-        'The same text/event-stream as a streamed completion. With `Last-Event-ID` (or `?last_event_id=`) it starts after that event, else from the first. 10004 for a run that was not streamed, whose events expired, or of another tenant.',
+        "The same text/event-stream as a streamed completion, for every run (streamed or not, API, trigger or cron), while it runs and for STREAM_RETENTION_HOURS after. With `Last-Event-ID` (or `?last_event_id=`) it starts after that event, else from the first. A run that did not stream gets no partial `message` events, only the final one. 10004 for an unknown run or another tenant's.",
       params: traceParams,
       query: z.object({ last_event_id: z.string().max(100).optional() }).strict(),
       response: 'raw',
@@ -151,6 +167,41 @@ export const completionRoutes = (services: Services) => {
       params: traceParams,
       response: completionRun,
       handler: ({ principal, params }) => services.completionRuns.get(principal.tenantId, params.trace_id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/combo/completions/{trace_id}/cancel',
+      operationId: 'cancelCompletion',
+      tag,
+      summary: 'Cancel a run: its model and tool calls stop and what it had is recorded',
+      description:
+        "A queued run leaves its session's queue (`canceled`, nothing recorded in the session). A running run's workflow is cancelled: the model request and tool call in flight are aborted and no further one starts; within about a second the run records what it had answered (the session's turn is marked `metadata.canceled`), its stream sends the last `message` and `done` with `stop_reason: canceled` and the cost spent so far, a waiting JSON call gets that as its reply, and `run.canceled` is emitted. Answers the run once it has ended (`status: canceled`). A run that has already ended is 10005.",
+      params: traceParams,
+      response: completionRun,
+      handler: ({ principal, params }) => services.commands.completions.cancel(principal.tenantId, params.trace_id),
+    }),
+    defineRoute({
+      method: 'get',
+      ...listRoute('/v1/combo/completions', 'listCompletions', "The tenant's runs, newest first"),
+      handler: ({ principal, query }) => services.commands.completions.list(principal.tenantId, query),
+    }),
+    defineRoute({
+      method: 'get',
+      ...listRoute('/v1/combo/sessions/{session_id}/completions', 'listSessionCompletions', "A session's runs, newest first"),
+      params: sessionParams,
+      handler: async ({ principal, params, query }) => {
+        await services.sessions.get(principal.tenantId, params.session_id);
+        return services.commands.completions.list(principal.tenantId, query, { sessionId: params.session_id });
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      ...listRoute('/v1/combo/agents/{agent_id}/completions', 'listAgentCompletions', "An agent's runs, newest first"),
+      params: agentParams,
+      handler: async ({ principal, params, query }) => {
+        await services.agents.get(principal.tenantId, params.agent_id);
+        return services.commands.completions.list(principal.tenantId, query, { agentId: params.agent_id });
+      },
     }),
   ];
 };

@@ -4,6 +4,14 @@ import { routeString } from './routes';
 
 export const agentId = resourceId('agt', 'agent id');
 
+/** What a completion does when its session already has a run going (see the completions operation). */
+export const MULTITASK_STRATEGIES = ['reject', 'enqueue', 'interrupt', 'rollback'] as const;
+export const multitaskStrategy = z.enum(MULTITASK_STRATEGIES).meta({
+  id: 'MultitaskStrategy',
+  description:
+    'a completion on a session whose earlier run is still going: `reject` it (10005 naming the running trace_id), `enqueue` it (it starts when the earlier runs end, in order), `interrupt` the earlier runs (cancelled as by POST …/cancel, their partial answers kept) and start it, or `rollback` them (cancelled and their turns removed from the session history) and start it',
+});
+
 /** Tools the service provides; skills bring their own. */
 export const BUILTIN_TOOL_NAMES = ['search_knowledge', 'read_attachment', 'current_time'] as const;
 const builtinToolName = z.enum(BUILTIN_TOOL_NAMES);
@@ -34,6 +42,7 @@ const agentFields = {
     .max(32)
     .meta({ description: 'installed skills active on every session of the agent (must exist: 10004)' }),
   default_route: routeString.nullable().meta({ description: 'route used when a completion names none' }),
+  multitask_strategy: multitaskStrategy.meta({ description: "the default of the agent's completions that name none" }),
   metadata: metadataMap,
 };
 
@@ -47,6 +56,7 @@ export const createAgentBody = z
     kb_ids: agentFields.kb_ids.default([]),
     skills: agentFields.skills.default([]),
     default_route: agentFields.default_route.default(null),
+    multitask_strategy: agentFields.multitask_strategy.default('reject'),
     metadata: agentFields.metadata.default({}),
   })
   .strict()
@@ -71,6 +81,7 @@ export const agent = z
     kb_ids: z.array(z.string()),
     skills: z.array(z.string()),
     default_route: z.string().nullable(),
+    multitask_strategy: multitaskStrategy,
     metadata: z.record(z.string(), z.string()),
     created_at: isoDate,
     updated_at: isoDate,
@@ -83,3 +94,4 @@ export const agentParams = z.object({ agent_id: agentId }).strict();
 export type CreateAgentBody = z.infer<typeof createAgentBody>;
 export type UpdateAgentBody = z.infer<typeof updateAgentBody>;
 export type Agent = z.infer<typeof agent>;
+export type MultitaskStrategy = z.infer<typeof multitaskStrategy>;

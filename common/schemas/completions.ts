@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isoDate, referenceTo, resourceId } from './common';
+import { multitaskStrategy } from './agents';
+import { isoDate, pageOf, pageQuery, referenceTo, resourceId } from './common';
 import { docId } from './knowledge';
 import { routeString } from './routes';
 import { sessionId } from './sessions';
@@ -11,6 +12,13 @@ export const completionBody = z
     session_id: referenceTo('ses', 'an active session of this agent (create it first)'),
     question: z.string().trim().min(1).max(32_000).meta({ description: 'the user message' }),
     stream: z.boolean().default(false).meta({ description: '`true`: a text/event-stream reply (see the description)' }),
+    background: z.boolean().default(false).meta({
+      description:
+        '`true`: answer at once with HTTP 202 `RunAccepted` (not with `stream`); the run goes on whatever the client does, and is followed with its links',
+    }),
+    multitask_strategy: multitaskStrategy.optional().meta({
+      description: "when the session already has a run going; default: the agent's `multitask_strategy` (`reject` unless set)",
+    }),
     route: routeString.optional().meta({
       description: "`@scenario@processor@mode@` (GET /v1/combo/scenarios); default: the agent's default_route, else `@chat@llm@default@`",
     }),
@@ -47,9 +55,11 @@ export const reference = z
   })
   .meta({ id: 'Reference' });
 
-const stopReason = z.enum(['answered', 'step_limit', 'token_limit']).meta({
+export const STOP_REASONS = ['answered', 'step_limit', 'token_limit', 'canceled'] as const;
+const stopReason = z.enum(STOP_REASONS).meta({
   id: 'StopReason',
-  description: '`step_limit` / `token_limit`: the run hit COMPLETION_MAX_STEPS / COMPLETION_MAX_TOKENS and answers with what it has',
+  description:
+    '`step_limit` / `token_limit`: the run hit COMPLETION_MAX_STEPS / COMPLETION_MAX_TOKENS and answers with what it has; `canceled`: the run was cancelled (POST …/cancel, or a later run\'s `interrupt` / `rollback`) and `answer` is what it had written by then',
 });
 
 export const completionReply = z
@@ -75,13 +85,28 @@ export const completionReply = z
 // `allOf` that allows no null and that client generators refuse.
 const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
 
+export const RUN_STATUSES = ['queued', 'running', 'waiting_approval', 'completed', 'failed', 'canceled'] as const;
+export const runStatus = z.enum(RUN_STATUSES).meta({
+  id: 'RunStatus',
+  description:
+    '`queued`: waiting for an earlier run of its session (`enqueue`); `running`; `waiting_approval`: a tool call waits for a person; then `completed`, `failed` or `canceled`',
+});
+export const RUN_KINDS = ['chat', 'trigger', 'cron'] as const;
+export const runKind = z.enum(RUN_KINDS).meta({
+  id: 'RunKind',
+  description: '`chat`: a completion asked through the API; `trigger`: started by an event trigger; `cron`: started by a cron job',
+});
+
 export const completionRun = z
   .object({
     session_id: sessionId,
     trace_id: traceId,
+    kind: runKind,
     route: z.string().meta({ description: 'the route the run took' }),
     agent_id: z.string(),
-    status: z.enum(['running', 'completed', 'failed']),
+    status: runStatus,
+    workflow_id: z.string().meta({ description: "the run's Temporal workflow id (`completion-<trace_id>`; older runs: `completion-<session_id>`)" }),
+    run_id: z.string().nullable().meta({ description: 'its Temporal run id; null until the workflow has started (a queued run)' }),
     answer: z.string().nullable().meta({ description: 'Markdown; null until completed' }),
     reference: z.array(reference),
     cost: orNull(cost),
@@ -91,15 +116,27 @@ export const completionRun = z
     artifacts: z.array(z.record(z.string(), z.unknown())),
     error: z.object({ code: z.number().int(), message: z.string() }).nullable(),
     created_at: isoDate,
+    started_at: isoDate.nullable().meta({ description: 'when its workflow started (later than created_at for a queued run)' }),
     finished_at: isoDate.nullable(),
   })
   .meta({ id: 'CompletionRun' });
+
+export const completionRunPage = pageOf(completionRun, 'CompletionRunPage');
+
+export const runListQuery = pageQuery
+  .extend({
+    status: runStatus.optional(),
+    kind: runKind.optional(),
+    since: z.iso.datetime({ offset: true }).optional().meta({ description: 'runs created at or after this time' }),
+    until: z.iso.datetime({ offset: true }).optional().meta({ description: 'runs created before this time' }),
+  })
+  .strict();
 
 export const runAccepted = z
   .object({
     trace_id: traceId,
     session_id: sessionId,
-    status: z.enum(['running']).meta({ description: 'the run goes on; later releases may add `queued` and `waiting_approval`' }),
+    status: z.enum(['running', 'queued', 'waiting_approval']).meta({ description: 'where the run is now; it goes on' }),
     links: z.object({
       self: z.string().meta({
         description: "GET it for the run's status and, once ended, its result",
@@ -114,7 +151,7 @@ export const runAccepted = z
   .meta({
     id: 'RunAccepted',
     description:
-      'HTTP 202, code 0: the run is accepted and goes on, but did not answer within COMPLETION_REPLY_WAIT_MS; follow it with `links.self`.',
+      'HTTP 202, code 0: the run is accepted and goes on (a `background` request, or one that did not answer within COMPLETION_REPLY_WAIT_MS); follow it with `links.self`.',
   });
 
 export const completionParams = z.object({ agent_id: resourceId('agt', 'agent id') }).strict();
@@ -126,4 +163,7 @@ export type Reference = z.infer<typeof reference>;
 export type Cost = z.infer<typeof cost>;
 export type StopReason = z.infer<typeof stopReason>;
 export type CompletionRun = z.infer<typeof completionRun>;
+export type RunStatus = z.infer<typeof runStatus>;
+export type RunKind = z.infer<typeof runKind>;
+export type RunListQuery = z.infer<typeof runListQuery>;
 export type RunAccepted = z.infer<typeof runAccepted>;

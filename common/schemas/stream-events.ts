@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cost, reference, traceId } from './completions';
+import { cost, reference, STOP_REASONS, traceId } from './completions';
 import { sessionId } from './sessions';
 
 /**
@@ -10,7 +10,7 @@ import { sessionId } from './sessions';
 const streamEventData = {
   thinking: z
     .object({
-      phase: z.enum(['accepted', 'retrieval', 'model', 'model_retry']),
+      phase: z.enum(['accepted', 'queued', 'retrieval', 'model', 'model_retry']),
       trace_id: traceId.optional().meta({ description: '`accepted` only' }),
       route: z.string().optional().meta({ description: '`accepted` only: the route the run takes' }),
       offline: z.boolean().optional().meta({ description: '`accepted` only: true when no language model is configured' }),
@@ -19,7 +19,8 @@ const streamEventData = {
     })
     .meta({
       id: 'StreamEventThinking',
-      description: 'What the run is doing: `accepted` (the first event), `retrieval`, `model`, `model_retry`',
+      description:
+        'What the run is doing: `accepted` (the first event), `queued` (it waits for an earlier run of its session), `retrieval`, `model`, `model_retry`',
     }),
   tool_call: z
     .object({ tool: z.string(), args: z.record(z.string(), z.unknown()) })
@@ -44,6 +45,10 @@ const streamEventData = {
       session_id: sessionId,
       trace_id: traceId,
       cost: cost.optional(),
+      stop_reason: z
+        .enum([...STOP_REASONS, 'failed'])
+        .optional()
+        .meta({ description: 'why the run ended: a StopReason, or `failed` after an `error` event; absent in streams written before it existed' }),
     })
     .meta({ id: 'StreamEventDone', description: 'The last event; `cost` is absent when the run ended without finishing its stream' }),
 };

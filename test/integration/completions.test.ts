@@ -194,7 +194,7 @@ describe('completions', () => {
       for await (const wf of worker.client.workflow.list({ query })) runs.push(wf);
       return runs.length > 0 ? runs : undefined;
     }, 15_000);
-    expect(found[0]).toMatchObject({ type: 'completionWorkflow', workflowId: `completion-${sessionId}` });
+    expect(found[0]).toMatchObject({ type: 'completionWorkflow', workflowId: `completion-${traceId}` });
     const history = await worker.client.workflow.getHandle(found[0]!.workflowId, found[0]!.runId).fetchHistory();
     const scheduled = history
       .events!.filter((e) => e.activityTaskScheduledEventAttributes)
@@ -561,7 +561,7 @@ describe('completions', () => {
     const report = await api.call('GET', reportPath, { key: api.adminKey });
     expect(report.json.data).toMatchObject({ role: 'assistant', content: reply.json.data.answer });
     // The processor recorded the run with its answer: one local activity, one marker.
-    const history = await worker.client.workflow.getHandle(`completion-${sessionId}`).fetchHistory();
+    const history = await worker.client.workflow.getHandle(`completion-${reply.json.data.trace_id}`).fetchHistory();
     expect(history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(1);
 
     const notADiff = await complete({ session_id: sessionId, question: 'no diff here', route: '@review@rules@default@' });

@@ -1,0 +1,209 @@
+import {
+  CancellationScope,
+  ChildWorkflowCancellationType,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  ParentClosePolicy,
+  proxyLocalActivities,
+  setHandler,
+  startChild,
+  workflowInfo,
+  allHandlersFinished,
+  WorkflowIdReusePolicy,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { MultitaskStrategy } from '../common/schemas/agents';
+import { completionSearchAttributes } from '../common/search-attributes';
+import { type CompletionInput, runContextOf } from '../completion/run-input';
+import { completionWorkflow } from './completion';
+
+/*
+ * One workflow per session with runs (`session-runs-<session_id>`), started by the first completion
+ * and ended once the session has been idle for IDLE_LINGER_MS. It runs the session's completions
+ * one at a time, in order, each as a child workflow of its own (`completion-<trace_id>`), and
+ * applies each request's multitask strategy.
+ *
+ * The API hands it a run with signal-with-start (`submitRun`): durable at once, whether or not a
+ * worker is polling. It then asks, with the `admitRun` update, what became of it (started, queued,
+ * or refused by `reject`); a request that cannot wait for the answer (no worker) still has its run
+ * taken when a worker comes.
+ */
+
+export interface SessionRunsState {
+  tenantId: string;
+  agentId: string;
+  sessionId: string;
+  /** Runs waiting their turn, carried over a continue-as-new. */
+  queue: CompletionInput[];
+}
+
+export interface RunSubmission {
+  input: CompletionInput;
+  strategy: MultitaskStrategy;
+  /** How long past its own time bound a run may live before Temporal ends it (the backstop). */
+  backstopMarginMs: number;
+  /**
+   * `reject` waits this long for the session's going run to close before refusing: the API sets it
+   * when that run has already recorded its end (a client may ask again right after `done`).
+   */
+  closingGraceMs: number;
+}
+
+export type Admission =
+  | { status: 'running' | 'queued'; workflowId: string; runId: string | null }
+  | { status: 'rejected'; busyWith: string };
+
+export interface SessionRunsView {
+  running: string | null;
+  queued: string[];
+}
+
+export const submitRun = defineSignal<[RunSubmission]>('submitRun');
+/** What became of a submitted run; waits until it has started when nothing was ahead of it. */
+export const admitRun = defineUpdate<Admission, [string]>('admitRun');
+/** Removes a queued run, recording it cancelled; false when it is not queued (any more). */
+export const cancelQueuedRun = defineUpdate<boolean, [string]>('cancelQueuedRun');
+export const sessionRunsQuery = defineQuery<SessionRunsView>('sessionRuns');
+
+export const completionRunWorkflowId = (traceId: string) => `completion-${traceId}`;
+
+const IDLE_LINGER_MS = 60_000;
+/** Runs one execution takes before it continues as new, keeping its history short. */
+const RUNS_PER_EXECUTION = 200;
+
+const { recordCanceledRun, removeRunTurn, recordRejectedRun } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 10 },
+});
+
+interface CurrentRun {
+  input: CompletionInput;
+  scope: CancellationScope;
+  runId: string | null;
+  ended: boolean;
+}
+
+export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void> {
+  const queue = [...state.queue];
+  let current: CurrentRun | null = null;
+  /** What became of each run this execution was given, so a repeated submission changes nothing. */
+  const outcomes = new Map<string, 'pending' | 'taken' | { rejected: string }>(queue.map((q) => [q.traceId, 'taken']));
+  let backstopMarginMs = 120_000;
+  let runs = 0;
+
+  const busyWith = () => current?.input.traceId ?? queue[0]?.traceId ?? null;
+
+  /** Cancels every earlier run: queued ones are recorded cancelled; the running one records its own end. */
+  async function cancelEarlierRuns(rollback: boolean): Promise<void> {
+    for (const queued of queue.splice(0)) await cancelBeforeStart(queued);
+    const running = current;
+    if (!running) return;
+    running.scope.cancel();
+    await condition(() => running.ended);
+    if (rollback) {
+      await removeRunTurn({ tenantId: state.tenantId, sessionId: state.sessionId, traceId: running.input.traceId });
+    }
+  }
+
+  setHandler(submitRun, async ({ input, strategy, backstopMarginMs: margin, closingGraceMs }) => {
+    if (outcomes.has(input.traceId)) return;
+    outcomes.set(input.traceId, 'pending');
+    if (strategy === 'reject' && busyWith() !== null && closingGraceMs > 0) await condition(() => busyWith() === null, closingGraceMs);
+    const going = busyWith();
+    if (strategy === 'reject' && going !== null) {
+      outcomes.set(input.traceId, { rejected: going });
+      await recordRejectedRun({ ctx: runContextOf(input), seq: input.firstSeq, busyWith: going });
+      return;
+    }
+    // Pending while the earlier runs close or are cancelled; taken once in the queue.
+    backstopMarginMs = margin;
+    if (strategy === 'interrupt' || strategy === 'rollback') await cancelEarlierRuns(strategy === 'rollback');
+    queue.push(going !== null ? { ...input, refreshHistory: true } : input);
+    outcomes.set(input.traceId, 'taken');
+  });
+
+  setHandler(admitRun, async (traceId) => {
+    const aboutToStart = () => current === null && queue[0]?.traceId === traceId;
+    await condition(() => (outcomes.get(traceId) ?? 'pending') !== 'pending' && !aboutToStart());
+    const outcome = outcomes.get(traceId)!;
+    if (typeof outcome === 'object') return { status: 'rejected', busyWith: outcome.rejected };
+    const workflowId = completionRunWorkflowId(traceId);
+    if (queue.some((q) => q.traceId === traceId)) return { status: 'queued', workflowId, runId: null };
+    // The run is going (its run id once its workflow has started), or already over.
+    if (current?.input.traceId === traceId) await condition(() => current?.input.traceId !== traceId || current.runId !== null);
+    return { status: 'running', workflowId, runId: current?.input.traceId === traceId ? current.runId : null };
+  });
+
+  setHandler(cancelQueuedRun, async (traceId) => {
+    const at = queue.findIndex((q) => q.traceId === traceId);
+    if (at < 0) return false;
+    const [queued] = queue.splice(at, 1);
+    await cancelBeforeStart(queued!);
+    return true;
+  });
+
+  setHandler(sessionRunsQuery, () => ({ running: current?.input.traceId ?? null, queued: queue.map((q) => q.traceId) }));
+
+  for (;;) {
+    const hasWork = await condition(() => queue.length > 0, IDLE_LINGER_MS);
+    if (!hasWork) {
+      await condition(allHandlersFinished);
+      if (queue.length === 0) return;
+    }
+    // A busy session's history stays short; a request waiting on a handler is never cut off.
+    if ((runs >= RUNS_PER_EXECUTION || workflowInfo().continueAsNewSuggested) && allHandlersFinished()) {
+      await continueAsNew<typeof sessionRunsWorkflow>({ ...state, queue });
+    }
+    const next = queue.shift()!;
+    runs++;
+    await runToEnd(next);
+  }
+
+  async function runToEnd(input: CompletionInput): Promise<void> {
+    const run: CurrentRun = { input, scope: new CancellationScope(), runId: null, ended: false };
+    current = run;
+    const queuedMs = Math.max(0, Date.now() - input.requestedAt);
+    const bound = input.limits.runTimeoutMs;
+    try {
+      await run.scope.run(async () => {
+        const child = await startChild(completionWorkflow, {
+          workflowId: completionRunWorkflowId(input.traceId),
+          args: [input.refreshHistory ? { ...input, queuedMs } : input],
+          // Runs outlive a session workflow an operator ends; cancelling the scope cancels the run.
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
+          ...(bound !== undefined ? { workflowExecutionTimeout: Math.max(1, bound - queuedMs) + backstopMarginMs } : {}),
+          typedSearchAttributes: completionSearchAttributes(input),
+          memo: { route: input.route.text, question: input.question.slice(0, 200) },
+        });
+        run.runId = child.firstExecutionRunId;
+        await child.result();
+      });
+    } catch {
+      // The run recorded its own end (failed or cancelled); one cancelled before it started did not.
+      if (run.runId === null) await cancelBeforeStart(input);
+    } finally {
+      run.ended = true;
+      current = null;
+    }
+  }
+
+  async function cancelBeforeStart(input: CompletionInput): Promise<void> {
+    await CancellationScope.nonCancellable(() =>
+      recordCanceledRun({
+        ctx: runContextOf(input),
+        seq: input.firstSeq,
+        question: input.question,
+        answerSoFar: '',
+        model: null,
+        tokens: 0,
+        requestedAt: input.requestedAt,
+        beforeStart: true,
+      }),
+    );
+  }
+}
