@@ -1,4 +1,5 @@
 import type { EventLog } from '../stores/event-log';
+import type { IdempotencyKeyStore } from '../stores/idempotency-keys';
 import type { IntegrationStore } from '../stores/integrations';
 import type { RunEventStore } from '../stores/run-events';
 
@@ -7,6 +8,7 @@ export interface MaintenanceActivityDeps {
   runEvents: RunEventStore;
   integrations: IntegrationStore;
   rateCounters: { purgeExpired(): Promise<number> };
+  idempotencyKeys: IdempotencyKeyStore;
   streamRetentionHours: number;
   inboundRetentionDays: number;
 }
@@ -17,6 +19,7 @@ export function createMongoActivities({
   runEvents,
   integrations,
   rateCounters,
+  idempotencyKeys,
   streamRetentionHours,
   inboundRetentionDays,
 }: MaintenanceActivityDeps) {
@@ -35,6 +38,10 @@ export function createMongoActivities({
     /** Received inbound events past INBOUND_EVENT_RETENTION_DAYS. */
     async purgeExpiredInboundEvents(): Promise<number> {
       return integrations.purgeInboundBefore(new Date(Date.now() - inboundRetentionDays * 86_400_000));
+    },
+    /** Idempotency keys whose window (IDEMPOTENCY_KEY_TTL_HOURS) ended, with the responses kept for them. */
+    async purgeExpiredIdempotencyKeys(): Promise<number> {
+      return idempotencyKeys.purgeExpired();
     },
   };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { recordsEvents, type RunContext, type ToolBinding } from '../completion/run-input';
 import { whileHeartbeating } from './heartbeat';
+import { canonicalJson } from '../common/canonical-json';
 import type { ToolCall } from '../common/chat-model';
 import { type EventLog, newEvent } from '../stores/event-log';
 import type { FileStore } from '../stores/files';
@@ -31,18 +32,8 @@ export interface CallToolInput {
   attachmentIds: string[];
 }
 
-/** Canonical JSON (keys sorted) so equal arguments hash equally whatever order the model wrote. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-const argsHash = (args: unknown) => `sha256:${createHash('sha256').update(canonical(args)).digest('hex')}`;
+/** Equal arguments hash equally whatever order the model wrote their keys in. */
+const argsHash = (args: unknown) => `sha256:${createHash('sha256').update(canonicalJson(args)).digest('hex')}`;
 
 /** A tool's answer the model reads; `error` answers are fed back too, so the model can adjust. */
 type ToolOutcome = { ok: true; result: Record<string, unknown> } | { ok: false; error: string };

@@ -9,6 +9,7 @@ import { rawBytesBody } from './middleware/raw-body';
 import { uploadBody } from './middleware/upload-body';
 import { requestContext } from './middleware/request-context';
 import { corsPolicy } from './middleware/cors';
+import { createIdempotencyGuard } from './idempotency';
 import { buildOpenApiDocument } from './openapi';
 import { type AnyRoute, mountRoute } from './route';
 import { agentRoutes } from './routes/agents';
@@ -66,7 +67,8 @@ export function createApp(services: Services): Koa<AppState> {
     rawBytes: rawBytesBody(services.config.MAX_JSON_BODY_BYTES),
     multipart: uploadBody(services.config.MAX_UPLOAD_BYTES),
   };
-  for (const route of routes) mountRoute(router, route, bodyParsers);
+  const idempotency = createIdempotencyGuard({ keys: services.idempotencyKeys, log: services.log });
+  for (const route of routes) mountRoute(router, route, { bodyParsers, idempotency });
 
   // X-Forwarded-For decides the client address (rate limits of unauthenticated and inbound calls)
   // only behind a configured number of proxies: each appends the address it saw, so the entry that

@@ -7,8 +7,8 @@ export interface AppState {
   principal?: Principal;
   /** Bad credentials are remembered, not thrown, so rate limiting and 404s still answer properly. */
   authError?: Error;
-  /** Set by a route before its body is read: the authorized caller and the parsed path and query. */
-  checked?: { principal: Principal | undefined; params: unknown; query: unknown };
+  /** Set by a route before its body is read: the authorized caller, the parsed path and query, the Idempotency-Key of a POST. */
+  checked?: { principal: Principal | undefined; params: unknown; query: unknown; idempotencyKey: string | undefined };
   /** The body's bytes exactly as received, on routes declaring `rawBody`. */
   rawBody?: Buffer;
   /**

@@ -6,6 +6,7 @@ import { forbidden, invalid, notFound, unauthenticated } from '../common/errors'
 import { envelopeOf, errorEnvelope } from '../common/schemas/envelope';
 import type { Principal } from './auth';
 import type { AppContext, AppState } from './context';
+import { IDEMPOTENCY_KEY_PATTERN, type IdempotencyGuard, readIdempotencyKey } from './idempotency';
 import { deprecationHeaders } from './middleware/deprecation';
 import { findInputProblem, problemMessage } from './request-text';
 
@@ -22,6 +23,8 @@ interface RouteInput<P, Q, B> {
   params: Infer<P>;
   query: Infer<Q>;
   body: Infer<B>;
+  /** The request's Idempotency-Key, on routes declaring `idempotency: 'handler'` only (elsewhere repeats never reach the handler). */
+  idempotencyKey: string | undefined;
 }
 
 /**
@@ -68,6 +71,12 @@ export interface RouteDef<
   upstreamErrors?: boolean;
   /** Error statuses beyond the common ones (each answered with the error envelope), by their description. */
   otherErrors?: Record<number, string>;
+  /**
+   * Every authenticated POST takes an `Idempotency-Key`: by default a repeat gets the first response
+   * again and never reaches the handler. `handler`: nothing is kept or replayed; the handler gets the
+   * key and makes repeats safe itself (a stream cannot be kept: a repeat attaches to the same run).
+   */
+  idempotency?: 'handler';
   /** Marks the interface deprecated: `X-Deprecated: true` and `X-Deprecated-Sunset: <date>`. */
   deprecated?: { sunset: string };
   /** Returns `data` (or STREAMED), directly or as a promise: a handler with nothing to wait for need not be async. */
@@ -162,19 +171,31 @@ function hasBody(ctx: AppContext): boolean {
   return Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
 }
 
-export interface BodyParsers {
+interface BodyParsers {
   json: Middleware<AppState>;
   /** Reads the unparsed bytes (routes with `rawBody`). */
   rawBytes: Middleware<AppState>;
   multipart: Middleware<AppState>;
 }
 
+/** What the app gives every route: body parsers and the Idempotency-Key guard (absent in tests of bare routes). */
+export interface RouteMounting {
+  bodyParsers?: BodyParsers;
+  idempotency?: IdempotencyGuard;
+}
+
+/** POSTs of a caller take an Idempotency-Key; calls without credentials (inbound webhooks) have no one to scope it to. */
+const takesIdempotencyKey = (route: AnyRoute) => route.method === 'post' && (route.access ?? 'member') !== 'none';
+
 /**
  * Credentials, path and query are checked before the body is read, so a refused caller never
  * makes the process buffer an upload. Body parsers run only on routes that declare a body.
  */
-export function mountRoute(router: Router<AppState>, route: AnyRoute, bodyParsers?: BodyParsers): void {
+export function mountRoute(router: Router<AppState>, route: AnyRoute, { bodyParsers, idempotency }: RouteMounting = {}): void {
   const access = route.access ?? 'member';
+  // Only a JSON envelope can be kept for repeats: a POST that may answer otherwise handles its key itself.
+  if (takesIdempotencyKey(route) && (route.response === 'raw' || route.eventStream) && route.idempotency !== 'handler')
+    throw new TypeError(`${route.operationId}: a POST answering other than JSON needs idempotency: 'handler'`);
   const bodyParser = route.multipart ? bodyParsers?.multipart : route.rawBody ? bodyParsers?.rawBytes : bodyParsers?.json;
   const parsers = (route.body || route.rawBody) && bodyParser ? [bodyParser] : [];
   const checkRequest: Middleware<AppState> = async (ctx, next) => {
@@ -183,6 +204,7 @@ export function mountRoute(router: Router<AppState>, route: AnyRoute, bodyParser
       principal: authorize(ctx.state, access),
       params: route.params ? parseParamsOrNotFound(route.params, ctx.params as Record<string, string>) : undefined,
       query: route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined,
+      idempotencyKey: takesIdempotencyKey(route) ? readIdempotencyKey(ctx) : undefined,
     };
     if (route.body || route.rawBody) {
       if (route.multipart) {
@@ -194,10 +216,24 @@ export function mountRoute(router: Router<AppState>, route: AnyRoute, bodyParser
     await next();
   };
   router[route.method](koaPath(route.path), checkRequest, ...parsers, async (ctx: AppContext) => {
-    const { principal, params, query } = ctx.state.checked!;
+    const { principal, params, query, idempotencyKey } = ctx.state.checked!;
+    // A request that fails validation has run nothing: its key is not claimed.
     const body: unknown = route.body ? parseOrThrow(route.body, ctx.request.body ?? {}, 'body') : undefined;
-    const data: unknown = await route.handler({ ctx, principal: principal as Principal, params, query, body });
-    if (route.response !== 'raw' && data !== STREAMED) ctx.body = { code: 0, data, message: 'ok' };
+    const handlesKey = route.idempotency === 'handler';
+    const respond = async () => {
+      const input = {
+        ctx,
+        principal: principal as Principal,
+        params,
+        query,
+        body,
+        idempotencyKey: handlesKey ? idempotencyKey : undefined,
+      };
+      const data: unknown = await route.handler(input);
+      if (route.response !== 'raw' && data !== STREAMED) ctx.body = { code: 0, data, message: 'ok' };
+    };
+    if (idempotencyKey && principal && idempotency && !handlesKey) await idempotency.respondOnce(ctx, idempotencyKey, principal, respond);
+    else await respond();
   });
 }
 
@@ -222,9 +258,43 @@ const rateLimitHeaders = z.object({
   'X-RateLimit-Reset': z.string().meta({ description: 'end of the window, Unix seconds' }),
 });
 
+const idempotencyKeyOf = (description: string) =>
+  z.object({
+    'Idempotency-Key': z.string().regex(IDEMPOTENCY_KEY_PATTERN).optional().meta({ description }),
+  });
+
+/** The Idempotency-Key of routes whose repeats get the first response again. */
+const replayedKey = idempotencyKeyOf(
+  'Makes retrying safe: the same key with the same request (method, path, canonical JSON body; for multipart the ' +
+    "fields and each file part's SHA-256) within IDEMPOTENCY_KEY_TTL_HOURS (24 h) answers the first response again, " +
+    'with `Idempotent-Replayed: true`, and does nothing again. A first response with a 5xx status is not kept. ' +
+    'Keys are per tenant and caller (API key or console user); 1 to 255 printable ASCII characters (else 10001).',
+);
+
+/** The Idempotency-Key of routes that handle it themselves (`idempotency: 'handler'`). */
+const handledKey = idempotencyKeyOf(
+  'Makes retrying safe: the same key with the same request within IDEMPOTENCY_KEY_TTL_HOURS (24 h) answers from the ' +
+    'run the first one started (a stream attaches to it) rather than starting another. Keys are per tenant and caller ' +
+    '(API key or console user); 1 to 255 printable ASCII characters (else 10001).',
+);
+
+const replayedHeader = {
+  'Idempotent-Replayed': z
+    .literal('true')
+    .optional()
+    .meta({ description: "present when this is the kept first response to the request's Idempotency-Key" }),
+};
+
+const idempotencyConflict =
+  'resource conflict (10005); also an Idempotency-Key used with another request, or whose first request is still ' +
+  'being processed (with Retry-After)';
+
 export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void {
   const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
   const body = (route.body ?? route.rawBody?.documented) as z.ZodType | undefined;
+  const keyed = takesIdempotencyKey(route);
+  const replays = keyed && route.idempotency !== 'handler';
+  const successHeaders = replays ? rateLimitHeaders.extend(replayedHeader) : rateLimitHeaders;
   const config: RouteConfig = {
     method: route.method,
     path: route.path,
@@ -237,6 +307,7 @@ export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void 
     request: {
       params: route.params as RouteParameter,
       query: route.query as RouteParameter,
+      headers: keyed ? (replays ? replayedKey : handledKey) : undefined,
       body: body
         ? { content: route.multipart ? { 'multipart/form-data': { schema: route.multipart.documented } } : json(body), required: true }
         : undefined,
@@ -244,7 +315,7 @@ export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void 
     responses: {
       200: {
         description: 'success (code 0)',
-        headers: rateLimitHeaders,
+        headers: successHeaders,
         content:
           route.response === 'raw' && !route.eventStream
             ? undefined
@@ -254,12 +325,15 @@ export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void 
               },
       },
       ...(route.accepted
-        ? { 202: { description: 'accepted, still running (code 0)', headers: rateLimitHeaders, content: json(envelopeOf(route.accepted)) } }
+        ? { 202: { description: 'accepted, still running (code 0)', headers: successHeaders, content: json(envelopeOf(route.accepted)) } }
         : {}),
       ...Object.fromEntries(
-        Object.entries({ ...errorResponses, ...(route.upstreamErrors ? upstreamErrorResponses : {}), ...route.otherErrors }).map(
-          ([status, description]) => [status, { description, content: json(errorEnvelope) }],
-        ),
+        Object.entries({
+          ...errorResponses,
+          ...(keyed ? { 409: idempotencyConflict } : {}),
+          ...(route.upstreamErrors ? upstreamErrorResponses : {}),
+          ...route.otherErrors,
+        }).map(([status, description]) => [status, { description, content: json(errorEnvelope) }]),
       ),
     },
   };

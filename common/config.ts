@@ -215,6 +215,15 @@ export const configSchema = z
       .min(1)
       .max(24 * 30)
       .default(24),
+    /**
+     * How long an Idempotency-Key is remembered, from its first request: within it the same key and
+     * request answer the first response again. Fractions allowed (a window of seconds, in tests).
+     */
+    IDEMPOTENCY_KEY_TTL_HOURS: z.coerce
+      .number()
+      .min(1 / 3600, 'must be at least one second (0.000278 hours)')
+      .max(24 * 30)
+      .default(24),
     /** The address clients reach the API at; used in links the service sends out (report_url). */
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:9380'),
     /** A workflow bundle built by `npm run build:bundle` (production images); unset: bundle at start. */

@@ -10,6 +10,7 @@ import { createCronJobStore } from './cron-jobs';
 import { createDocumentStore } from './documents';
 import { createEventLog } from './event-log';
 import { createFileStore } from './files';
+import { createIdempotencyKeyStore } from './idempotency-keys';
 import { createIntegrationStore } from './integrations';
 import { createKnowledgeBaseStore } from './knowledge-bases';
 import { purgeExpiredRateCounters } from './rate-limit-purge';
@@ -53,6 +54,7 @@ export function createStores(db: Db, es: EsClient, config: Config, { readCaches 
     files: createFileStore(db),
     cronJobs: createCronJobStore(db),
     triggers: createTriggerStore(db),
+    idempotencyKeys: createIdempotencyKeyStore(db, secretBox, { ttlMs: config.IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000 }),
     rateCounters: { purgeExpired: (now?: Date) => purgeExpiredRateCounters(db, now) },
   };
 }

@@ -63,6 +63,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('documents').createIndex({ tenant_id: 1, kb_id: 1, created_at: -1 }),
     db.collection('document_chunk_batches').createIndex({ doc_id: 1 }),
     db.collection('rate_limits').createIndex({ expires_at: 1 }),
+    db.collection('idempotency_keys').createIndex({ expires_at: 1 }),
     db.collection('skills').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('cron_jobs').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('skills').createIndex({ tenant_id: 1, name: 1, version: 1 }, { unique: true }),

@@ -2,16 +2,18 @@ import { ApplicationFailure, CancellationScope, patched, proxyActivities } from 
 import type { Activities } from '../activities';
 import { ownTimeBoundReached } from './own-time-bound';
 
-const { sweepOutboxes, purgeExpiredRateCounters, purgeExpiredStreamEvents, purgeExpiredInboundEvents } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumAttempts: 5 },
-});
+const { sweepOutboxes, purgeExpiredRateCounters, purgeExpiredStreamEvents, purgeExpiredInboundEvents, purgeExpiredIdempotencyKeys } =
+  proxyActivities<Activities>({
+    startToCloseTimeout: '1 minute',
+    retry: { initialInterval: '1 second', maximumAttempts: 5 },
+  });
 
 export interface MaintenanceResult {
   eventsRecovered: number;
   rateCountersPurged: number;
   streamEventsPurged: number;
   inboundEventsPurged: number;
+  idempotencyKeysPurged: number;
 }
 
 /**
@@ -21,6 +23,8 @@ export interface MaintenanceResult {
 export const MAINTENANCE_RUN_BOUND_MS = 45_000;
 /** Patch id of the run's own time bound. */
 const RUN_TIME_BOUND = 'maintenance-run-time-bound';
+/** Patch id of the idempotency-key purge: histories of runs from before it have no such activity. */
+const IDEMPOTENCY_KEY_PURGE = 'idempotency-key-purge';
 const MAINTENANCE_TIMED_OUT = 'MaintenanceTimedOut';
 
 /** Run every minute by the `combo-maintenance` Schedule: housekeeping the database cannot do itself. */
@@ -30,7 +34,8 @@ export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
     const rateCountersPurged = await purgeExpiredRateCounters();
     const streamEventsPurged = await purgeExpiredStreamEvents();
     const inboundEventsPurged = await purgeExpiredInboundEvents();
-    return { eventsRecovered, rateCountersPurged, streamEventsPurged, inboundEventsPurged };
+    const idempotencyKeysPurged = patched(IDEMPOTENCY_KEY_PURGE) ? await purgeExpiredIdempotencyKeys() : 0;
+    return { eventsRecovered, rateCountersPurged, streamEventsPurged, inboundEventsPurged, idempotencyKeysPurged };
   };
   // Runs started before the bound existed have no timer in their history.
   if (!patched(RUN_TIME_BOUND)) return work();

@@ -27,6 +27,13 @@ function fromHttpError(err: HttpishError, maxJsonBytes: number): AppError | unde
   return undefined;
 }
 
+/** The envelope of a client-facing failure (also what a repeat of an Idempotency-Key gets again). */
+export const errorBody = (error: AppError, traceId: string) => ({
+  code: error.code,
+  data: { ...error.details, trace_id: traceId },
+  message: error.message,
+});
+
 /** Renders every failure as the spec's envelope; unknown errors become 20001 with the trace id only. */
 export function errorEnvelope(log: Logger, maxJsonBytes: number): Middleware<AppState> {
   return async (ctx, next) => {
@@ -36,7 +43,7 @@ export function errorEnvelope(log: Logger, maxJsonBytes: number): Middleware<App
       const appError = err instanceof AppError ? err : fromHttpError(err as HttpishError, maxJsonBytes);
       if (appError) {
         ctx.status = appError.httpStatus;
-        ctx.body = { code: appError.code, data: { ...appError.details, trace_id: ctx.state.traceId }, message: appError.message };
+        ctx.body = errorBody(appError, ctx.state.traceId);
         return;
       }
       log.error('unhandled error', { trace_id: ctx.state.traceId, path: ctx.path, error: String((err as Error)?.stack ?? err) });

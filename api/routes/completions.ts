@@ -92,6 +92,8 @@ export const completionRoutes = (services: Services) => {
       accepted: runAccepted,
       eventStream: completionEventStream,
       upstreamErrors: true,
+      // A stream cannot be kept for repeats: the run follows from the key instead.
+      idempotency: 'handler',
       handler: async ({ ctx, principal, params, body }) => {
         const resume = resumePoint(ctx);
         if (resume) {

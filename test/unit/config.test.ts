@@ -18,6 +18,7 @@ describe('configuration from the environment', () => {
       RATE_LIMIT_COMPLETIONS_PER_MIN: 60,
       RATE_LIMIT_UPLOADS_PER_MIN: 10,
       RATE_LIMIT_DEFAULT_PER_MIN: 300,
+      IDEMPOTENCY_KEY_TTL_HOURS: 24,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -43,6 +44,8 @@ describe('configuration from the environment', () => {
     expect(set).toMatchObject({ LLM_BASE_URL: 'http://ollama:11434/v1', COST_THRESHOLD_TOKENS: 50_000, LLM_TEMPERATURE: 0.3 });
     expect(() => loadConfig({ ...valid, LLM_BASE_URL: 'ftp://x' })).toThrow(/LLM_BASE_URL/);
     expect(() => loadConfig({ ...valid, COST_THRESHOLD_TOKENS: '0' })).toThrow(/COST_THRESHOLD_TOKENS/);
+    // A window of seconds, for tests: fractions of an hour.
+    expect(loadConfig({ ...valid, IDEMPOTENCY_KEY_TTL_HOURS: '0.5' }).IDEMPOTENCY_KEY_TTL_HOURS).toBe(0.5);
   });
 
   it.each([
@@ -54,6 +57,7 @@ describe('configuration from the environment', () => {
     [{ BOOTSTRAP_API_KEY: 'sk-123' }, 'configuration error: BOOTSTRAP_API_KEY must look like combo_<8 chars>_<32 chars>'],
     [{ LOG_LEVEL: 'loud' }, 'configuration error: LOG_LEVEL'],
     [{ SECRETS_ENCRYPTION_KEY: 'c2hvcnQ=' }, 'configuration error: SECRETS_ENCRYPTION_KEY must be 32 bytes, base64-encoded'],
+    [{ IDEMPOTENCY_KEY_TTL_HOURS: '0.0001' }, 'configuration error: IDEMPOTENCY_KEY_TTL_HOURS must be at least one second'],
   ])('names the bad variable: %j', (change, expected) => {
     expect(() => loadConfig({ ...valid, ...change })).toThrow(ConfigError);
     expect(() => loadConfig({ ...valid, ...change })).toThrow(expected);

@@ -71,3 +71,43 @@ describe('deprecated interfaces', () => {
     }
   });
 });
+
+describe('Idempotency-Key on routes that handle it themselves', () => {
+  const post = (over: Partial<Parameters<typeof defineRoute>[0]>) =>
+    defineRoute({
+      method: 'post',
+      path: '/runs',
+      operationId: 'startRun',
+      tag: 't',
+      summary: 's',
+      response: z.object({ key: z.string().nullable() }),
+      handler: ({ idempotencyKey }) => ({ key: idempotencyKey ?? null }),
+      ...over,
+    });
+
+  it('gives the validated key to the handler of an `idempotency: handler` route, which keeps nothing', async () => {
+    const router = new Router<AppState>();
+    mountRoute(router, post({ idempotency: 'handler' }));
+    const app = new Koa<AppState>();
+    app.use(async (ctx, next) => {
+      ctx.state.principal = { tenantId: 't1', userId: 'key_1', role: 'member', via: 'api_key', rateKey: 'key:key_1' };
+      await next();
+    });
+    app.use(router.routes());
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/runs`;
+    try {
+      const keyed = await fetch(url, { method: 'POST', headers: { 'idempotency-key': 'run-1' } });
+      expect(await keyed.json()).toEqual({ code: 0, data: { key: 'run-1' }, message: 'ok' });
+      expect(await (await fetch(url, { method: 'POST' })).json()).toEqual({ code: 0, data: { key: null }, message: 'ok' });
+    } finally {
+      server.close();
+    }
+  });
+
+  it('refuses to mount a POST that may answer other than JSON without it: such a reply cannot be kept for repeats', () => {
+    expect(() => mountRoute(new Router<AppState>(), post({ response: 'raw', handler: () => undefined }))).toThrow(/idempotency: 'handler'/);
+    expect(() => mountRoute(new Router<AppState>(), post({ response: 'raw', handler: () => undefined, access: 'none' }))).not.toThrow();
+  });
+});
