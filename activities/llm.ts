@@ -222,7 +222,7 @@ export function createLlmActivities({
       }
       // The model's text is stored as it is shown (stream, session, run): what the store cannot hold goes.
       result = { ...result, content: storableText(result.content) };
-      if (recordsEvents(ctx) && result.content !== '' && result.content !== lastSent)
+      if (ctx.stream && result.content !== '' && result.content !== lastSent)
         emit([{ event: 'message', data: { answer: result.content } }]);
       await writes;
 

@@ -359,7 +359,13 @@ export function createRunActivities(deps: RunActivityDeps) {
           ),
         ]),
         input.tokens > 0
-          ? deps.costs.enqueueRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at })
+          ? deps.costs.enqueueRunCost({
+              tenantId: ctx.tenantId,
+              traceId: ctx.traceId,
+              tokens: cost.tokens,
+              durationMs: cost.duration_ms,
+              at,
+            })
           : undefined,
       ]);
       if (recordsEvents(ctx)) {

@@ -159,7 +159,8 @@ export function createToolActivities(deps: ToolActivityDeps) {
         ),
       ]);
       let seq = input.seq;
-      if (recordsEvents(ctx)) seq = await deps.runEvents.append(ctx.traceId, seq, [{ event: 'tool_call', data: { tool: call.name, args } }]);
+      if (recordsEvents(ctx))
+        seq = await deps.runEvents.append(ctx.traceId, seq, [{ event: 'tool_call', data: { tool: call.name, args } }]);
 
       if (!outcome) {
         const binding = input.binding;
@@ -170,7 +171,8 @@ export function createToolActivities(deps: ToolActivityDeps) {
 
       const result = outcome.ok ? outcome.result : { error: outcome.error };
       if (!outcome.ok) await recordToolError(input, outcome.error);
-      if (recordsEvents(ctx)) seq = await deps.runEvents.append(ctx.traceId, seq, [{ event: 'tool_result', data: { tool: call.name, result } }]);
+      if (recordsEvents(ctx))
+        seq = await deps.runEvents.append(ctx.traceId, seq, [{ event: 'tool_result', data: { tool: call.name, result } }]);
       return { content: JSON.stringify(result).slice(0, MAX_RESULT_CHARS), ok: outcome.ok, nextSeq: seq };
     },
   };

@@ -7,6 +7,7 @@ import type { CompletionBody, CompletionReply, CompletionRun, RunAccepted, RunLi
 import { type PreparationDeps, prepareCompletionInput } from './prepare-completion';
 import { type CompletionInput, RUN_FAILURE_TYPE } from '../completion/run-input';
 import { type CompletionRunStore, ENDED_STATUSES } from '../stores/completion-runs';
+import { isDuplicateKey } from '../stores/mongo';
 import type { CompletionOutcome } from '../workflows/completion';
 import { cancelQueuedRun } from '../workflows/session-runs';
 import { completionWorkflowId, sessionRunsWorkflowId, submitCompletion } from './workflow-starts';
@@ -45,7 +46,6 @@ function runError(err: unknown): AppError {
 
 const wasCancelled = (err: unknown) => err instanceof WorkflowFailedError && err.cause instanceof CancelledFailure;
 
-
 /** The 202 reply of a run that goes on without the client: where to follow it. */
 export const acceptedRun = (run: StartedRun): RunAccepted => ({
   trace_id: run.input.traceId,
@@ -55,7 +55,7 @@ export const acceptedRun = (run: StartedRun): RunAccepted => ({
 });
 
 /** A run's reply built from its record (a cancelled run, or one followed after the request that started it). */
-const replyOfRecord = (run: CompletionRun, input: CompletionInput): CompletionReply => ({
+const replyOfRecord = (run: CompletionRun, input: Pick<CompletionInput, 'offline'>): CompletionReply => ({
   session_id: run.session_id,
   answer: run.answer ?? '',
   reference: run.reference,
@@ -91,7 +91,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     if (admission.status === 'rejected') {
       throw conflict(`session ${input.sessionId} already has a completion running (${admission.busyWith}); wait for it to finish`, {
         session_id: input.sessionId,
-        trace_id: admission.busyWith,
+        running_trace_id: admission.busyWith,
         workflow_id: completionWorkflowId(admission.busyWith),
       });
     }
@@ -102,7 +102,11 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
    * Waits until the run's workflow has ended, at most until `deadline`: true when it ended. A run
    * still queued has no workflow yet; it is waited for while its record says it is queued.
    */
-  async function waitForEnd(tenantId: string, traceId: string, deadline: number): Promise<{ outcome?: CompletionOutcome; error?: unknown } | null> {
+  async function waitForEnd(
+    tenantId: string,
+    traceId: string,
+    deadline: number,
+  ): Promise<{ outcome?: CompletionOutcome; error?: unknown } | null> {
     const workflowId = completionWorkflowId(traceId);
     while (Date.now() < deadline) {
       let timer: NodeJS.Timeout | undefined;
@@ -150,18 +154,27 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         }),
         deps.agents.get(tenantId, agentId),
       ]);
-      // The run's record and its submission go together; a refused submission removes the record.
-      const recorded = completionRuns.start({
-        traceId,
-        tenantId,
-        agentId,
-        sessionId: input.sessionId,
-        kind: 'chat',
-        workflowId: completionWorkflowId(traceId),
-        route: input.route.text,
-        stream: body.stream,
-        offline: input.offline,
-      });
+      // The run's record and its submission go together; a refused submission removes the record. A
+      // trace id recorded already is a second request racing with the same Idempotency-Key.
+      const recorded = completionRuns
+        .start({
+          traceId,
+          tenantId,
+          agentId,
+          sessionId: input.sessionId,
+          kind: 'chat',
+          workflowId: completionWorkflowId(traceId),
+          route: input.route.text,
+          stream: body.stream,
+          offline: input.offline,
+        })
+        .catch((err: unknown) => {
+          if (isDuplicateKey(err))
+            throw conflict('a request with this Idempotency-Key is still being processed; retry later', {
+              field: 'header.Idempotency-Key',
+            });
+          throw err;
+        });
       let submitted: Omit<StartedRun, 'input'>;
       try {
         [, submitted] = await Promise.all([recorded, submit(input, body.multitask_strategy ?? agent.multitask_strategy)]);
@@ -200,6 +213,21 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         stop_reason: outcome.stopReason,
         artifacts: outcome.artifacts,
       };
+    },
+
+    /**
+     * The reply of a run started earlier (a request repeated with its Idempotency-Key): waited for
+     * like a first request's, at most COMPLETION_REPLY_WAIT_MS; null while it is still going.
+     */
+    async follow(tenantId: string, traceId: string): Promise<CompletionReply | null> {
+      await waitForEnd(tenantId, traceId, Date.now() + config.COMPLETION_REPLY_WAIT_MS);
+      const run = await completionRuns.get(tenantId, traceId);
+      if (run.status === 'failed' && run.error) {
+        const code = KNOWN_CODES.has(run.error.code) ? (run.error.code as AppError['code']) : ErrorCodes.INTERNAL;
+        throw new AppError(code, run.error.message);
+      }
+      if (run.status !== 'completed' && run.status !== 'canceled') return null;
+      return replyOfRecord(run, { offline: run.offline });
     },
 
     /** Settles once the run has ended, however it ended (a queued run: once it has started and ended). */

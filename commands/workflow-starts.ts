@@ -6,7 +6,6 @@ import {
   WorkflowIdReusePolicy,
   type ScheduleOptionsStartWorkflowAction,
 } from '@temporalio/client';
-import type { CompletionInput } from '../completion/run-input';
 import type { OverlapPolicy } from '../common/schemas/cron';
 import {
   AgentId,
@@ -23,7 +22,14 @@ import {
 } from '../common/search-attributes';
 import type { AgentTaskInput, InboundEvent } from '../common/inbound-event';
 import { agentTaskWorkflow, COMPLETION_BACKSTOP_MARGIN_MS, PREPARE_BOUND_MS } from '../workflows/agent-task';
-import { type Admission, admitRun, completionRunWorkflowId, type RunSubmission, sessionRunsWorkflow, submitRun } from '../workflows/session-runs';
+import {
+  type Admission,
+  admitRun,
+  completionRunWorkflowId,
+  type RunSubmission,
+  sessionRunsWorkflow,
+  submitRun,
+} from '../workflows/session-runs';
 import { documentIngestWorkflow, type IngestInput } from '../workflows/document-ingest';
 import { MAINTENANCE_RUN_BOUND_MS, maintenanceWorkflow } from '../workflows/maintenance';
 import { DELIVERY_BACKSTOP_MS, type DeliveryInput, webhookDeliveryWorkflow } from '../workflows/webhook-delivery';

@@ -194,6 +194,11 @@ export function createCompletionRunStore(db: Db) {
       return other !== null;
     },
 
+    async find(tenantId: string, traceId: string): Promise<CompletionRun | null> {
+      const doc = await runs.findOne({ _id: traceId, tenant_id: tenantId });
+      return doc ? present(doc) : null;
+    },
+
     async get(tenantId: string, traceId: string): Promise<CompletionRun> {
       const doc = await runs.findOne({ _id: traceId, tenant_id: tenantId });
       if (!doc) throw notFound('completion', traceId);
@@ -201,11 +206,7 @@ export function createCompletionRunStore(db: Db) {
     },
 
     /** A tenant's runs, newest first; narrowed to a session or an agent, a status, a kind and a time range. */
-    list(
-      tenantId: string,
-      query: RunListQuery,
-      scope: { sessionId?: string; agentId?: string } = {},
-    ): Promise<Page<CompletionRun>> {
+    list(tenantId: string, query: RunListQuery, scope: { sessionId?: string; agentId?: string } = {}): Promise<Page<CompletionRun>> {
       const filter: Filter<RunDoc> = { tenant_id: tenantId };
       if (scope.sessionId) filter.session_id = scope.sessionId;
       if (scope.agentId) filter.agent_id = scope.agentId;

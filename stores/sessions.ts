@@ -286,9 +286,16 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
 
     /** A completion's turn leaves the message log and the memory (a rolled-back run). */
     async removeTurn(tenantId: string, sessionId: string, traceId: string): Promise<void> {
+      // Read, filter and write back (FerretDB v1 has no $pull by condition); the session's runs are
+      // serialised by its workflow, so no other turn is written meanwhile.
+      const forget = async () => {
+        const doc = await memory.findOne({ _id: sessionId, tenant_id: tenantId });
+        if (!doc?.turns.some((t) => t.trace_id === traceId)) return;
+        await memory.updateOne({ _id: sessionId }, { $set: { turns: doc.turns.filter((t) => t.trace_id !== traceId) } });
+      };
       await Promise.all([
         messages.deleteMany({ _id: { $in: turnMessageIds(traceId, 2) }, tenant_id: tenantId, session_id: sessionId }),
-        memory.updateOne({ _id: sessionId, tenant_id: tenantId }, { $pull: { turns: { trace_id: traceId } } }),
+        forget(),
       ]);
     },
 

@@ -53,8 +53,7 @@ export interface RunSubmission {
 }
 
 export type Admission =
-  | { status: 'running' | 'queued'; workflowId: string; runId: string | null }
-  | { status: 'rejected'; busyWith: string };
+  { status: 'running' | 'queued'; workflowId: string; runId: string | null } | { status: 'rejected'; busyWith: string };
 
 export interface SessionRunsView {
   running: string | null;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AppError, ErrorCodes, invalid } from '../../common/errors';
+import { createHash } from 'node:crypto';
+import { AppError, conflict, ErrorCodes, invalid } from '../../common/errors';
 import { agentParams } from '../../common/schemas/agents';
 import {
   completionBody,
@@ -15,6 +16,7 @@ import { sessionParams } from '../../common/schemas/sessions';
 import { completionEventStream } from '../../common/schemas/stream-events';
 import { parseStreamEventId, type RunOwner, type StreamEvent } from '../../stores/run-events';
 import { acceptedRun } from '../../commands/completions';
+import type { Principal } from '../auth';
 import type { AppContext } from '../context';
 import { answerAccepted, defineRoute, STREAMED } from '../route';
 import { streamRunEvents } from '../run-event-stream';
@@ -46,6 +48,21 @@ tenant's, or (for documents) outside the agent's knowledge bases are 10004. A ma
 Without a configured model (LLM_BASE_URL unset) routes that need one are answered by the offline mode \`@kbqa@extractive@default@\`: quoted
 knowledge-base passages, introduced by a sentence saying that no language model was used, and \`offline: true\`.`;
 
+/** A run's trace id from the Idempotency-Key its request carried: per tenant and principal, as every key. */
+const runTraceIdOfKey = (principal: Principal, key: string) =>
+  `trc_k${createHash('sha256')
+    .update(JSON.stringify([principal.tenantId, `${principal.via}:${principal.userId}`, key]))
+    .digest('hex')
+    .slice(0, 27)}`;
+
+/** The 202 reply of a run followed by its record. */
+const acceptedOf = (run: { trace_id: string; session_id: string; status: string }) => ({
+  trace_id: run.trace_id,
+  session_id: run.session_id,
+  status: run.status === 'queued' || run.status === 'waiting_approval' ? run.status : ('running' as const),
+  links: { self: `/v1/combo/completions/${run.trace_id}`, events: `/v1/combo/completions/${run.trace_id}/events` },
+});
+
 function resumePoint(ctx: AppContext): { traceId: string; seq: number } | null {
   const header = ctx.get('last-event-id');
   if (!header) return null;
@@ -76,7 +93,14 @@ export const completionRoutes = (services: Services) => {
     };
   }
 
-  const listRoute = (path: string, operationId: string, summary: string) => ({ path, operationId, summary, tag, query: runListQuery, response: completionRunPage });
+  const listRoute = (path: string, operationId: string, summary: string) => ({
+    path,
+    operationId,
+    summary,
+    tag,
+    query: runListQuery,
+    response: completionRunPage,
+  });
 
   return [
     defineRoute({
@@ -94,7 +118,7 @@ export const completionRoutes = (services: Services) => {
       upstreamErrors: true,
       // A stream cannot be kept for repeats: the run follows from the key instead.
       idempotency: 'handler',
-      handler: async ({ ctx, principal, params, body }) => {
+      handler: async ({ ctx, principal, params, body, idempotencyKey }) => {
         const resume = resumePoint(ctx);
         if (resume) {
           const owner = await ownedRun(principal.tenantId, resume.traceId);
@@ -111,7 +135,25 @@ export const completionRoutes = (services: Services) => {
           throw invalid('background: a background run answers at once; follow it with GET …/events instead of stream', {
             field: 'body.background',
           });
-        const traceId = ctx.state.traceId;
+        // With an Idempotency-Key the run's trace id (and so its workflow id) follows from the key:
+        // a repeat attaches to the run the first request started, from any API process.
+        const traceId = idempotencyKey ? runTraceIdOfKey(principal, idempotencyKey) : ctx.state.traceId;
+        if (idempotencyKey) {
+          const earlier = await services.completionRuns.find(principal.tenantId, traceId);
+          if (earlier) {
+            if (earlier.agent_id !== params.agent_id || earlier.session_id !== body.session_id)
+              throw conflict('header.Idempotency-Key: this key started a run of another agent or session; a new request needs a new key', {
+                field: 'header.Idempotency-Key',
+              });
+            ctx.set('Idempotent-Replayed', 'true');
+            if (body.stream) {
+              streamRunEvents(ctx, streamDeps, traceId, await ownedRun(principal.tenantId, traceId), 0);
+              return STREAMED;
+            }
+            const reply = body.background ? null : await services.commands.completions.follow(principal.tenantId, traceId);
+            return reply ?? answerAccepted(ctx, acceptedOf(earlier));
+          }
+        }
         const run = await services.commands.completions.start(principal.tenantId, params.agent_id, body, traceId);
         const owner: RunOwner = {
           tenant_id: principal.tenantId,

@@ -59,7 +59,7 @@ export const STOP_REASONS = ['answered', 'step_limit', 'token_limit', 'canceled'
 const stopReason = z.enum(STOP_REASONS).meta({
   id: 'StopReason',
   description:
-    '`step_limit` / `token_limit`: the run hit COMPLETION_MAX_STEPS / COMPLETION_MAX_TOKENS and answers with what it has; `canceled`: the run was cancelled (POST …/cancel, or a later run\'s `interrupt` / `rollback`) and `answer` is what it had written by then',
+    "`step_limit` / `token_limit`: the run hit COMPLETION_MAX_STEPS / COMPLETION_MAX_TOKENS and answers with what it has; `canceled`: the run was cancelled (POST …/cancel, or a later run's `interrupt` / `rollback`) and `answer` is what it had written by then",
 });
 
 export const completionReply = z
@@ -105,7 +105,9 @@ export const completionRun = z
     route: z.string().meta({ description: 'the route the run took' }),
     agent_id: z.string(),
     status: runStatus,
-    workflow_id: z.string().meta({ description: "the run's Temporal workflow id (`completion-<trace_id>`; older runs: `completion-<session_id>`)" }),
+    workflow_id: z
+      .string()
+      .meta({ description: "the run's Temporal workflow id (`completion-<trace_id>`; older runs: `completion-<session_id>`)" }),
     run_id: z.string().nullable().meta({ description: 'its Temporal run id; null until the workflow has started (a queued run)' }),
     answer: z.string().nullable().meta({ description: 'Markdown; null until completed' }),
     reference: z.array(reference),

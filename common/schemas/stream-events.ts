@@ -48,7 +48,9 @@ const streamEventData = {
       stop_reason: z
         .enum([...STOP_REASONS, 'failed'])
         .optional()
-        .meta({ description: 'why the run ended: a StopReason, or `failed` after an `error` event; absent in streams written before it existed' }),
+        .meta({
+          description: 'why the run ended: a StopReason, or `failed` after an `error` event; absent in streams written before it existed',
+        }),
     })
     .meta({ id: 'StreamEventDone', description: 'The last event; `cost` is absent when the run ended without finishing its stream' }),
 };

@@ -86,7 +86,14 @@ describe('text the stores cannot hold', () => {
     const run = await api.services.commands.completions.start(
       'default',
       agentId,
-      { session_id: sessionId, question: 'a question with \u0000 inside', stream: true, background: false, attachments: [], context_ids: [] },
+      {
+        session_id: sessionId,
+        question: 'a question with \u0000 inside',
+        stream: true,
+        background: false,
+        attachments: [],
+        context_ids: [],
+      },
       traceId,
     );
     // The stream's first event names its owner, as the completion route writes it.

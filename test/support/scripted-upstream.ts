@@ -45,6 +45,8 @@ export type ScriptedReply = ScriptedBodyReply | ScriptedStreamReply;
  */
 export class ScriptedUpstream {
   readonly requests: RecordedRequest[] = [];
+  /** Requests whose client closed the connection before the answer was complete (an aborted call). */
+  readonly abandoned: RecordedRequest[] = [];
   reply: (request: RecordedRequest) => ScriptedReply = () => ({ status: 500, body: { error: 'no reply scripted' } });
   private server: Server | undefined;
 
@@ -61,6 +63,9 @@ export class ScriptedUpstream {
           body: text ? (JSON.parse(text) as unknown) : undefined,
         };
         this.requests.push(recorded);
+        res.on('close', () => {
+          if (!res.writableFinished) this.abandoned.push(recorded);
+        });
         const reply = this.reply(recorded);
         if ('stream' in reply) {
           writeEventStream(res, reply);
