@@ -55,7 +55,7 @@ export interface RunSubmission {
 export type Admission =
   { status: 'running' | 'queued'; workflowId: string; runId: string | null } | { status: 'rejected'; busyWith: string };
 
-export interface SessionRunsView {
+interface SessionRunsView {
   running: string | null;
   queued: string[];
 }
@@ -65,7 +65,8 @@ export const submitRun = defineSignal<[RunSubmission]>('submitRun');
 export const admitRun = defineUpdate<Admission, [string]>('admitRun');
 /** Removes a queued run, recording it cancelled; false when it is not queued (any more). */
 export const cancelQueuedRun = defineUpdate<boolean, [string]>('cancelQueuedRun');
-export const sessionRunsQuery = defineQuery<SessionRunsView>('sessionRuns');
+/** What the session runs now and has queued (for operators: `temporal workflow query --type sessionRuns`). */
+const sessionRunsQuery = defineQuery<SessionRunsView>('sessionRuns');
 
 export const completionRunWorkflowId = (traceId: string) => `completion-${traceId}`;
 

@@ -5,7 +5,7 @@ import { routeString } from './routes';
 export const agentId = resourceId('agt', 'agent id');
 
 /** What a completion does when its session already has a run going (see the completions operation). */
-export const MULTITASK_STRATEGIES = ['reject', 'enqueue', 'interrupt', 'rollback'] as const;
+const MULTITASK_STRATEGIES = ['reject', 'enqueue', 'interrupt', 'rollback'] as const;
 export const multitaskStrategy = z.enum(MULTITASK_STRATEGIES).meta({
   id: 'MultitaskStrategy',
   description:

@@ -85,14 +85,14 @@ export const completionReply = z
 // `allOf` that allows no null and that client generators refuse.
 const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
 
-export const RUN_STATUSES = ['queued', 'running', 'waiting_approval', 'completed', 'failed', 'canceled'] as const;
-export const runStatus = z.enum(RUN_STATUSES).meta({
+const RUN_STATUSES = ['queued', 'running', 'waiting_approval', 'completed', 'failed', 'canceled'] as const;
+const runStatus = z.enum(RUN_STATUSES).meta({
   id: 'RunStatus',
   description:
     '`queued`: waiting for an earlier run of its session (`enqueue`); `running`; `waiting_approval`: a tool call waits for a person; then `completed`, `failed` or `canceled`',
 });
-export const RUN_KINDS = ['chat', 'trigger', 'cron'] as const;
-export const runKind = z.enum(RUN_KINDS).meta({
+const RUN_KINDS = ['chat', 'trigger', 'cron'] as const;
+const runKind = z.enum(RUN_KINDS).meta({
   id: 'RunKind',
   description: '`chat`: a completion asked through the API; `trigger`: started by an event trigger; `cron`: started by a cron job',
 });
