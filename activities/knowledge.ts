@@ -8,7 +8,9 @@ import { EmbeddingError, type EmbeddingProvider } from '../upstream/embeddings';
 import type { DocumentParsing } from '../knowledge/parse-pool';
 import type { ChunkIndex, IndexedChunk } from '../stores/chunk-index';
 import type { DocumentDoc, DocumentStore } from '../stores/documents';
+import type { EventLog } from '../stores/event-log';
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
+import { documentFailedEvent, documentParsedEvent, type ParseRef } from './document-events';
 import { createProgressReporter } from './document-progress';
 
 export interface KnowledgeActivityDeps {
@@ -17,6 +19,7 @@ export interface KnowledgeActivityDeps {
   chunkIndex: ChunkIndex;
   catalog: KnowledgeCatalog;
   parsing: DocumentParsing;
+  eventLog: EventLog;
   /** Chunks embedded and bulk-indexed together. */
   batchSize: number;
 }
@@ -25,7 +28,11 @@ interface DocumentRef {
   tenantId: string;
   kbId: string;
   docId: string;
+  /** Which parse of the document this is (1: the upload's); absent in runs started before reparses existed. */
+  parse?: number;
 }
+
+const parseOf = (ref: DocumentRef): ParseRef => ({ tenantId: ref.tenantId, kbId: ref.kbId, docId: ref.docId, parse: ref.parse ?? 1 });
 
 /** What a chunk's vector stands for: its headings, then its text, so a heading's words count too. */
 const embeddingText = (c: ChunkDraft) => (c.sectionPath.length > 0 ? `${c.sectionPath.join(' > ')}\n${c.content}` : c.content);
@@ -94,7 +101,15 @@ async function embedBatch(embedder: EmbeddingProvider, dimension: number, chunks
 }
 
 /** Activities that parse documents: read from MongoDB, embed, write to Elasticsearch. */
-export function createKnowledgeActivities({ documents, knowledgeBases, chunkIndex, catalog, parsing, batchSize }: KnowledgeActivityDeps) {
+export function createKnowledgeActivities({
+  documents,
+  knowledgeBases,
+  chunkIndex,
+  catalog,
+  parsing,
+  eventLog,
+  batchSize,
+}: KnowledgeActivityDeps) {
   async function documentOrGone(ref: DocumentRef): Promise<DocumentDoc> {
     const doc = await documents.find(ref.tenantId, ref.docId);
     if (!doc) throw ApplicationFailure.nonRetryable(`document ${ref.docId} was deleted`, 'DocumentGone');
@@ -155,8 +170,9 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
       const resumeAt = Number(activityInfo().heartbeatDetails ?? 0);
       const [doc, { embedder, dimension }] = await Promise.all([documentOrGone(ref), embedderOf(ref)]);
       const progress = createProgressReporter((fields) => documents.setProgress(doc._id, fields), QUIET_PROGRESS_MS);
+      const startedAt = doc.started_at ?? new Date();
       try {
-        progress.report({ ...(resumeAt === 0 ? { stage: 'extracting' as const } : {}), started_at: doc.started_at ?? new Date() });
+        progress.report({ ...(resumeAt === 0 ? { stage: 'extracting' as const } : {}), started_at: startedAt });
         const drafts = await whileHeartbeating(resumeAt, () => extractAndSplit(doc));
 
         // While one batch is being indexed the next is embedded: the two upstreams overlap.
@@ -185,6 +201,10 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
         if (!(await progress.stop())) await stopIfDeleted(doc);
         if (!(await documents.finish(doc._id, { ok: true, progress: { ...progress.latest, chunks_indexed: drafts.length } })))
           await stopIfDeleted(doc);
+        const finishedAt = new Date();
+        await eventLog.appendMany([
+          documentParsedEvent(parseOf(ref), drafts.length, finishedAt.getTime() - startedAt.getTime(), finishedAt),
+        ]);
         return drafts.length;
       } catch (err) {
         // How far a failed parse got stays readable beside its reason.
@@ -202,7 +222,8 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
      */
     async failDocument(ref: DocumentRef & { error: DocumentFailure }): Promise<void> {
       await chunkIndex.deleteWhere({ tenant_id: ref.tenantId, doc_id: ref.docId });
-      await documents.finish(ref.docId, { ok: false, error: ref.error });
+      if (await documents.finish(ref.docId, { ok: false, error: ref.error }))
+        await eventLog.appendMany([documentFailedEvent(parseOf(ref), ref.error, new Date())]);
     },
   };
 }

@@ -11,6 +11,8 @@ export const eventNames = [
   'review.completed',
   'import.completed',
   'cost.threshold_exceeded',
+  'document.parsed',
+  'document.failed',
 ] as const;
 
 export const eventName = z.enum(eventNames).meta({ id: 'EventName' });
