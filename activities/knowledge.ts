@@ -39,6 +39,9 @@ const embeddingText = (c: ChunkDraft) => (c.sectionPath.length > 0 ? `${c.sectio
 
 const failed = (failure: DocumentFailure, type: string) => ApplicationFailure.nonRetryable(failure.message, type, failure);
 
+/** The parse already stopped because the document is gone (its chunks removed on the way). */
+const isDocumentGone = (err: unknown) => err instanceof ApplicationFailure && err.type === 'DocumentGone';
+
 const HEARTBEAT_EVERY_MS = 3_000;
 
 /** A parse that ends sooner records its progress once, with its outcome (see createProgressReporter). */
@@ -117,14 +120,27 @@ export function createKnowledgeActivities({
   }
 
   /**
-   * After a write found no document being parsed: if it was deleted, its chunks indexed so far leave
-   * the index and the parse ends. (One that exists was finished by an earlier attempt whose worker
-   * died before reporting: the parse goes on, rewriting the same chunks and outcome.)
+   * Once the document is deleted, its chunks indexed so far leave the index and the parse ends.
+   * Checked after every batch (one read by id): a delete removes the record first and the chunks
+   * after, so a batch indexed in between is removed here. (A write that found no document being
+   * parsed while the document exists was finished by an earlier attempt whose worker died before
+   * reporting: the parse goes on, rewriting the same chunks and outcome.)
    */
   async function stopIfDeleted(doc: DocumentDoc): Promise<void> {
     if (await documents.exists(doc._id)) return;
     await chunkIndex.deleteWhere({ tenant_id: doc.tenant_id, doc_id: doc._id });
     throw ApplicationFailure.nonRetryable(`document ${doc._id} was deleted`, 'DocumentGone');
+  }
+
+  /**
+   * A cancelled attempt (the delete terminated its workflow, or the time bound cancelled it) stops
+   * waiting at once, but a bulk request already sent still lands: it is awaited, and if the
+   * document is gone this parse's chunks are removed after it, so no batch outlives the delete's purge.
+   */
+  async function cleanUpAfter(indexing: Promise<void> | undefined, doc: DocumentDoc): Promise<void> {
+    await indexing?.catch(() => undefined);
+    if (await documents.exists(doc._id)) return;
+    await chunkIndex.deleteWhere({ tenant_id: doc.tenant_id, doc_id: doc._id });
   }
 
   async function embedderOf(ref: DocumentRef) {
@@ -171,6 +187,8 @@ export function createKnowledgeActivities({
       const [doc, { embedder, dimension }] = await Promise.all([documentOrGone(ref), embedderOf(ref)]);
       const progress = createProgressReporter((fields) => documents.setProgress(doc._id, fields), QUIET_PROGRESS_MS);
       const startedAt = doc.started_at ?? new Date();
+      // The bulk request under way, if any: a cancelled attempt lets it land before cleaning up.
+      let indexing: Promise<void> | undefined;
       try {
         progress.report({ ...(resumeAt === 0 ? { stage: 'extracting' as const } : {}), started_at: startedAt });
         const drafts = await whileHeartbeating(resumeAt, () => extractAndSplit(doc));
@@ -188,9 +206,11 @@ export function createKnowledgeActivities({
           // document refreshes the index itself: one refresh is a small share of its indexing work,
           // and it then need not wait up to a refresh interval.
           const searchable = next ? undefined : drafts.length > REFRESH_AFTER_BATCHES * batchSize ? 'now' : 'wait';
-          await whileHeartbeating(start, () => chunkIndex.bulkIndex(dimension, chunks, { searchable }));
+          indexing = chunkIndex.bulkIndex(dimension, chunks, { searchable });
+          await whileHeartbeating(start, () => indexing!);
+          indexing = undefined;
           // Checked only now, so that no batch is still being indexed when a deleted document's chunks are removed.
-          if (!(await progress.settled())) await stopIfDeleted(doc);
+          await stopIfDeleted(doc);
           if (next) {
             // Batches are indexed in order, so every chunk before `end` is in. (After the last batch
             // the activity's completion says it all: no heartbeat, no progress write.)
@@ -207,6 +227,13 @@ export function createKnowledgeActivities({
         ]);
         return drafts.length;
       } catch (err) {
+        if (!isDocumentGone(err))
+          await cleanUpAfter(indexing, doc).catch((cleanupErr: unknown) => {
+            Context.current().log.warn('chunks of a parse that ended may be left in the index', {
+              doc_id: doc._id,
+              error: String(cleanupErr),
+            });
+          });
         // How far a failed parse got stays readable beside its reason.
         await progress.writeNow().catch(() => undefined);
         throw err;

@@ -10,6 +10,11 @@ export interface WorkerOptions {
   /** A pre-built workflow bundle (production); otherwise the workflows folder is bundled at start. */
   workflowBundlePath?: string;
   maxCachedWorkflows?: number;
+  /**
+   * Longest wait before an activity's heartbeat reaches the server (the SDK's default is 80% of the
+   * heartbeat timeout); tests shorten it so that a cancellation reaches the activity at its next heartbeat.
+   */
+  maxHeartbeatThrottleMs?: number;
 }
 
 /** Registers every workflow and activity on one task queue. */
@@ -20,12 +25,14 @@ export function createWorker({
   activities,
   workflowBundlePath,
   maxCachedWorkflows,
+  maxHeartbeatThrottleMs,
 }: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection,
     namespace,
     taskQueue,
     ...(maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows }),
+    ...(maxHeartbeatThrottleMs === undefined ? {} : { maxHeartbeatThrottleInterval: maxHeartbeatThrottleMs }),
     activities: createActivities(activities),
     interceptors: { activity: [unstorableTextInterceptors] },
     ...(workflowBundlePath ? { workflowBundle: { codePath: workflowBundlePath } } : { workflowsPath: require.resolve('../workflows') }),
