@@ -63,9 +63,12 @@ async function whileHeartbeating<T>(chunksDone: number, work: () => Promise<T>):
   }
 }
 
-function indexedChunk(doc: DocumentDoc, c: ChunkDraft, position: number, embedding: number[]): IndexedChunk {
+/** A reparse's chunks are written staged (not searchable) and published once it succeeds; the upload's are searchable at once. */
+function indexedChunk(doc: DocumentDoc, parse: number, c: ChunkDraft, position: number, embedding: number[]): IndexedChunk {
   return {
-    chunk_id: chunkIdFor(doc._id, position),
+    chunk_id: chunkIdFor(doc._id, position, parse),
+    parse,
+    staged: parse > 1,
     tenant_id: doc.tenant_id,
     kb_id: doc.kb_id,
     doc_id: doc._id,
@@ -187,6 +190,8 @@ export function createKnowledgeActivities({
       const [doc, { embedder, dimension }] = await Promise.all([documentOrGone(ref), embedderOf(ref)]);
       const progress = createProgressReporter((fields) => documents.setProgress(doc._id, fields), QUIET_PROGRESS_MS);
       const startedAt = doc.started_at ?? new Date();
+      const { parse } = parseOf(ref);
+      const reparse = parse > 1;
       // The bulk request under way, if any: a cancelled attempt lets it land before cleaning up.
       let indexing: Promise<void> | undefined;
       try {
@@ -201,11 +206,12 @@ export function createKnowledgeActivities({
           const end = Math.min(start + batchSize, drafts.length);
           const vectors = await whileHeartbeating(start, () => next!);
           next = end < drafts.length ? embedFrom(end) : undefined;
-          const chunks = drafts.slice(start, end).map((c, i) => indexedChunk(doc, c, start + i, vectors[i]!));
+          const chunks = drafts.slice(start, end).map((c, i) => indexedChunk(doc, parse, c, start + i, vectors[i]!));
           // The last batch returns once everything is searchable, so `ready` means searchable. A long
           // document refreshes the index itself: one refresh is a small share of its indexing work,
-          // and it then need not wait up to a refresh interval.
-          const searchable = next ? undefined : drafts.length > REFRESH_AFTER_BATCHES * batchSize ? 'now' : 'wait';
+          // and it then need not wait up to a refresh interval. (A reparse's chunks become
+          // searchable when they are published, below.)
+          const searchable = next || reparse ? undefined : drafts.length > REFRESH_AFTER_BATCHES * batchSize ? 'now' : 'wait';
           indexing = chunkIndex.bulkIndex(dimension, chunks, { searchable });
           await whileHeartbeating(start, () => indexing!);
           indexing = undefined;
@@ -217,6 +223,14 @@ export function createKnowledgeActivities({
             progress.report({ chunks_indexed: end });
             heartbeat(end);
           }
+        }
+        if (reparse) {
+          // Only now do the new chunks answer, and the previous parse's leave the index.
+          const ids = drafts.map((_, position) => chunkIdFor(doc._id, position, parse));
+          await whileHeartbeating(drafts.length, () =>
+            chunkIndex.publishParse(dimension, { tenantId: doc.tenant_id, docId: doc._id, parse }, ids),
+          );
+          await stopIfDeleted(doc);
         }
         if (!(await progress.stop())) await stopIfDeleted(doc);
         if (!(await documents.finish(doc._id, { ok: true, progress: { ...progress.latest, chunks_indexed: drafts.length } })))
@@ -245,10 +259,12 @@ export function createKnowledgeActivities({
 
     /**
      * Records a failure and its reason (success is recorded by `ingestDocument`). Batches indexed
-     * before the failure leave the index: a failed document has no searchable chunks.
+     * before the failure leave the index: a document whose first parse failed has no searchable
+     * chunks, and one whose reparse failed keeps those of the last parse that succeeded.
      */
     async failDocument(ref: DocumentRef & { error: DocumentFailure }): Promise<void> {
-      await chunkIndex.deleteWhere({ tenant_id: ref.tenantId, doc_id: ref.docId });
+      const { parse } = parseOf(ref);
+      await chunkIndex.deleteWhere({ tenant_id: ref.tenantId, doc_id: ref.docId, ...(parse > 1 ? { parse } : {}) });
       if (await documents.finish(ref.docId, { ok: false, error: ref.error }))
         await eventLog.appendMany([documentFailedEvent(parseOf(ref), ref.error, new Date())]);
     },
