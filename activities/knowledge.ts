@@ -8,7 +8,9 @@ import { EmbeddingError, type EmbeddingProvider } from '../upstream/embeddings';
 import type { DocumentParsing } from '../knowledge/parse-pool';
 import type { ChunkIndex, IndexedChunk } from '../stores/chunk-index';
 import type { DocumentDoc, DocumentStore } from '../stores/documents';
+import type { EventLog } from '../stores/event-log';
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
+import { documentFailedEvent, documentParsedEvent, type ParseRef } from './document-events';
 import { createProgressReporter } from './document-progress';
 
 export interface KnowledgeActivityDeps {
@@ -17,6 +19,7 @@ export interface KnowledgeActivityDeps {
   chunkIndex: ChunkIndex;
   catalog: KnowledgeCatalog;
   parsing: DocumentParsing;
+  eventLog: EventLog;
   /** Chunks embedded and bulk-indexed together. */
   batchSize: number;
 }
@@ -25,12 +28,19 @@ interface DocumentRef {
   tenantId: string;
   kbId: string;
   docId: string;
+  /** Which parse of the document this is (1: the upload's); absent in runs started before reparses existed. */
+  parse?: number;
 }
+
+const parseOf = (ref: DocumentRef): ParseRef => ({ tenantId: ref.tenantId, kbId: ref.kbId, docId: ref.docId, parse: ref.parse ?? 1 });
 
 /** What a chunk's vector stands for: its headings, then its text, so a heading's words count too. */
 const embeddingText = (c: ChunkDraft) => (c.sectionPath.length > 0 ? `${c.sectionPath.join(' > ')}\n${c.content}` : c.content);
 
 const failed = (failure: DocumentFailure, type: string) => ApplicationFailure.nonRetryable(failure.message, type, failure);
+
+/** The parse already stopped because the document is gone (its chunks removed on the way). */
+const isDocumentGone = (err: unknown) => err instanceof ApplicationFailure && err.type === 'DocumentGone';
 
 const HEARTBEAT_EVERY_MS = 3_000;
 
@@ -53,9 +63,12 @@ async function whileHeartbeating<T>(chunksDone: number, work: () => Promise<T>):
   }
 }
 
-function indexedChunk(doc: DocumentDoc, c: ChunkDraft, position: number, embedding: number[]): IndexedChunk {
+/** A reparse's chunks are written staged (not searchable) and published once it succeeds; the upload's are searchable at once. */
+function indexedChunk(doc: DocumentDoc, parse: number, c: ChunkDraft, position: number, embedding: number[]): IndexedChunk {
   return {
-    chunk_id: chunkIdFor(doc._id, position),
+    chunk_id: chunkIdFor(doc._id, position, parse),
+    parse,
+    staged: parse > 1,
     tenant_id: doc.tenant_id,
     kb_id: doc.kb_id,
     doc_id: doc._id,
@@ -94,7 +107,15 @@ async function embedBatch(embedder: EmbeddingProvider, dimension: number, chunks
 }
 
 /** Activities that parse documents: read from MongoDB, embed, write to Elasticsearch. */
-export function createKnowledgeActivities({ documents, knowledgeBases, chunkIndex, catalog, parsing, batchSize }: KnowledgeActivityDeps) {
+export function createKnowledgeActivities({
+  documents,
+  knowledgeBases,
+  chunkIndex,
+  catalog,
+  parsing,
+  eventLog,
+  batchSize,
+}: KnowledgeActivityDeps) {
   async function documentOrGone(ref: DocumentRef): Promise<DocumentDoc> {
     const doc = await documents.find(ref.tenantId, ref.docId);
     if (!doc) throw ApplicationFailure.nonRetryable(`document ${ref.docId} was deleted`, 'DocumentGone');
@@ -102,14 +123,27 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
   }
 
   /**
-   * After a write found no document being parsed: if it was deleted, its chunks indexed so far leave
-   * the index and the parse ends. (One that exists was finished by an earlier attempt whose worker
-   * died before reporting: the parse goes on, rewriting the same chunks and outcome.)
+   * Once the document is deleted, its chunks indexed so far leave the index and the parse ends.
+   * Checked after every batch (one read by id): a delete removes the record first and the chunks
+   * after, so a batch indexed in between is removed here. (A write that found no document being
+   * parsed while the document exists was finished by an earlier attempt whose worker died before
+   * reporting: the parse goes on, rewriting the same chunks and outcome.)
    */
   async function stopIfDeleted(doc: DocumentDoc): Promise<void> {
     if (await documents.exists(doc._id)) return;
     await chunkIndex.deleteWhere({ tenant_id: doc.tenant_id, doc_id: doc._id });
     throw ApplicationFailure.nonRetryable(`document ${doc._id} was deleted`, 'DocumentGone');
+  }
+
+  /**
+   * A cancelled attempt (the delete terminated its workflow, or the time bound cancelled it) stops
+   * waiting at once, but a bulk request already sent still lands: it is awaited, and if the
+   * document is gone this parse's chunks are removed after it, so no batch outlives the delete's purge.
+   */
+  async function cleanUpAfter(indexing: Promise<void> | undefined, doc: DocumentDoc): Promise<void> {
+    await indexing?.catch(() => undefined);
+    if (await documents.exists(doc._id)) return;
+    await chunkIndex.deleteWhere({ tenant_id: doc.tenant_id, doc_id: doc._id });
   }
 
   async function embedderOf(ref: DocumentRef) {
@@ -155,8 +189,13 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
       const resumeAt = Number(activityInfo().heartbeatDetails ?? 0);
       const [doc, { embedder, dimension }] = await Promise.all([documentOrGone(ref), embedderOf(ref)]);
       const progress = createProgressReporter((fields) => documents.setProgress(doc._id, fields), QUIET_PROGRESS_MS);
+      const startedAt = doc.started_at ?? new Date();
+      const { parse } = parseOf(ref);
+      const reparse = parse > 1;
+      // The bulk request under way, if any: a cancelled attempt lets it land before cleaning up.
+      let indexing: Promise<void> | undefined;
       try {
-        progress.report({ ...(resumeAt === 0 ? { stage: 'extracting' as const } : {}), started_at: doc.started_at ?? new Date() });
+        progress.report({ ...(resumeAt === 0 ? { stage: 'extracting' as const } : {}), started_at: startedAt });
         const drafts = await whileHeartbeating(resumeAt, () => extractAndSplit(doc));
 
         // While one batch is being indexed the next is embedded: the two upstreams overlap.
@@ -167,14 +206,17 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
           const end = Math.min(start + batchSize, drafts.length);
           const vectors = await whileHeartbeating(start, () => next!);
           next = end < drafts.length ? embedFrom(end) : undefined;
-          const chunks = drafts.slice(start, end).map((c, i) => indexedChunk(doc, c, start + i, vectors[i]!));
+          const chunks = drafts.slice(start, end).map((c, i) => indexedChunk(doc, parse, c, start + i, vectors[i]!));
           // The last batch returns once everything is searchable, so `ready` means searchable. A long
           // document refreshes the index itself: one refresh is a small share of its indexing work,
-          // and it then need not wait up to a refresh interval.
-          const searchable = next ? undefined : drafts.length > REFRESH_AFTER_BATCHES * batchSize ? 'now' : 'wait';
-          await whileHeartbeating(start, () => chunkIndex.bulkIndex(dimension, chunks, { searchable }));
+          // and it then need not wait up to a refresh interval. (A reparse's chunks become
+          // searchable when they are published, below.)
+          const searchable = next || reparse ? undefined : drafts.length > REFRESH_AFTER_BATCHES * batchSize ? 'now' : 'wait';
+          indexing = chunkIndex.bulkIndex(dimension, chunks, { searchable });
+          await whileHeartbeating(start, () => indexing!);
+          indexing = undefined;
           // Checked only now, so that no batch is still being indexed when a deleted document's chunks are removed.
-          if (!(await progress.settled())) await stopIfDeleted(doc);
+          await stopIfDeleted(doc);
           if (next) {
             // Batches are indexed in order, so every chunk before `end` is in. (After the last batch
             // the activity's completion says it all: no heartbeat, no progress write.)
@@ -182,11 +224,30 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
             heartbeat(end);
           }
         }
+        if (reparse) {
+          // Only now do the new chunks answer, and the previous parse's leave the index.
+          const ids = drafts.map((_, position) => chunkIdFor(doc._id, position, parse));
+          await whileHeartbeating(drafts.length, () =>
+            chunkIndex.publishParse(dimension, { tenantId: doc.tenant_id, docId: doc._id, parse }, ids),
+          );
+          await stopIfDeleted(doc);
+        }
         if (!(await progress.stop())) await stopIfDeleted(doc);
         if (!(await documents.finish(doc._id, { ok: true, progress: { ...progress.latest, chunks_indexed: drafts.length } })))
           await stopIfDeleted(doc);
+        const finishedAt = new Date();
+        await eventLog.appendMany([
+          documentParsedEvent(parseOf(ref), drafts.length, finishedAt.getTime() - startedAt.getTime(), finishedAt),
+        ]);
         return drafts.length;
       } catch (err) {
+        if (!isDocumentGone(err))
+          await cleanUpAfter(indexing, doc).catch((cleanupErr: unknown) => {
+            Context.current().log.warn('chunks of a parse that ended may be left in the index', {
+              doc_id: doc._id,
+              error: String(cleanupErr),
+            });
+          });
         // How far a failed parse got stays readable beside its reason.
         await progress.writeNow().catch(() => undefined);
         throw err;
@@ -198,11 +259,14 @@ export function createKnowledgeActivities({ documents, knowledgeBases, chunkInde
 
     /**
      * Records a failure and its reason (success is recorded by `ingestDocument`). Batches indexed
-     * before the failure leave the index: a failed document has no searchable chunks.
+     * before the failure leave the index: a document whose first parse failed has no searchable
+     * chunks, and one whose reparse failed keeps those of the last parse that succeeded.
      */
     async failDocument(ref: DocumentRef & { error: DocumentFailure }): Promise<void> {
-      await chunkIndex.deleteWhere({ tenant_id: ref.tenantId, doc_id: ref.docId });
-      await documents.finish(ref.docId, { ok: false, error: ref.error });
+      const { parse } = parseOf(ref);
+      await chunkIndex.deleteWhere({ tenant_id: ref.tenantId, doc_id: ref.docId, ...(parse > 1 ? { parse } : {}) });
+      if (await documents.finish(ref.docId, { ok: false, error: ref.error }))
+        await eventLog.appendMany([documentFailedEvent(parseOf(ref), ref.error, new Date())]);
     },
   };
 }

@@ -4,7 +4,7 @@ import { UnsafeUrlError } from '../common/net/url-guard';
 import { signPayload } from '../common/signature';
 import type { EventLog } from '../stores/event-log';
 import { presentEvent } from '../stores/event-log';
-import type { DeliveryEnvelope, NewDelivery, WebhookStore } from '../stores/webhooks';
+import type { DeliveryEnvelope, DeliveryTarget, NewDelivery, WebhookStore } from '../stores/webhooks';
 
 /** The spec's consumer deadline: a 2xx must arrive within 2 seconds. */
 const CONSUMER_DEADLINE_MS = 2_000;
@@ -28,6 +28,18 @@ function describeFailure(err: unknown): string {
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${CONSUMER_DEADLINE_MS} ms`;
   if (err instanceof UnsafeUrlError) return `URL refused: ${e.message}`;
   return e.cause?.code ?? e.cause?.message ?? e.message ?? 'request failed';
+}
+
+/**
+ * `sha256=<hex>` with the current secret; during a rotation's grace (checked now: a target read
+ * earlier may be reused for a moment) also with the replaced one, `sha256=<new>,sha256=<old>`.
+ */
+function signatureHeader(target: DeliveryTarget, timestamp: string, body: string): string {
+  const secrets = [
+    target.secret,
+    ...(target.previous && target.previous.validUntil.getTime() > Date.now() ? [target.previous.secret] : []),
+  ];
+  return secrets.map((secret) => signPayload(secret, timestamp, body)).join(',');
 }
 
 /** Activities that reach subscribers' HTTP endpoints (and record what happened in MongoDB). */
@@ -76,7 +88,7 @@ export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls, 
               headers: {
                 'content-type': 'application/json',
                 'user-agent': 'combo-webhooks/1',
-                'x-combo-signature': signPayload(destination.secret, timestamp, body),
+                'x-combo-signature': signatureHeader(destination, timestamp, body),
                 'x-combo-timestamp': timestamp,
                 'x-combo-event-id': envelope.event_id,
                 'x-combo-delivery-id': deliveryId,

@@ -9,11 +9,20 @@ import type { Config } from '../common/config';
 import { AppError, conflict, ErrorCodes, invalid } from '../common/errors';
 import { newId } from '../common/ids';
 import type { Logger } from '../common/logger';
-import { canonicalTimeZone, type CreateCronBody, type CronJob, type CronRun } from '../common/schemas/cron';
+import {
+  type BackfillCronBody,
+  canonicalTimeZone,
+  type CreateCronBody,
+  type CronBackfill,
+  type CronJob,
+  type CronRun,
+  MAX_BACKFILL_RUNS,
+} from '../common/schemas/cron';
 import type { AgentStore } from '../stores/agents';
 import type { CronJobDoc, CronJobStore } from '../stores/cron-jobs';
 import type { PageRequest } from '../stores/pagination';
 import type { AgentTaskInput } from '../common/inbound-event';
+import { dueTimesBetween } from './schedule-times';
 import { cronScheduleId, cronSearchAttributes, cronTaskAction, SCHEDULE_OVERLAP } from './workflow-starts';
 
 /*
@@ -73,12 +82,9 @@ export function createCronCommands({ temporal, config, log, cronJobs, agents }: 
     conflict(`the schedule of cron job ${cronId} no longer exists in Temporal; delete the job and create it again`, { cron_id: cronId });
 
   /** Runs an operation on the job's schedule; a schedule gone from Temporal is a 10005. */
-  async function onSchedule(
-    cronId: string,
-    operation: (handle: ReturnType<Client['schedule']['getHandle']>) => Promise<void>,
-  ): Promise<void> {
+  async function onSchedule<T>(cronId: string, operation: (handle: ReturnType<Client['schedule']['getHandle']>) => Promise<T>): Promise<T> {
     try {
-      await operation(temporal.schedule.getHandle(cronScheduleId(cronId)));
+      return await operation(temporal.schedule.getHandle(cronScheduleId(cronId)));
     } catch (err) {
       if (err instanceof ScheduleNotFoundError) throw missingSchedule(cronId);
       throw err;
@@ -230,6 +236,42 @@ export function createCronCommands({ temporal, config, log, cronJobs, agents }: 
       const triggeredAt = new Date();
       await onSchedule(doc._id, (handle) => handle.trigger(SCHEDULE_OVERLAP[doc.overlap]));
       return { cron_id: doc._id, triggered_at: triggeredAt.toISOString() };
+    },
+
+    /**
+     * Runs the job for its due times in [since, until) that are past, through Temporal's schedule
+     * backfill: each is a run like a scheduled one (`cron-task-<cron_id>-<due time>`, in
+     * `recent_runs`), started whether the job is paused or not. The count is Temporal's own reading
+     * of the expression; more than MAX_BACKFILL_RUNS is refused (10001) before anything starts.
+     */
+    async backfill(tenantId: string, cronId: string, body: BackfillCronBody): Promise<CronBackfill> {
+      const doc = await cronJobs.get(tenantId, cronId);
+      const since = new Date(body.since);
+      const until = new Date(body.until);
+      if (until.getTime() > Date.now())
+        throw invalid('body.until: must not be in the future; due times to come run on schedule', { field: 'body.until' });
+      const { times, more } = await onSchedule(doc._id, (handle) =>
+        dueTimesBetween(temporal, handle.scheduleId, since, until, MAX_BACKFILL_RUNS),
+      );
+      if (more)
+        throw invalid(`body.until: the range holds more than ${MAX_BACKFILL_RUNS} due times of "${doc.cron}"; backfill it in parts`, {
+          field: 'body.until',
+          max_runs: MAX_BACKFILL_RUNS,
+        });
+      // Temporal's backfill range includes both ends: ending a millisecond early leaves `until` out.
+      if (times.length > 0)
+        await onSchedule(doc._id, (handle) =>
+          handle.backfill({ start: since, end: new Date(until.getTime() - 1), overlap: SCHEDULE_OVERLAP[body.overlap] }),
+        );
+      return {
+        cron_id: doc._id,
+        since: since.toISOString(),
+        until: until.toISOString(),
+        overlap: body.overlap,
+        runs: times.length,
+        first_run_at: times[0]?.toISOString() ?? null,
+        last_run_at: times[times.length - 1]?.toISOString() ?? null,
+      };
     },
 
     /** Removes the schedule, then the record: no further run starts; a run already going finishes. */

@@ -1,9 +1,13 @@
-import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { Config } from '../common/config';
+import { conflict } from '../common/errors';
 import type { ChunkIndex } from '../stores/chunk-index';
-import type { DocumentDoc, DocumentStore, NewDocument } from '../stores/documents';
+import { currentParse, type DocumentDoc, type DocumentStore, type NewDocument } from '../stores/documents';
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
 import { ingestWorkflowId, startDocumentIngest } from './workflow-starts';
+
+/** How long a reparse waits for the previous parse's workflow to close after it wrote the outcome. */
+const CLOSING_PARSE_WAIT_MS = 5_000;
 
 export interface DocumentCommandDeps {
   temporal: Client;
@@ -13,20 +17,62 @@ export interface DocumentCommandDeps {
   chunkIndex: ChunkIndex;
 }
 
-/** Documents of knowledge bases: each upload is parsed by its own workflow; deletes stop it and take its chunks out. */
+/**
+ * Documents of knowledge bases: each parse (the upload's, each reparse) is its own workflow; deletes
+ * stop it and take the chunks out.
+ */
 export function createDocumentCommands({ temporal, config, documents, knowledgeBases, chunkIndex }: DocumentCommandDeps) {
-  /** Stops a parse still running, so it writes no chunk after the delete. */
-  async function stopIngest(docId: string): Promise<void> {
+  /**
+   * Stops the document's current parse if it still runs. Its activity notices at its next batch or
+   * heartbeat and removes whatever it indexed after the delete (activities/knowledge.ts).
+   */
+  async function stopIngest(doc: DocumentDoc): Promise<void> {
     try {
-      await temporal.workflow.getHandle(ingestWorkflowId(docId)).terminate('document deleted');
+      await temporal.workflow.getHandle(ingestWorkflowId(doc._id, currentParse(doc))).terminate('document deleted');
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError) && !/already completed|not found/i.test(String(err))) throw err;
     }
   }
 
+  /**
+   * Whether the workflow of the document's current parse is still open. A parse writes the
+   * document's outcome just before its workflow closes, so a client that saw `ready` may ask at
+   * once: a workflow still open is waited for a moment before the reparse is refused.
+   */
+  async function parseStillRunning(doc: DocumentDoc): Promise<boolean> {
+    const handle = temporal.workflow.getHandle(ingestWorkflowId(doc._id, currentParse(doc)));
+    try {
+      if ((await handle.describe()).status.name !== 'RUNNING') return false;
+    } catch (err) {
+      // Past the namespace's retention the parse is forgotten, and long over.
+      if (err instanceof WorkflowNotFoundError) return false;
+      throw err;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      handle.result().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), CLOSING_PARSE_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    return !closed;
+  }
+
+  const parseConflict = (doc: DocumentDoc) =>
+    conflict(`document ${doc._id} is being parsed; reparse it once it is ready or failed`, {
+      doc_id: doc._id,
+      status: doc.status,
+      parse: currentParse(doc),
+    });
+
   async function remove(tenantId: string, docId: string): Promise<void> {
-    await documents.delete(tenantId, docId);
-    await stopIngest(docId);
+    // The record first: from then on the parse's activity sees the document gone.
+    const doc = await documents.delete(tenantId, docId);
+    await stopIngest(doc);
     await chunkIndex.deleteWhere({ tenant_id: tenantId, doc_id: docId });
   }
 
@@ -49,6 +95,39 @@ export function createDocumentCommands({ temporal, config, documents, knowledgeB
     },
 
     remove,
+
+    /**
+     * Parses a document again: with `parserId` or its own parser, and the knowledge base's current
+     * chunking. Refused with 10005 while a parse of it runs (the document `parsing`, or the
+     * workflow of its last parse still closing); two reparses at once start one parse, the other is
+     * 10005. The new parse's chunks stay hidden until it succeeds (see activities/knowledge.ts).
+     * Returns the document as it now is (`parsing`, `queued`).
+     */
+    async reparse(tenantId: string, docId: string, { parserId }: { parserId?: string }, traceId: string): Promise<DocumentDoc> {
+      const doc = await documents.getDoc(tenantId, docId);
+      if (doc.status === 'parsing' || (await parseStillRunning(doc))) throw parseConflict(doc);
+      const kb = await knowledgeBases.getDoc(tenantId, doc.kb_id);
+      const next = await documents.startReparse(doc, {
+        parserId: parserId ?? doc.parser_id,
+        chunkTokens: kb.chunk_tokens,
+        overlapTokens: kb.overlap_tokens,
+      });
+      if (!next) throw parseConflict(doc);
+      try {
+        await startDocumentIngest(
+          temporal,
+          config.TEMPORAL_TASK_QUEUE,
+          { tenantId, kbId: doc.kb_id, docId, timeoutMs: config.DOCUMENT_INGEST_TIMEOUT_MS, parse: currentParse(next) },
+          traceId,
+        );
+      } catch (err) {
+        // Another reparse got there first (a store without atomic compare-and-set let both through): its parse runs.
+        if (err instanceof WorkflowExecutionAlreadyStartedError) throw parseConflict(next);
+        await documents.undoReparse(doc).catch(() => undefined);
+        throw err;
+      }
+      return next;
+    },
 
     /** Documents first, so a failure part-way leaves a knowledge base that can be deleted again. */
     async removeKnowledgeBase(tenantId: string, kbId: string): Promise<void> {

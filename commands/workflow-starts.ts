@@ -49,7 +49,13 @@ import { PAGE_BOUND_MS, PAGES_PER_RUN, type ReplayInput, webhookReplayWorkflow }
 export const completionWorkflowId = completionRunWorkflowId;
 /** The workflow that runs a session's API completions one at a time (workflows/session-runs.ts). */
 export const sessionRunsWorkflowId = (sessionId: string) => `session-runs-${sessionId}`;
-export const ingestWorkflowId = (docId: string) => `document-ingest-${docId}`;
+/**
+ * One workflow per parse of a document: the upload's is `document-ingest-<doc_id>` (as before
+ * reparses existed), the n-th parse's `document-ingest-<doc_id>-<n>`, so a reparse never collides
+ * with an earlier parse's id (REJECT_DUPLICATE: a parse id is never reused).
+ */
+export const ingestWorkflowId = (docId: string, parse = 1) =>
+  parse === 1 ? `document-ingest-${docId}` : `document-ingest-${docId}-${parse}`;
 export const replayWorkflowId = (replayId: string) => `webhook-replay-${replayId}`;
 /**
  * One workflow id per (trigger, event id): the server refuses a second start of the same id, so
@@ -120,10 +126,13 @@ export async function startDelivery(
   );
 }
 
-/** Starts parsing an uploaded document, bounded by `input.timeoutMs` (DOCUMENT_INGEST_TIMEOUT_MS). */
+/**
+ * Starts one parse of a document (the upload's, or a reparse's), bounded by `input.timeoutMs`
+ * (DOCUMENT_INGEST_TIMEOUT_MS). A parse of that number already started: WorkflowExecutionAlreadyStartedError.
+ */
 export async function startDocumentIngest(client: Client, taskQueue: string, input: IngestInput, traceId: string): Promise<void> {
   await client.workflow.start(documentIngestWorkflow, {
-    workflowId: ingestWorkflowId(input.docId),
+    workflowId: ingestWorkflowId(input.docId, input.parse),
     taskQueue,
     args: [input],
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,

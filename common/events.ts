@@ -13,6 +13,8 @@ export const eventNames = [
   'cost.threshold_exceeded',
   'run.failed',
   'run.canceled',
+  'document.parsed',
+  'document.failed',
 ] as const;
 
 export const eventName = z.enum(eventNames).meta({ id: 'EventName' });

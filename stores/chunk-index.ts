@@ -16,7 +16,14 @@ export interface IndexedChunk {
   tokens: number;
   content: string;
   embedding: number[];
+  /** The document's parse that wrote it (1: the upload's); absent on chunks indexed before reparses existed. */
+  parse: number;
+  /** A reparse's chunk not searchable yet: the previous parse's chunks answer until the reparse succeeds. */
+  staged: boolean;
 }
+
+/** Fields added to the mapping after indices were first created: an existing index gets them on first use. */
+const PARSE_FIELDS = { parse: { type: 'integer' }, staged: { type: 'boolean' } } as const;
 
 /**
  * Chunks live in one index per vector size (`<prefix>-chunks-384d`), shared by tenants and
@@ -24,6 +31,9 @@ export interface IndexedChunk {
  * tenant's chunks. The analyzer is the standard one with English stop words, the best the minimal
  * Elasticsearch distribution of the local stack ships (it has no analysis-common module).
  */
+/** Chunks made searchable per bulk request when a reparse succeeds. */
+const PUBLISH_BATCH = 500;
+
 export function createChunkIndex(es: EsClient, prefix: string) {
   const indexFor = (dimension: number) => `${prefix}-chunks-${dimension}d`;
   const allIndices = `${prefix}-chunks-*`;
@@ -57,14 +67,38 @@ export function createChunkIndex(es: EsClient, prefix: string) {
             tokens: { type: 'integer' },
             content: { type: 'text', analyzer: 'chunk_text' },
             embedding: { type: 'dense_vector', dims: dimension, index: true, similarity: 'cosine' },
+            ...PARSE_FIELDS,
           },
         },
       });
     } catch (err) {
       if ((err as { body?: { error?: { type?: string } } }).body?.error?.type !== 'resource_already_exists_exception') throw err;
+      // An index made by an earlier version: the mapping is strict, so the new fields are added (adding is idempotent).
+      await es.indices.putMapping({ index, properties: PARSE_FIELDS });
     }
     ensured.add(dimension);
     return index;
+  }
+
+  /** Finds the matching chunks' ids (after a refresh, so that the latest writes are seen) and deletes them, page by page. */
+  async function deleteMatching(query: object): Promise<number> {
+    // Chunks indexed since the last refresh are invisible to the search below: refresh first.
+    await es.indices.refresh({ index: allIndices, allow_no_indices: true, ignore_unavailable: true });
+    let deleted = 0;
+    for (;;) {
+      const found = await es.search({
+        index: allIndices,
+        allow_no_indices: true,
+        ignore_unavailable: true,
+        size: 1000,
+        _source: false,
+        query,
+      });
+      const hits = found.hits.hits;
+      if (hits.length === 0) return deleted;
+      const result = await es.bulk({ refresh: true, operations: hits.map((h) => ({ delete: { _index: h._index, _id: h._id! } })) });
+      deleted += result.items.filter((i) => i.delete?.result === 'deleted').length;
+    }
   }
 
   return {
@@ -117,26 +151,35 @@ export function createChunkIndex(es: EsClient, prefix: string) {
     /**
      * Removes the matching chunks and makes the removal visible at once. The minimal Elasticsearch
      * of the local stack has no delete-by-query (reindex module), so ids are found and bulk-deleted.
+     * `parse`: only that parse's chunks.
      */
-    async deleteWhere(filter: { tenant_id: string; kb_id?: string; doc_id?: string }): Promise<number> {
-      const query = { bool: { filter: Object.entries(filter).map(([field, value]) => ({ term: { [field]: value } })) } };
-      // Chunks indexed since the last refresh are invisible to the search below: refresh first.
-      await es.indices.refresh({ index: allIndices, allow_no_indices: true, ignore_unavailable: true });
-      let deleted = 0;
-      for (;;) {
-        const found = await es.search({
-          index: allIndices,
-          allow_no_indices: true,
-          ignore_unavailable: true,
-          size: 1000,
-          _source: false,
-          query,
+    deleteWhere(filter: { tenant_id: string; kb_id?: string; doc_id?: string; parse?: number }): Promise<number> {
+      return deleteMatching({ bool: { filter: Object.entries(filter).map(([field, value]) => ({ term: { [field]: value } })) } });
+    },
+
+    /**
+     * Makes a reparse's chunks (`ids`, written staged) searchable and removes the document's chunks
+     * of every other parse, in that order: search sees the previous chunks until the new ones answer.
+     */
+    async publishParse(dimension: number, ref: { tenantId: string; docId: string; parse: number }, ids: string[]): Promise<void> {
+      const index = await ensureIndex(dimension);
+      for (let from = 0; from < ids.length; from += PUBLISH_BATCH) {
+        const page = ids.slice(from, from + PUBLISH_BATCH);
+        const result = await es.bulk({
+          refresh: from + PUBLISH_BATCH >= ids.length,
+          operations: page.flatMap((id) => [{ update: { _index: index, _id: id } }, { doc: { staged: false } }]),
         });
-        const hits = found.hits.hits;
-        if (hits.length === 0) return deleted;
-        const result = await es.bulk({ refresh: true, operations: hits.map((h) => ({ delete: { _index: h._index, _id: h._id! } })) });
-        deleted += result.items.filter((i) => i.delete?.result === 'deleted').length;
+        if (result.errors) {
+          const first = result.items.find((i) => i.update?.error)?.update?.error;
+          throw new Error(`Elasticsearch refused to publish chunks: ${first?.type ?? 'unknown'}: ${first?.reason ?? ''}`.slice(0, 300));
+        }
       }
+      await deleteMatching({
+        bool: {
+          filter: [{ term: { tenant_id: ref.tenantId } }, { term: { doc_id: ref.docId } }],
+          must_not: [{ term: { parse: ref.parse } }],
+        },
+      });
     },
   };
 }

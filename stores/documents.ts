@@ -29,6 +29,26 @@ export interface DocumentDoc {
   finished_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** The parse the status describes: 1 for the upload's, one more for every reparse. Absent on documents from before reparses: 1. */
+  parse?: number;
+  /**
+   * Chunks of the last parse that succeeded while a later parse runs or after it failed: they stay
+   * searchable until a parse succeeds again. null (or absent) when there are none besides the current parse's.
+   */
+  previous_chunk_count?: number | null;
+}
+
+/** Which parse the document is at (1 for documents from before reparses). */
+export const currentParse = (d: Pick<DocumentDoc, 'parse'>): number => d.parse ?? 1;
+
+/** The filter of a document still at parse `n` (documents from before reparses have no number: they are at 1). */
+const atParse = (n: number) => (n === 1 ? { $or: [{ parse: 1 }, { parse: { $exists: false } }] } : { parse: n });
+
+/** How a reparse changes the document: the parser and chunking it uses. */
+export interface ReparseSettings {
+  parserId: string;
+  chunkTokens: number;
+  overlapTokens: number;
 }
 
 /** Share of the work done: extraction counts for a tenth, embedding and indexing for the rest. */
@@ -48,7 +68,9 @@ export const presentDocument = (d: DocumentDoc): KnowledgeDocument => ({
   size_bytes: d.size_bytes,
   parser_id: d.parser_id,
   status: d.status,
-  chunk_count: d.status === 'ready' ? (d.chunks_total ?? 0) : d.chunks_indexed,
+  // While a reparse runs (or after it failed) the previous parse's chunks are the searchable ones.
+  chunk_count: d.status === 'ready' ? (d.chunks_total ?? 0) : (d.previous_chunk_count ?? d.chunks_indexed),
+  parse: currentParse(d),
   error: d.error,
   progress: {
     stage: d.stage,
@@ -160,6 +182,8 @@ export function createDocumentStore(db: Db) {
         finished_at: null,
         created_at: now,
         updated_at: now,
+        parse: 1,
+        previous_chunk_count: null,
       };
       try {
         await documents.insertOne(doc);
@@ -207,19 +231,65 @@ export function createDocumentStore(db: Db) {
         { _id: docId },
         {
           $set: outcome.ok
-            ? { ...outcome.progress, status: 'ready', stage: 'done', error: null, finished_at: now, updated_at: now }
+            ? {
+                ...outcome.progress,
+                status: 'ready',
+                stage: 'done',
+                error: null,
+                finished_at: now,
+                updated_at: now,
+                previous_chunk_count: null,
+              }
             : { status: 'failed', stage: 'failed', error: outcome.error, finished_at: now, updated_at: now },
         },
       );
       return matchedCount > 0;
     },
 
-    /** Removes the record and the bytes (the caller removes chunks from the index). */
-    async delete(tenantId: string, docId: string): Promise<void> {
+    /** Removes the record and the bytes (the caller removes chunks from the index); returns the record as it was. */
+    async delete(tenantId: string, docId: string): Promise<DocumentDoc> {
       // No projection: FerretDB's findAndModify does not take one.
       const doc = await documents.findOneAndDelete({ _id: docId, tenant_id: tenantId });
       if (!doc) throw notFound('document', docId);
       await removeFile(docId, doc.file_parts);
+      return doc;
+    },
+
+    /**
+     * Moves a document that is not being parsed to its next parse (`parsing`, `queued`, no progress),
+     * with the given parser and chunking. Conditional on the parse it was at: null when another
+     * reparse (or a parse's end) changed it in the meantime. The chunks searchable now are counted in
+     * `previous_chunk_count` until the new parse succeeds.
+     */
+    async startReparse(doc: DocumentDoc, settings: ReparseSettings): Promise<DocumentDoc | null> {
+      const now = new Date();
+      const changes = {
+        parse: currentParse(doc) + 1,
+        parser_id: settings.parserId,
+        chunk_tokens: settings.chunkTokens,
+        overlap_tokens: settings.overlapTokens,
+        status: 'parsing' as const,
+        error: null,
+        stage: 'queued' as const,
+        chunks_total: null,
+        chunks_indexed: 0,
+        token_count: 0,
+        started_at: null,
+        finished_at: null,
+        updated_at: now,
+        previous_chunk_count: doc.status === 'ready' ? (doc.chunks_total ?? 0) : (doc.previous_chunk_count ?? null),
+      };
+      const { matchedCount } = await documents.updateOne(
+        { _id: doc._id, tenant_id: doc.tenant_id, status: { $ne: 'parsing' }, ...atParse(currentParse(doc)) },
+        { $set: changes },
+      );
+      return matchedCount > 0 ? { ...doc, ...changes } : null;
+    },
+
+    /** A reparse whose workflow could not start: the document goes back to how it was, unless it moved on since. */
+    async undoReparse(before: DocumentDoc): Promise<void> {
+      const { _id, tenant_id, ...fields } = before;
+      await documents.updateOne({ _id, tenant_id, parse: currentParse(before) + 1 }, { $set: { ...fields, parse: currentParse(before) } });
     },
   };
 }

@@ -1,5 +1,8 @@
 import type { IndexedChunk } from './chunk-index';
 
+/** Chunks search may return: not a reparse's chunks still being written (`staged`). */
+const notStaged = { bool: { must_not: [{ term: { staged: true } }] } };
+
 /** One candidate of a hybrid query: the chunk, its vector, its named scores (`vector`, `term`) and highlights. */
 export type HybridHit = {
   _id: string;
@@ -24,6 +27,8 @@ export function hybridQuery(
     { term: { tenant_id: tenantId } },
     { terms: { kb_id: kbIds } },
     ...(docIds && docIds.length > 0 ? [{ terms: { doc_id: docIds } }] : []),
+    // A reparse's chunks answer only once it has succeeded; until then the previous parse's do.
+    notStaged,
   ];
   return {
     index,

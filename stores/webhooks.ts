@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db, Filter } from 'mongodb';
-import { notFound } from '../common/errors';
+import { conflict, notFound } from '../common/errors';
 import type { DeliveryEnvelope, EventName } from '../common/events';
 
 export type { DeliveryEnvelope };
@@ -19,8 +19,23 @@ interface SubscriptionDoc {
   enabled: boolean;
   secret_sealed: string;
   secret_last4: string;
+  /**
+   * The secret replaced by the last rotation, sealed like the current one, signing beside it until
+   * `previous_secret_valid_until` (compared on read: no TTL index). Absent on subscriptions never rotated with a grace.
+   */
+  previous_secret_sealed?: string | null;
+  previous_secret_valid_until?: Date | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/** Where and how a delivery is sent. */
+export interface DeliveryTarget {
+  url: string;
+  secret: string;
+  /** The replaced secret during a rotation's grace: deliveries until `validUntil` carry its signature too. */
+  previous: { secret: string; validUntil: Date } | null;
+  enabled: boolean;
 }
 
 interface AttemptDoc extends Omit<DeliveryAttempt, 'at'> {
@@ -62,6 +77,10 @@ function deliveryIdFor(d: Pick<NewDelivery, 'subscriptionId' | 'envelope' | 'rep
 }
 const deliveryWorkflowId = (deliveryId: string) => `webhook-delivery-${deliveryId}`;
 
+/** The end of the replaced secret's grace, if it is still on at `now`. */
+const previousValidUntil = (d: SubscriptionDoc, now: Date): Date | null =>
+  d.previous_secret_sealed && d.previous_secret_valid_until && d.previous_secret_valid_until > now ? d.previous_secret_valid_until : null;
+
 const presentSubscription = (d: SubscriptionDoc): Subscription => ({
   subscription_id: d._id,
   url: d.url,
@@ -69,6 +88,7 @@ const presentSubscription = (d: SubscriptionDoc): Subscription => ({
   description: d.description,
   enabled: d.enabled,
   secret_last4: d.secret_last4,
+  previous_secret_valid_until: previousValidUntil(d, new Date())?.toISOString() ?? null,
   created_at: d.created_at.toISOString(),
   updated_at: d.updated_at.toISOString(),
 });
@@ -178,6 +198,8 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
         enabled: body.enabled,
         secret_sealed: secrets.seal(secret),
         secret_last4: secret.slice(-4),
+        previous_secret_sealed: null,
+        previous_secret_valid_until: null,
         created_at: now,
         updated_at: now,
       };
@@ -199,16 +221,30 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
       return presentSubscription(doc);
     },
 
-    /** Takes effect from the next attempt on: deliveries in flight sign with the new secret. */
-    async rotateSecret(tenantId: string, id: string, given?: string) {
+    /**
+     * Takes effect from the next attempt on: deliveries in flight sign with the new secret. With a
+     * grace, the replaced secret keeps signing beside it until the grace ends (0: not at all); a
+     * secret replaced earlier stops at once. Two rotations at the same moment: the one that no
+     * longer finds the secret it replaces is 10005.
+     */
+    async rotateSecret(tenantId: string, id: string, { secret: given, graceSeconds }: { secret?: string; graceSeconds: number }) {
+      const doc = await getDoc(tenantId, id);
       const secret = given ?? `whsec_${randomToken(40)}`;
-      const doc = await subscriptions.findOneAndUpdate(
-        { _id: id, tenant_id: tenantId },
-        { $set: { secret_sealed: secrets.seal(secret), secret_last4: secret.slice(-4), updated_at: new Date() } },
-        { returnDocument: 'after' },
+      const now = new Date();
+      const changes = {
+        secret_sealed: secrets.seal(secret),
+        secret_last4: secret.slice(-4),
+        previous_secret_sealed: graceSeconds > 0 ? doc.secret_sealed : null,
+        previous_secret_valid_until: graceSeconds > 0 ? new Date(now.getTime() + graceSeconds * 1000) : null,
+        updated_at: now,
+      };
+      const { matchedCount } = await subscriptions.updateOne(
+        { _id: id, tenant_id: tenantId, secret_sealed: doc.secret_sealed },
+        { $set: changes },
       );
-      if (!doc) throw notFound('webhook subscription', id);
-      return { ...presentSubscription(doc), secret };
+      if (matchedCount === 0)
+        throw conflict(`webhook subscription ${id} was rotated or deleted at the same time; try again`, { subscription_id: id });
+      return { ...presentSubscription({ ...doc, ...changes }), secret };
     },
 
     async deleteSubscription(tenantId: string, id: string): Promise<void> {
@@ -216,10 +252,17 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
       if (deletedCount === 0) throw notFound('webhook subscription', id);
     },
 
-    /** Where and how to deliver; null when the subscription is gone. The secret is opened only here. */
-    async target(tenantId: string, id: string): Promise<{ url: string; secret: string; enabled: boolean } | null> {
+    /** Where and how to deliver; null when the subscription is gone. Secrets are opened only here. */
+    async target(tenantId: string, id: string): Promise<DeliveryTarget | null> {
       const doc = await subscriptions.findOne({ _id: id, tenant_id: tenantId });
-      return doc ? { url: doc.url, secret: secrets.open(doc.secret_sealed), enabled: doc.enabled } : null;
+      if (!doc) return null;
+      const graceUntil = previousValidUntil(doc, new Date());
+      return {
+        url: doc.url,
+        secret: secrets.open(doc.secret_sealed),
+        previous: graceUntil ? { secret: secrets.open(doc.previous_secret_sealed!), validUntil: graceUntil } : null,
+        enabled: doc.enabled,
+      };
     },
 
     /** Enabled subscriptions of the tenant that asked for this event and existed when it happened. */

@@ -10,6 +10,11 @@ export interface WorkerOptions {
   /** A pre-built workflow bundle (production); otherwise the workflows folder is bundled at start. */
   workflowBundlePath?: string;
   maxCachedWorkflows?: number;
+  /**
+   * Longest wait before an activity's heartbeat reaches the server (default HEARTBEAT_THROTTLE_MS);
+   * tests shorten it so that a cancellation reaches the activity at its next heartbeat.
+   */
+  maxHeartbeatThrottleMs?: number;
 }
 
 /**
@@ -26,13 +31,14 @@ export function createWorker({
   activities,
   workflowBundlePath,
   maxCachedWorkflows,
+  maxHeartbeatThrottleMs,
 }: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection,
     namespace,
     taskQueue,
     ...(maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows }),
-    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MS,
+    maxHeartbeatThrottleInterval: maxHeartbeatThrottleMs ?? HEARTBEAT_THROTTLE_MS,
     activities: createActivities(activities),
     interceptors: { activity: [unstorableTextInterceptors] },
     ...(workflowBundlePath ? { workflowBundle: { codePath: workflowBundlePath } } : { workflowsPath: require.resolve('../workflows') }),

@@ -16,6 +16,11 @@ export interface IngestInput {
   docId: string;
   /** DOCUMENT_INGEST_TIMEOUT_MS; absent in runs started before the bound existed. */
   timeoutMs?: number;
+  /**
+   * Which parse of the document this run is: 1 for the upload's, one more for every reparse (whose
+   * chunks are staged until it succeeds). Absent in runs started before reparses existed: 1.
+   */
+  parse?: number;
 }
 
 export interface IngestOutcome {

@@ -1,5 +1,15 @@
 import { deletedResult, pageQuery } from '../../common/schemas/common';
-import { createCronBody, cronJobPage, cronJob, cronParams, cronTriggered, updateCronBody } from '../../common/schemas/cron';
+import {
+  backfillCronBody,
+  createCronBody,
+  cronBackfill,
+  cronJobPage,
+  cronJob,
+  cronParams,
+  cronTriggered,
+  MAX_BACKFILL_RUNS,
+  updateCronBody,
+} from '../../common/schemas/cron';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
 
@@ -68,6 +78,24 @@ export const cronRoutes = ({ commands }: Services) => {
       params: cronParams,
       response: cronTriggered,
       handler: ({ principal, params }) => cron.trigger(principal.tenantId, params.cron_id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/cron/{cron_id}/backfill',
+      operationId: 'backfillCronJob',
+      tag,
+      summary: 'Run a job for past due times',
+      description:
+        "Starts one run for every due time of the job's expression (in its time zone) with `since` <= time < `until`, through " +
+        "Temporal's schedule backfill: each is a normal run (`cron-task-<cron_id>-<due time>`, listed in `recent_runs` with that due " +
+        'time as `scheduled_at`), paused job or not. By default they run one after another (`overlap` `buffer_all`). `until` may not ' +
+        `be in the future; a range of more than ${MAX_BACKFILL_RUNS} due times is 10001 (backfill it in parts). The reply says what ` +
+        "was asked for; the runs start over the following seconds (Temporal starts at most 10 per second). 10005 when the job's " +
+        'Temporal Schedule no longer exists.',
+      params: cronParams,
+      body: backfillCronBody,
+      response: cronBackfill,
+      handler: ({ principal, params, body }) => cron.backfill(principal.tenantId, params.cron_id, body),
     }),
     defineRoute({
       method: 'delete',

@@ -10,6 +10,7 @@ import {
   kbId,
   knowledgeBase,
   knowledgeBasePage,
+  reparseBody,
   searchBody,
   searchResult,
   updateKnowledgeBaseBody,
@@ -202,6 +203,28 @@ export const knowledgeRoutes = (services: Services) => {
       params: docParams,
       response: document,
       handler: ({ principal, params }) => documents.get(principal.tenantId, params.doc_id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/document/{doc_id}/reparse',
+      operationId: 'reparseDocument',
+      tag,
+      summary: 'Parse a document again',
+      description:
+        "Parses the stored file again as a new parse (`parse` one more), with `parser_id` or the document's own parser and the " +
+        "knowledge base's current chunk_tokens and overlap_tokens. The reply is the document back at `parsing` / `queued`; poll it " +
+        "as after an upload. The previous parse's chunks keep answering searches until the new parse succeeds, then they are " +
+        'replaced; if it fails, the document is `failed` with the reason and they stay searchable. 10005 while the document is being ' +
+        'parsed. Ends with `document.parsed` or `document.failed`. Counts against the upload limit.',
+      params: docParams,
+      body: reparseBody,
+      response: document,
+      handler: async ({ ctx, principal, params, body }) => {
+        if (body.parser_id) checkParser(body.parser_id, 'body.parser_id');
+        return presentDocument(
+          await commands.documents.reparse(principal.tenantId, params.doc_id, { parserId: body.parser_id }, ctx.state.traceId),
+        );
+      },
     }),
     defineRoute({
       method: 'delete',

@@ -115,11 +115,15 @@ export const webhookRoutes = ({ webhooks, commands, config }: Services) => {
       tag,
       access: 'admin',
       summary: 'Replace the signing secret',
-      description: 'Generated when the body names none; shown in this reply only. Attempts starting 2 s from now on sign with it.',
+      description:
+        'Generated when the body names none; shown in this reply only. Attempts starting 2 s from now on sign with it. With ' +
+        '`grace_seconds`, attempts until the grace ends carry both signatures, `X-Combo-Signature: sha256=<new>,sha256=<old>`, ' +
+        'then the new one alone (`previous_secret_valid_until` says until when); a secret replaced by an earlier rotation stops at once.',
       params: subscriptionParams,
       body: rotateSecretBody,
       response: subscriptionWithSecret,
-      handler: ({ principal, params, body }) => webhooks.rotateSecret(principal.tenantId, params.subscription_id, body.secret),
+      handler: ({ principal, params, body }) =>
+        webhooks.rotateSecret(principal.tenantId, params.subscription_id, { secret: body.secret, graceSeconds: body.grace_seconds }),
     }),
     defineRoute({
       method: 'post',

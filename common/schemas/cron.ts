@@ -145,6 +145,47 @@ export const cronJobPage = pageOf(cronJob, 'CronJobPage');
 
 export const cronTriggered = z.object({ cron_id: cronId, triggered_at: isoDate }).meta({ id: 'CronJobTriggered' });
 
+/** The most runs one backfill may ask for: Temporal's scheduler buffers at most this many starts. */
+export const MAX_BACKFILL_RUNS = 1000;
+
+export const backfillCronBody = z
+  .object({
+    since: z.iso
+      .datetime({ offset: true })
+      .meta({ description: 'inclusive lower bound: due times at or after it run', example: '2026-11-20T00:00:00Z' }),
+    until: z.iso.datetime({ offset: true }).meta({
+      description: 'exclusive upper bound: due times before it run; not in the future (due times to come run on schedule)',
+      example: '2026-11-23T00:00:00Z',
+    }),
+    overlap: overlapPolicy.default('buffer_all').meta({
+      description:
+        "how the backfilled runs overlap one another and the job's own runs; default `buffer_all`: one after another, each of them runs " +
+        "(the job's `overlap` applies to its scheduled runs only)",
+    }),
+  })
+  .strict()
+  .refine((b) => Date.parse(b.since) < Date.parse(b.until), { message: 'must be after since', path: ['until'] })
+  .meta({ id: 'BackfillCronJobRequest' });
+
+export const cronBackfill = z
+  .object({
+    cron_id: cronId,
+    since: isoDate,
+    until: isoDate,
+    overlap: overlapPolicy,
+    runs: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_BACKFILL_RUNS)
+      .meta({ description: `due times of the job's expression in [since, until), each started as a run (at most ${MAX_BACKFILL_RUNS})` }),
+    first_run_at: isoDate.nullable().meta({ description: 'the earliest of those due times; null when there are none' }),
+    last_run_at: isoDate.nullable().meta({ description: 'the latest of those due times; null when there are none' }),
+  })
+  .meta({ id: 'CronJobBackfill' });
+
 export type CreateCronBody = z.infer<typeof createCronBody>;
 export type CronJob = z.infer<typeof cronJob>;
 export type CronRun = z.infer<typeof cronRun>;
+export type BackfillCronBody = z.infer<typeof backfillCronBody>;
+export type CronBackfill = z.infer<typeof cronBackfill>;

@@ -103,7 +103,15 @@ export const document = z
     size_bytes: z.number().int(),
     parser_id: z.string(),
     status: documentStatus,
-    chunk_count: z.number().int().meta({ description: 'chunks searchable so far' }),
+    chunk_count: z.number().int().meta({
+      description:
+        "chunks searchable so far (during a reparse, and after one that failed, the previous parse's, which answer until a parse succeeds)",
+    }),
+    parse: z
+      .number()
+      .int()
+      .min(1)
+      .meta({ description: "which parse `status` and `progress` describe: 1 for the upload's, one more for every reparse" }),
     error: documentFailure.nullable(),
     progress: z
       .object({
@@ -130,6 +138,13 @@ export const uploadFields = z
     parser_id: parserId.optional().meta({ description: "parser for this document; the knowledge base's parser_id when absent" }),
   })
   .strict();
+
+export const reparseBody = z
+  .object({
+    parser_id: parserId.optional().meta({ description: "parser for the new parse; the document's own parser_id when absent" }),
+  })
+  .strict()
+  .meta({ id: 'ReparseDocumentRequest' });
 
 /** The multipart body as documented; the file part is checked by the upload handler. */
 export const uploadBody = uploadFields

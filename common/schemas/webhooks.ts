@@ -38,7 +38,26 @@ export const updateSubscriptionBody = z
   .refine((b) => Object.keys(b).length > 0, 'at least one field to update')
   .meta({ id: 'UpdateWebhookSubscriptionRequest' });
 
-export const rotateSecretBody = z.object({ secret: secret.optional() }).strict().meta({ id: 'RotateWebhookSecretRequest' });
+/** A replaced signing secret keeps signing for at most a week. */
+const MAX_GRACE_SECONDS = 604_800;
+
+export const rotateSecretBody = z
+  .object({
+    secret: secret.optional(),
+    grace_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_GRACE_SECONDS)
+      .default(0)
+      .meta({
+        description:
+          `how long deliveries keep carrying the replaced secret's signature beside the new one, 0-${MAX_GRACE_SECONDS} seconds ` +
+          '(default 0: the new secret alone from now on)',
+      }),
+  })
+  .strict()
+  .meta({ id: 'RotateWebhookSecretRequest' });
 
 export const subscription = z
   .object({
@@ -48,6 +67,9 @@ export const subscription = z
     description: z.string(),
     enabled: z.boolean(),
     secret_last4: z.string().meta({ description: 'last four characters of the secret, to tell secrets apart' }),
+    previous_secret_valid_until: isoDate.nullable().meta({
+      description: 'until when deliveries also carry a signature made with the secret replaced by the last rotation; null when they do not',
+    }),
     created_at: isoDate,
     updated_at: isoDate,
   })

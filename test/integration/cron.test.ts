@@ -227,6 +227,7 @@ describe('another tenant', () => {
       ['GET', `/v1/cron/${job.cron_id}`, undefined],
       ['PUT', `/v1/cron/${job.cron_id}`, { paused: true }],
       ['POST', `/v1/cron/${job.cron_id}/trigger`, undefined],
+      ['POST', `/v1/cron/${job.cron_id}/backfill`, { since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' }],
       ['DELETE', `/v1/cron/${job.cron_id}`, undefined],
     ] as const;
     for (const [method, path, body] of calls) {
@@ -253,8 +254,62 @@ describe('deleting a job', () => {
     await schedule(job.cron_id).delete();
     expect(await getJob(job.cron_id)).toMatchObject({ schedule_exists: false, next_run_times: [], recent_runs: [] });
     expect((await api.call('POST', `/v1/cron/${job.cron_id}/trigger`, { key: admin() })).json.code).toBe(10005);
+    const backfill = await api.call('POST', `/v1/cron/${job.cron_id}/backfill`, {
+      key: admin(),
+      body: { since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' },
+    });
+    expect(backfill.json.code).toBe(10005);
     expect((await api.call('DELETE', `/v1/cron/${job.cron_id}`, { key: admin() })).json).toMatchObject({ code: 0 });
     expect((await api.call('GET', `/v1/cron/${job.cron_id}`, { key: admin() })).json.code).toBe(10004);
+  });
+});
+
+const HOUR = 3_600_000;
+/** The start of the hour `hoursAgo` hours before this one (UTC), as ISO text. */
+const hourAgo = (hoursAgo: number) => new Date(Math.floor(Date.now() / HOUR) * HOUR - hoursAgo * HOUR).toISOString();
+
+describe('backfilling a job', () => {
+  const backfill = (cronId: string, body: Record<string, unknown>) =>
+    api.call('POST', `/v1/cron/${cronId}/backfill`, { key: admin(), body });
+
+  it('refuses a backwards, future or too long range, and unknown fields, with 10001 and starts nothing', async () => {
+    // Every minute, paused: a day of it is 1440 due times.
+    const job = await createJob({ cron: '* * * * *', paused: true });
+    const cases = [
+      [{ since: hourAgo(2), until: hourAgo(3) }, 'body.until', /after since/],
+      [{ since: hourAgo(2), until: hourAgo(2) }, 'body.until', /after since/],
+      [{ since: hourAgo(2), until: new Date(Date.now() + HOUR).toISOString() }, 'body.until', /future/],
+      [{ since: hourAgo(48), until: hourAgo(24) }, 'body.until', /more than 1000 due times/],
+      // 1001 minutes: one past the bound.
+      [
+        {
+          since: new Date(Date.parse(hourAgo(24)) - 60_000).toISOString(),
+          until: new Date(Date.parse(hourAgo(24)) + 1000 * 60_000).toISOString(),
+        },
+        'body.until',
+        /more than 1000/,
+      ],
+      [{ since: 'yesterday', until: hourAgo(1) }, 'body.since', /./],
+      [{ since: hourAgo(3), until: hourAgo(2), overlap: 'sometimes' }, 'body.overlap', /./],
+      [{ since: hourAgo(3), until: hourAgo(2), count: 3 }, 'body.count', /unknown field/],
+    ] as const;
+    for (const [body, field, message] of cases) {
+      const res = await backfill(job.cron_id, body);
+      expect({ body, status: res.status, json: res.json }).toMatchObject({ status: 400, json: { code: 10001, data: { field } } });
+      expect(res.json.message).toMatch(message);
+    }
+    expect((await schedule(job.cron_id).describe()).info.recentActions).toEqual([]);
+  });
+
+  it('answers a range without due times with none, starting nothing', async () => {
+    const job = await createJob({ cron: '0 0 1 1 *', paused: true });
+    const since = '2026-03-01T00:00:00.000Z';
+    const until = '2026-03-02T00:00:00.000Z';
+    const res = await backfill(job.cron_id, { since, until, overlap: 'allow_all' });
+    expect(res.json).toMatchObject({
+      code: 0,
+      data: { cron_id: job.cron_id, since, until, overlap: 'allow_all', runs: 0, first_run_at: null, last_run_at: null },
+    });
   });
 });
 
@@ -265,6 +320,37 @@ describe('running a job', () => {
   });
   afterAll(async () => {
     await worker?.stop();
+  });
+
+  it('backfills past due times: each a normal run, in recent_runs with its due time, paused job or not', async () => {
+    // Hourly and paused: only the backfill starts runs during the test.
+    const job = await createJob({ name: 'catch up', cron: '0 * * * *', paused: true, question: 'What happened in that hour?' });
+    const due = [hourAgo(5), hourAgo(4), hourAgo(3)];
+    // `since` inclusive, `until` exclusive: 5, 4 and 3 hours ago, not 2 hours ago.
+    const res = await api.call('POST', `/v1/cron/${job.cron_id}/backfill`, { key: admin(), body: { since: due[0], until: hourAgo(2) } });
+    expect(res.json).toMatchObject({
+      code: 0,
+      data: {
+        cron_id: job.cron_id,
+        since: due[0],
+        until: hourAgo(2),
+        overlap: 'buffer_all',
+        runs: 3,
+        first_run_at: due[0],
+        last_run_at: due[2],
+      },
+    });
+
+    const runs = await eventually(async () => {
+      const recent = (await getJob(job.cron_id)).recent_runs as Array<{ status: string; scheduled_at: string; workflow_id: string }>;
+      return recent.length === 3 && recent.every((r) => r.status === 'completed') ? recent : undefined;
+    }, 120_000);
+    expect(runs.map((r) => r.scheduled_at)).toEqual(due);
+    expect(runs.map((r) => r.workflow_id)).toEqual(due.map((at) => `cron-task-${job.cron_id}-${at.replace('.000Z', 'Z')}`));
+    // Each run opened its own session and asked the job's question.
+    const sessions = (await api.call('GET', `/v1/combo/agents/${agentId}/sessions?page_size=100`, { key: admin() })).json.data.items;
+    expect(sessions.filter((s: { user_id: string }) => s.user_id === `cron:${job.cron_id}`)).toHaveLength(3);
+    expect((await getJob(job.cron_id)).paused).toBe(true);
   });
 
   it('starts an agent task on trigger that opens a session for the agent and finishes it', async () => {

@@ -85,6 +85,8 @@ describe('health, readiness and documentation', () => {
         'GET /v1/api-keys',
         'DELETE /v1/api-keys/{key_id}',
         'GET /v1/events',
+        'POST /v1/document/{doc_id}/reparse',
+        'POST /v1/cron/{cron_id}/backfill',
         'POST /v1/webhook/subscriptions',
         'GET /v1/webhook/subscriptions',
         'PUT /v1/webhook/subscriptions/{subscription_id}',

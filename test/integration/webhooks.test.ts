@@ -1,6 +1,6 @@
-import { signatureMatches } from '../../common/signature';
+import { signatureMatches, signPayload } from '../../common/signature';
 import { consoleToken, startTestApi, type TestApi } from '../support/api';
-import { type Consumer, eventually, startConsumer } from '../support/consumer';
+import { type Consumer, eventually, startConsumer, verifyDelivery } from '../support/consumer';
 import { startTestWorker } from '../support/worker';
 
 let api: TestApi;
@@ -187,6 +187,80 @@ describe('delivery', () => {
       return res.json.data.status === 'delivered' ? res.json.data : undefined;
     });
     expect(delivery.attempts).toHaveLength(1);
+  });
+});
+
+describe('rotating a secret with a grace', () => {
+  const sendTest = async (subscriptionId: string) => {
+    const test = await api.call('POST', `/v1/webhook/subscriptions/${subscriptionId}/test`, { key: admin() });
+    expect(test.json.code).toBe(0);
+    return eventually(async () => consumer.received.find((r) => r.headers['x-combo-delivery-id'] === test.json.data.delivery_id));
+  };
+  const rotate = (subscriptionId: string, body: Record<string, unknown>) =>
+    api.call('POST', `/v1/webhook/subscriptions/${subscriptionId}/rotate-secret`, { key: admin(), body });
+
+  it('signs with both secrets during the grace, `sha256=<new>,sha256=<old>`, then with the new one alone', async () => {
+    const oldSecret = 'grace-old-secret-0123456789';
+    const sub = await subscribe({ url: consumer.url, events: ['agent.step'], secret: oldSecret });
+    expect(sub.previous_secret_valid_until).toBeNull();
+
+    const rotated = await rotate(sub.subscription_id, { grace_seconds: 3 });
+    expect(rotated.json.code).toBe(0);
+    const newSecret = rotated.json.data.secret as string;
+    const graceEnd = Date.parse(rotated.json.data.previous_secret_valid_until);
+    expect(graceEnd - Date.now()).toBeGreaterThan(1_000);
+    expect(graceEnd - Date.now()).toBeLessThanOrEqual(3_000);
+    const got = await api.call('GET', `/v1/webhook/subscriptions/${sub.subscription_id}`, { key: admin() });
+    expect(got.json.data.previous_secret_valid_until).toBe(rotated.json.data.previous_secret_valid_until);
+    const stored = await api.services.mongo.db.collection('webhook_subscriptions').findOne({ _id: sub.subscription_id });
+    expect(JSON.stringify(stored)).not.toContain(oldSecret);
+    expect(JSON.stringify(stored)).not.toContain(newSecret);
+
+    const during = await sendTest(sub.subscription_id);
+    const ts = String(during.headers['x-combo-timestamp']);
+    const signatures = String(during.headers['x-combo-signature']).split(',');
+    expect(signatures).toEqual([signPayload(newSecret, ts, during.rawBody), signPayload(oldSecret, ts, during.rawBody)]);
+    // A consumer on either secret accepts it; one on neither does not.
+    expect(verifyDelivery(newSecret, during.rawBody, during.headers)).toBe(true);
+    expect(verifyDelivery(oldSecret, during.rawBody, during.headers)).toBe(true);
+    expect(verifyDelivery('some-other-secret-0123456789', during.rawBody, during.headers)).toBe(false);
+
+    // After the grace: the new secret alone.
+    await eventually(async () => (Date.now() > graceEnd ? true : undefined));
+    const after = await sendTest(sub.subscription_id);
+    expect(String(after.headers['x-combo-signature'])).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(verifyDelivery(newSecret, after.rawBody, after.headers)).toBe(true);
+    expect(verifyDelivery(oldSecret, after.rawBody, after.headers)).toBe(false);
+    expect((await api.call('GET', `/v1/webhook/subscriptions/${sub.subscription_id}`, { key: admin() })).json.data).toMatchObject({
+      previous_secret_valid_until: null,
+    });
+  });
+
+  it('keeps only the secret replaced last: a rotation during a grace ends the older secret at once', async () => {
+    const first = 'grace-first-secret-0123456789';
+    const sub = await subscribe({ url: consumer.url, events: ['agent.step'], secret: first });
+    const second = (await rotate(sub.subscription_id, { grace_seconds: 600 })).json.data.secret as string;
+    const third = (await rotate(sub.subscription_id, { grace_seconds: 600, secret: 'grace-third-secret-0123456789' })).json.data;
+    expect(third.secret).toBe('grace-third-secret-0123456789');
+    // Nothing was delivered to it yet, so no worker holds its settings from before the rotations.
+    const request = await sendTest(sub.subscription_id);
+    expect(String(request.headers['x-combo-signature']).split(',')).toHaveLength(2);
+    expect(verifyDelivery(third.secret, request.rawBody, request.headers)).toBe(true);
+    expect(verifyDelivery(second, request.rawBody, request.headers)).toBe(true);
+    expect(verifyDelivery(first, request.rawBody, request.headers)).toBe(false);
+
+    // grace 0 (the default): the replaced secret stops at once.
+    const fourth = (await rotate(sub.subscription_id, {})).json.data;
+    expect(fourth.previous_secret_valid_until).toBeNull();
+  });
+
+  it('refuses a grace out of bounds', async () => {
+    const sub = await subscribe({ url: consumer.url, events: ['agent.step'] });
+    for (const grace of [-1, 604_801, 1.5, '60']) {
+      const res = await rotate(sub.subscription_id, { grace_seconds: grace });
+      expect(res.json).toMatchObject({ code: 10001, data: { field: 'body.grace_seconds' } });
+    }
+    expect((await rotate(sub.subscription_id, { grace_seconds: 604_800 })).json.code).toBe(0);
   });
 });
 

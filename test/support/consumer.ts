@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -64,4 +65,22 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * A consumer's check of a delivery, as the README shows it: the timestamp is recent and one of the
+ * signatures in X-Combo-Signature (several, comma-separated, during a secret rotation's grace) is
+ * the HMAC of "<timestamp>.<raw body>" with `secret`, compared in constant time.
+ */
+export function verifyDelivery(secret: string, rawBody: string, headers: IncomingHttpHeaders, toleranceSeconds = 300): boolean {
+  const ts = String(headers['x-combo-timestamp']);
+  if (Math.abs(Date.now() / 1000 - Number(ts)) > toleranceSeconds) return false;
+  const expected = Buffer.from('sha256=' + createHmac('sha256', secret).update(`${ts}.`).update(rawBody).digest('hex'));
+  let matched = false;
+  for (const given of String(headers['x-combo-signature'] ?? '').split(',')) {
+    const candidate = Buffer.from(given.trim());
+    // No early exit: the time taken does not tell which signature matched.
+    if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) matched = true;
+  }
+  return matched;
 }

@@ -31,6 +31,8 @@ describe('rate-limit families', () => {
     ['GET', '/v1/combo/agents/agt_1/completions', 'default'],
     ['POST', '/v1/document', 'uploads'],
     ['GET', '/v1/document/doc_1', 'default'],
+    ['POST', '/v1/document/doc_1/reparse', 'uploads'],
+    ['DELETE', '/v1/document/doc_1', 'default'],
     ['GET', '/v1/combo/agents', 'default'],
   ])('%s %s counts as %s', (method, path, family) => {
     expect(rateFamilyOf(method, path)).toBe(family);
