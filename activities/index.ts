@@ -4,6 +4,7 @@ import type { DocumentParsing } from '../knowledge/parse-pool';
 import type { ChatModelClient } from '../common/chat-model';
 import type { Stores } from '../stores';
 import { createAgentTaskActivities } from './agent-tasks';
+import { createApprovalActivities } from './approvals';
 import { createKnowledgeActivities } from './knowledge';
 import { createLlmActivities } from './llm';
 import { createMongoActivities } from './mongo';
@@ -51,6 +52,7 @@ export function createActivities({ config, stores, catalog, parsing, chat, webho
     ...createToolActivities({ retrieval, files, runEvents, eventLog, allowPrivateUrls }),
     ...createRetrievalActivities({ ...retrieval, runEvents }),
     ...runActivities,
+    ...createApprovalActivities({ runs, runEvents, eventLog }),
     ...createMongoActivities({
       ...stores,
       streamRetentionHours: config.STREAM_RETENTION_HOURS,

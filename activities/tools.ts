@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { recordsEvents, type RunContext, type ToolBinding } from '../completion/run-input';
+import { readToolArguments } from '../completion/tool-arguments';
 import { whileHeartbeating } from './heartbeat';
 import { canonicalJson } from '../common/canonical-json';
 import type { ToolCall } from '../common/chat-model';
@@ -140,15 +141,9 @@ export function createToolActivities(deps: ToolActivityDeps) {
      */
     async callTool(input: CallToolInput): Promise<{ content: string; ok: boolean; nextSeq: number }> {
       const { ctx, call, step } = input;
-      let args: Record<string, unknown> = {};
-      let outcome: ToolOutcome | undefined;
-      try {
-        const parsed: unknown = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
-        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
-        else outcome = { ok: false, error: 'the arguments must be a JSON object' };
-      } catch {
-        outcome = { ok: false, error: 'the arguments are not valid JSON' };
-      }
+      const read = readToolArguments(call.arguments);
+      const args = 'args' in read ? read.args : {};
+      let outcome: ToolOutcome | undefined = 'error' in read ? { ok: false, error: read.error } : undefined;
       await deps.eventLog.appendMany([
         newEvent(
           'tool.called',

@@ -12,6 +12,7 @@ import { createDocumentCommands } from './documents';
 import { createFileCommands } from './files';
 import { createInboundCommands } from './inbound';
 import { createReadinessCheck } from './readiness';
+import { createApprovalCommands } from './run-approvals';
 import { createWebhookDispatchCommands } from './webhook-dispatch';
 
 export interface CommandDeps {
@@ -37,6 +38,7 @@ const noAttachmentParsing: Pick<AttachmentExtraction, 'extract'> = {
 export function createCommands({ config, log, temporal, db, es, stores, attachmentParsing = noAttachmentParsing }: CommandDeps) {
   return {
     completions: createCompletionCommands({ ...stores, config, temporal }),
+    approvals: createApprovalCommands({ ...stores, temporal }),
     documents: createDocumentCommands({ ...stores, config, temporal }),
     files: createFileCommands({ files: stores.files, extraction: attachmentParsing }),
     agents: createAgentCommands({ ...stores, temporal }),

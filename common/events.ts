@@ -13,6 +13,7 @@ export const eventNames = [
   'cost.threshold_exceeded',
   'run.failed',
   'run.canceled',
+  'run.approval_required',
   'document.parsed',
   'document.failed',
 ] as const;

@@ -35,6 +35,8 @@ export interface CompletionInput {
   /** Earlier turns of the session, oldest first, already bounded. */
   history: ChatMessage[];
   tools: BoundTool[];
+  /** The agent's `approval`: calls of these tools wait for a person's decision, at most `timeoutMs`. */
+  approval?: { tools: string[]; timeoutMs: number };
   kbIds: string[];
   contextIds: string[];
   attachmentIds: string[];

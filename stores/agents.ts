@@ -5,8 +5,9 @@ import type { Agent, CreateAgentBody, UpdateAgentBody } from '../common/schemas/
 import { findPage, type Page, type PageRequest } from './pagination';
 import { createReadCache } from './read-cache';
 
-interface AgentDoc extends Omit<Agent, 'agent_id' | 'created_at' | 'updated_at' | 'multitask_strategy'> {
+interface AgentDoc extends Omit<Agent, 'agent_id' | 'created_at' | 'updated_at' | 'multitask_strategy' | 'approval'> {
   multitask_strategy?: Agent['multitask_strategy'];
+  approval?: Agent['approval'];
   _id: string;
   tenant_id: string;
   created_at: Date;
@@ -18,6 +19,7 @@ const present = ({ _id, tenant_id: _tenant, created_at, updated_at, ...rest }: A
   ...rest,
   // Agents saved before the setting existed reject, as every completion did then.
   multitask_strategy: rest.multitask_strategy ?? 'reject',
+  approval: rest.approval ?? null,
   created_at: created_at.toISOString(),
   updated_at: updated_at.toISOString(),
 });

@@ -1,6 +1,15 @@
 import type { Db, Filter } from 'mongodb';
 import { notFound } from '../common/errors';
-import type { CompletionRun, Cost, Reference, RunKind, RunListQuery, RunStatus, StopReason } from '../common/schemas/completions';
+import type {
+  CompletionRun,
+  Cost,
+  Reference,
+  RunKind,
+  RunListQuery,
+  RunStatus,
+  StopReason,
+  ToolApproval,
+} from '../common/schemas/completions';
 import { findPage, type Page } from './pagination';
 
 interface RunDoc {
@@ -28,6 +37,36 @@ interface RunDoc {
   created_at: Date;
   started_at?: Date | null;
   finished_at: Date | null;
+  /** Tool calls that waited for a person, by approval id (ids are `apr_<hex>`: safe as field names). */
+  approvals?: Record<string, ApprovalDoc>;
+}
+
+interface ApprovalDoc {
+  tool: string;
+  arguments: Record<string, unknown>;
+  step: number;
+  status: Exclude<ToolApproval['status'], 'canceled'>;
+  comment: string | null;
+  decided_by: string | null;
+  requested_at: Date;
+  expires_at: Date;
+  decided_at: Date | null;
+}
+
+export interface ApprovalRequest {
+  approvalId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  step: number;
+  requestedAt: Date;
+  expiresAt: Date;
+}
+
+export interface ApprovalVerdict {
+  status: 'approved' | 'rejected' | 'timed_out';
+  comment: string | null;
+  decidedBy: string | null;
+  decidedAt: Date;
 }
 
 export interface NewRun {
@@ -54,6 +93,23 @@ export interface RunResult {
 /** Statuses a run no longer leaves. */
 export const ENDED_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'canceled'];
 
+/** A pending approval of a run that has ended (cancelled, failed) can no longer be decided. */
+const presentApprovals = (d: RunDoc): ToolApproval[] =>
+  Object.entries(d.approvals ?? {})
+    .map(([approvalId, a]) => ({
+      approval_id: approvalId,
+      tool: a.tool,
+      arguments: a.arguments,
+      step: a.step,
+      status: a.status === 'pending' && ENDED_STATUSES.includes(d.status) ? ('canceled' as const) : a.status,
+      comment: a.comment,
+      decided_by: a.decided_by,
+      requested_at: a.requested_at.toISOString(),
+      expires_at: a.expires_at.toISOString(),
+      decided_at: a.decided_at?.toISOString() ?? null,
+    }))
+    .sort((a, b) => a.requested_at.localeCompare(b.requested_at) || a.approval_id.localeCompare(b.approval_id));
+
 const present = (d: RunDoc): CompletionRun => ({
   trace_id: d._id,
   kind: d.kind ?? 'chat',
@@ -74,6 +130,7 @@ const present = (d: RunDoc): CompletionRun => ({
   created_at: d.created_at.toISOString(),
   started_at: (d.started_at ?? (d.status === 'queued' ? null : d.created_at))?.toISOString() ?? null,
   finished_at: d.finished_at?.toISOString() ?? null,
+  approvals: presentApprovals(d),
 });
 
 /**
@@ -183,6 +240,42 @@ export function createCompletionRunStore(db: Db) {
         },
       );
       return modifiedCount === 1;
+    },
+
+    /** Tool calls of the run wait for a person: the run is `waiting_approval` until they are decided. */
+    async awaitApprovals(traceId: string, requests: ApprovalRequest[]): Promise<void> {
+      const set: Record<string, unknown> = { status: 'waiting_approval' };
+      for (const r of requests) {
+        set[`approvals.${r.approvalId}`] = {
+          tool: r.tool,
+          arguments: r.arguments,
+          step: r.step,
+          status: 'pending',
+          comment: null,
+          decided_by: null,
+          requested_at: r.requestedAt,
+          expires_at: r.expiresAt,
+          decided_at: null,
+        } satisfies ApprovalDoc;
+      }
+      await runs.updateOne({ _id: traceId, status: { $in: ['running', 'waiting_approval'] } }, { $set: set });
+    },
+
+    /** One approval decided (or timed out); the run is `running` again once none is left waiting. */
+    async decideApproval(traceId: string, approvalId: string, verdict: ApprovalVerdict, stillWaiting: boolean): Promise<void> {
+      const at = `approvals.${approvalId}`;
+      await runs.updateOne(
+        { _id: traceId, [`${at}.status`]: 'pending' },
+        {
+          $set: {
+            [`${at}.status`]: verdict.status,
+            [`${at}.comment`]: verdict.comment,
+            [`${at}.decided_by`]: verdict.decidedBy,
+            [`${at}.decided_at`]: verdict.decidedAt,
+          },
+        },
+      );
+      if (!stillWaiting) await runs.updateOne({ _id: traceId, status: 'waiting_approval' }, { $set: { status: 'running' } });
     },
 
     /** Whether a run of the session besides `traceId` has not recorded its end. */

@@ -25,6 +25,7 @@ import {
 import type { StopReason } from '../common/schemas/completions';
 import type { ChatMessage } from '../common/chat-model';
 import { ownTimeBoundReached } from './own-time-bound';
+import { type ApprovalGate, createApprovalGate, refusedToolResult } from './tool-approval';
 
 export interface CompletionOutcome {
   answer: string;
@@ -91,6 +92,8 @@ interface Progress {
  */
 export async function completionWorkflow(input: CompletionInput): Promise<CompletionOutcome> {
   const ctx = runContextOf(input, workflowInfo().runId);
+  // At once: a decision may reach the run whenever it waits.
+  const gate = createApprovalGate(input.approval);
   const progress: Progress = { seq: input.firstSeq, tokens: 0, answerSoFar: '', model: null };
   let seq = input.firstSeq;
   let tokens = 0;
@@ -146,7 +149,7 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
       // Recorded with the answer (a history from before that change records it with finishRun below).
       if (done.finished) return { answer, reference, model, stopReason, artifacts: done.finished.artifacts, cost: done.finished.cost };
     } else {
-      const loop = await agentLoop(input, firstMessages(input, passages, attachments), progress, {
+      const loop = await agentLoop(input, firstMessages(input, passages, attachments), progress, gate, {
         question: input.question,
         reference,
         artifacts: [],
@@ -223,7 +226,20 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
       nonRetryable: true,
       details: [{ code: failure.code }],
     });
+  } finally {
+    gate.close();
   }
+}
+
+/**
+ * The longest a step's tool calls may wait for approval: half of what remains of the run's time
+ * bound, so that a call that times out still leaves the model time to go on.
+ */
+function approvalWaitBound(input: CompletionInput): number {
+  const bound = input.limits.runTimeoutMs;
+  if (bound === undefined) return Number.POSITIVE_INFINITY;
+  const runEnds = workflowInfo().runStartTime.getTime() + bound - (input.queuedMs ?? 0);
+  return Math.floor((runEnds - Date.now()) / 2);
 }
 
 /**
@@ -234,6 +250,7 @@ async function agentLoop(
   input: CompletionInput,
   messages: ChatMessage[],
   progress: Progress,
+  gate: ApprovalGate,
   run: Omit<RunToFinish, 'stopReason' | 'tokensBefore'>,
 ) {
   const ctx = runContextOf(input, workflowInfo().runId);
@@ -289,9 +306,15 @@ async function agentLoop(
       };
     }
     messages = [...messages, { role: 'assistant', content: content || null, tool_calls: toolCalls }];
+    // Calls that need a person's approval wait for it; a refused one does not run.
+    const reviewed = await gate.review(ctx, seq, step, toolCalls, approvalWaitBound(input));
+    seq = reviewed.seq;
+    progress.seq = seq;
     // The model may ask for several tools at once: they run side by side, answers kept in order.
     const results = await Promise.all(
-      toolCalls.map((call) => {
+      toolCalls.map(async (call) => {
+        const verdict = reviewed.verdicts.get(call.id);
+        if (verdict && verdict.status !== 'approved') return { content: refusedToolResult(verdict, reviewed.waitMs), nextSeq: seq };
         const binding = toolsByName.get(call.name);
         const timeoutMs = binding?.kind === 'http' ? (binding.tool.http.timeout_ms ?? 10_000) : 30_000;
         const { callTool } = proxyActivities<Activities>({

@@ -2,19 +2,27 @@ import { agent, agentPage, agentParams, createAgentBody, type UpdateAgentBody, u
 import { parseRoute } from '../../completion/route-catalog';
 import { deleteAgentQuery } from '../../common/schemas/agent-delete';
 import { deletedResult, pageQuery } from '../../common/schemas/common';
+import { invalid } from '../../common/errors';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
 
 const tag = 'Agents';
 
 const REFERENCES =
-  'kb_ids and skills must exist in the tenant (10004); default_route must name a supported scenario, processor and mode (10001).';
+  'kb_ids and skills must exist in the tenant (10004); default_route must name a supported scenario, processor and mode (10001); approval.timeout_s must be at most half of the run time bound, COMPLETION_RUN_TIMEOUT_MS (10001).';
 
 export const agentRoutes = (services: Services) => {
-  const { agents, knowledgeBases, skills, commands } = services;
+  const { agents, knowledgeBases, skills, commands, config } = services;
+  // A call waits at most half of what remains of its run (workflows/completion.ts): a longer timeout would never be reached.
+  const approvalTimeoutMaxS = Math.floor(config.COMPLETION_RUN_TIMEOUT_MS / 2000);
   /** What an agent refers to must exist: a run would otherwise fail later, far from the mistake. */
   async function checkReferences(tenantId: string, body: UpdateAgentBody): Promise<void> {
     if (body.default_route) parseRoute(body.default_route, 'body.default_route');
+    if (body.approval && body.approval.timeout_s > approvalTimeoutMaxS)
+      throw invalid(
+        `body.approval.timeout_s: at most ${approvalTimeoutMaxS} (half of the run time bound, COMPLETION_RUN_TIMEOUT_MS ${config.COMPLETION_RUN_TIMEOUT_MS} ms)`,
+        { field: 'body.approval.timeout_s' },
+      );
     await Promise.all([
       body.kb_ids ? knowledgeBases.getMany(tenantId, body.kb_ids) : undefined,
       ...(body.skills ?? []).map((id) => skills.get(tenantId, id)),

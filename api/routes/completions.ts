@@ -3,6 +3,9 @@ import { createHash } from 'node:crypto';
 import { AppError, conflict, ErrorCodes, invalid } from '../../common/errors';
 import { agentParams } from '../../common/schemas/agents';
 import {
+  approvalDecision,
+  approvalDecisionBody,
+  approvalParams,
   completionBody,
   completionParams,
   completionReply,
@@ -173,7 +176,8 @@ export const completionRoutes = (services: Services) => {
         }
         if (!body.stream) {
           const [, reply] = await Promise.all([written, services.commands.completions.awaitReply(run)]);
-          return reply ?? answerAccepted(ctx, acceptedRun(run));
+          // Still going: where it is now (it may be waiting for an approval).
+          return reply ?? answerAccepted(ctx, acceptedOf(await services.completionRuns.get(principal.tenantId, traceId)));
         }
         await written;
         streamRunEvents(ctx, streamDeps, traceId, owner, 0);
@@ -223,6 +227,26 @@ export const completionRoutes = (services: Services) => {
       params: traceParams,
       response: completionRun,
       handler: ({ principal, params }) => services.commands.completions.cancel(principal.tenantId, params.trace_id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/combo/completions/{trace_id}/approvals/{approval_id}',
+      operationId: 'decideToolApproval',
+      tag,
+      summary: 'Approve or reject a tool call waiting for a person',
+      description:
+        "A run whose agent lists the tool in `approval.tools` waits (`waiting_approval`) when the model calls it; the stream's `approval_required` event, the outbound event `run.approval_required` and the run's `approvals` give the `approval_id`, the tool and its arguments. `approve`: the tool runs; `reject`: it does not, and the model is told (with `comment`) and goes on. The decision is a Temporal update of the run's workflow: the reply comes once it is applied and recorded, and worker restarts lose none. A repeat of the same decision answers `applied: false`; a different one, or a decision on an approval that timed out or whose run ended, is 10005; an approval the run does not have is 10004. If no worker takes it within 15 s the reply is 503 (code 20001): the decision applies when a worker comes back, and the same request repeated tells the outcome.",
+      params: approvalParams,
+      body: approvalDecisionBody,
+      response: approvalDecision,
+      handler: ({ principal, params, body }) =>
+        services.commands.approvals.decide(
+          principal.tenantId,
+          params.trace_id,
+          params.approval_id,
+          body,
+          `${principal.via === 'api_key' ? 'api_key' : 'user'}:${principal.userId}`,
+        ),
     }),
     defineRoute({
       method: 'get',

@@ -16,6 +16,36 @@ export const multitaskStrategy = z.enum(MULTITASK_STRATEGIES).meta({
 export const BUILTIN_TOOL_NAMES = ['search_knowledge', 'read_attachment', 'current_time'] as const;
 const builtinToolName = z.enum(BUILTIN_TOOL_NAMES);
 
+/** A tool as the model sees it: a built-in tool, or a skill's as `<skill>__<tool>` (common/schemas/skills.ts). */
+const approvalToolName = z
+  .string()
+  .refine(
+    (name) => (BUILTIN_TOOL_NAMES as readonly string[]).includes(name) || /^[a-z][a-z0-9_-]{1,39}__[a-z][a-z0-9_]{0,39}$/.test(name),
+    'must be a built-in tool (search_knowledge, read_attachment, current_time) or a skill tool as <skill>__<tool>',
+  );
+
+/** The longest a tool call may wait for a person (the run's own time bound limits it further: see agent docs). */
+const APPROVAL_TIMEOUT_MAX_S = 86_400;
+
+const approvalSettings = z
+  .object({
+    tools: z
+      .array(approvalToolName)
+      .min(1)
+      .max(64)
+      .meta({ description: 'tools whose calls wait for a person: built-in names, skill tools as `<skill>__<tool>`' }),
+    timeout_s: z.number().int().min(1).max(APPROVAL_TIMEOUT_MAX_S).default(120).meta({
+      description:
+        'how long a call waits for a decision before it counts as rejected (default 120); at most half of the run time bound (COMPLETION_RUN_TIMEOUT_MS), else 10001, and never longer than half of what remains of the run',
+    }),
+  })
+  .strict()
+  .meta({
+    id: 'ApprovalSettings',
+    description:
+      "Tool calls that need a person's approval: the run waits (`waiting_approval`) until `POST /v1/combo/completions/{trace_id}/approvals/{approval_id}` decides, or `timeout_s` passes (rejected)",
+  });
+
 const modelSettings = z
   .object({
     model: z.string().min(1).max(200).optional().meta({ description: 'model name; the global default when absent' }),
@@ -43,6 +73,8 @@ const agentFields = {
     .meta({ description: 'installed skills active on every session of the agent (must exist: 10004)' }),
   default_route: routeString.nullable().meta({ description: 'route used when a completion names none' }),
   multitask_strategy: multitaskStrategy.meta({ description: "the default of the agent's completions that name none" }),
+  // A union, not .nullable(): a nullable component becomes an allOf that client generators refuse.
+  approval: z.union([approvalSettings, z.null()]).meta({ description: "tool calls that wait for a person's approval; null: none" }),
   metadata: metadataMap,
 };
 
@@ -57,6 +89,7 @@ export const createAgentBody = z
     skills: agentFields.skills.default([]),
     default_route: agentFields.default_route.default(null),
     multitask_strategy: agentFields.multitask_strategy.default('reject'),
+    approval: agentFields.approval.default(null),
     metadata: agentFields.metadata.default({}),
   })
   .strict()
@@ -82,6 +115,7 @@ export const agent = z
     skills: z.array(z.string()),
     default_route: z.string().nullable(),
     multitask_strategy: multitaskStrategy,
+    approval: z.union([approvalSettings, z.null()]),
     metadata: z.record(z.string(), z.string()),
     created_at: isoDate,
     updated_at: isoDate,

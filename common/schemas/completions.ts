@@ -97,6 +97,33 @@ const runKind = z.enum(RUN_KINDS).meta({
   description: '`chat`: a completion asked through the API; `trigger`: started by an event trigger; `cron`: started by a cron job',
 });
 
+export const approvalId = resourceId('apr', 'approval id of one tool call waiting for a person');
+
+const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'timed_out', 'canceled'] as const;
+const approvalStatus = z.enum(APPROVAL_STATUSES).meta({
+  id: 'ApprovalStatus',
+  description:
+    '`pending`: waiting for a decision; `approved` (the tool ran); `rejected` (the model was told and went on); `timed_out`: no decision within `timeout_s`, counted as rejected; `canceled`: the run ended (cancelled, failed) before a decision',
+});
+
+const toolApproval = z
+  .object({
+    approval_id: approvalId,
+    tool: z.string().meta({ description: 'the tool as the model called it (`<skill>__<tool>` for a skill tool)' }),
+    arguments: z.record(z.string(), z.unknown()).meta({ description: 'the arguments the model gave: what the tool would run with' }),
+    step: z.number().int().meta({ description: 'the model call of the run that asked for it, from 1' }),
+    status: approvalStatus,
+    comment: z.string().nullable().meta({ description: "the decider's comment (given to the model with a rejection)" }),
+    decided_by: z
+      .string()
+      .nullable()
+      .meta({ description: 'who decided: `api_key:<key id>` or `user:<console user>`; null when pending or timed out' }),
+    requested_at: isoDate,
+    expires_at: isoDate.meta({ description: 'when it counts as rejected if nobody decides' }),
+    decided_at: isoDate.nullable(),
+  })
+  .meta({ id: 'ToolApproval', description: "A tool call waiting for (or given) a person's decision" });
+
 export const completionRun = z
   .object({
     session_id: sessionId,
@@ -120,6 +147,7 @@ export const completionRun = z
     created_at: isoDate,
     started_at: isoDate.nullable().meta({ description: 'when its workflow started (later than created_at for a queued run)' }),
     finished_at: isoDate.nullable(),
+    approvals: z.array(toolApproval).meta({ description: "the run's tool calls that needed a person's approval, oldest first" }),
   })
   .meta({ id: 'CompletionRun' });
 
@@ -156,6 +184,26 @@ export const runAccepted = z
       'HTTP 202, code 0: the run is accepted and goes on (a `background` request, or one that did not answer within COMPLETION_REPLY_WAIT_MS); follow it with `links.self`.',
   });
 
+export const approvalDecisionBody = z
+  .object({
+    decision: z.enum(['approve', 'reject']),
+    comment: z.string().trim().max(2000).optional().meta({ description: 'kept with the decision; a rejection passes it to the model' }),
+  })
+  .strict()
+  .meta({ id: 'ApprovalDecisionRequest' });
+
+export const approvalDecision = z
+  .object({
+    trace_id: traceId,
+    approval: toolApproval,
+    applied: z.boolean().meta({
+      description: 'true: this request decided it; false: it had been decided the same way before (a repeated request)',
+    }),
+  })
+  .meta({ id: 'ApprovalDecision' });
+
+export const approvalParams = z.object({ trace_id: traceId, approval_id: approvalId }).strict();
+
 export const completionParams = z.object({ agent_id: resourceId('agt', 'agent id') }).strict();
 export const traceParams = z.object({ trace_id: traceId }).strict();
 
@@ -169,3 +217,6 @@ export type RunStatus = z.infer<typeof runStatus>;
 export type RunKind = z.infer<typeof runKind>;
 export type RunListQuery = z.infer<typeof runListQuery>;
 export type RunAccepted = z.infer<typeof runAccepted>;
+export type ToolApproval = z.infer<typeof toolApproval>;
+export type ApprovalDecisionBody = z.infer<typeof approvalDecisionBody>;
+export type ApprovalDecision = z.infer<typeof approvalDecision>;

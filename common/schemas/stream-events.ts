@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { cost, reference, STOP_REASONS, traceId } from './completions';
+import { isoDate } from './common';
+import { approvalId, cost, reference, STOP_REASONS, traceId } from './completions';
 import { sessionId } from './sessions';
 
 /**
@@ -25,6 +26,31 @@ const streamEventData = {
   tool_call: z
     .object({ tool: z.string(), args: z.record(z.string(), z.unknown()) })
     .meta({ id: 'StreamEventToolCall', description: 'The model called a tool with these arguments' }),
+  approval_required: z
+    .object({
+      approval_id: approvalId,
+      tool: z.string(),
+      args: z.record(z.string(), z.unknown()),
+      step: z.number().int(),
+      expires_at: isoDate,
+    })
+    .meta({
+      id: 'StreamEventApprovalRequired',
+      description:
+        "The model called a tool that needs a person's approval: the run waits (`waiting_approval`) for POST …/approvals/{approval_id}, at most until `expires_at` (then it counts as rejected)",
+    }),
+  approval_decided: z
+    .object({
+      approval_id: approvalId,
+      tool: z.string(),
+      status: z.enum(['approved', 'rejected', 'timed_out']),
+      comment: z.string().nullable(),
+    })
+    .meta({
+      id: 'StreamEventApprovalDecided',
+      description:
+        'A waiting tool call was decided: `approved` (it runs now), `rejected` or `timed_out` (the model is told it did not run)',
+    }),
   tool_result: z
     .object({
       tool: z.string(),

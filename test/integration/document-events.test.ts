@@ -88,7 +88,11 @@ describe('document.parsed and document.failed', () => {
   it('records an outcome once however often its activity runs (the event id comes from the document and its parse)', async () => {
     const docId = await upload('guide.md');
     await settledDocument(api, docId);
-    const before = (await logged('document.parsed')).filter((e) => e.data.doc_id === docId);
+    // The event is written just after the document's outcome: it may trail the status by a moment.
+    const before = await eventually(async () => {
+      const found = (await logged('document.parsed')).filter((e) => e.data.doc_id === docId);
+      return found.length > 0 ? found : undefined;
+    });
     expect(before).toHaveLength(1);
     // The same activity once more, as a retry after a lost completion would run it: same event id, nothing new.
     const parsing = createParsePool(parsePoolOptions(api.config, api.config.PARSE_TIMEOUT_MS));

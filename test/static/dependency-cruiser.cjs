@@ -34,7 +34,7 @@ const PROJECT = '^(api|workers|commands|workflows|activities|completion|knowledg
 const DOMAIN = '(completion|knowledge|triggers)';
 const UPSTREAM = '(upstream|llm|tools)';
 /** Domain modules that workflows may import as values (deterministic, no I/O). */
-const WORKFLOW_PURE_DOMAIN = ['^completion/run-input\\.ts$', '^completion/context-messages\\.ts$'];
+const WORKFLOW_PURE_DOMAIN = ['^completion/run-input\\.ts$', '^completion/context-messages\\.ts$', '^completion/tool-arguments\\.ts$'];
 
 /** A layer rule: from `from`, any project import outside `allowed` (a list of folder regexes) is an error. */
 const layer = (name, row, from, allowed) => ({

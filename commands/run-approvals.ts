@@ -1,0 +1,96 @@
+import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { AppError, conflict, ErrorCodes, notFound } from '../common/errors';
+import type { ApprovalDecision, ApprovalDecisionBody, CompletionRun, ToolApproval } from '../common/schemas/completions';
+import { type CompletionRunStore, ENDED_STATUSES } from '../stores/completion-runs';
+import { APPROVAL_DECIDED, APPROVAL_UNKNOWN, type ApprovalDecisionResult, decideApproval } from '../workflows/tool-approval';
+
+export interface ApprovalCommandDeps {
+  temporal: Client;
+  completionRuns: CompletionRunStore;
+}
+
+/** How long a decision waits for the run's worker to take it before the caller is told to ask again. */
+const DECISION_WAIT_MS = 15_000;
+
+const approvalOf = (run: CompletionRun, approvalId: string): ToolApproval => {
+  const approval = run.approvals.find((a) => a.approval_id === approvalId);
+  if (!approval) throw notFound('approval', approvalId);
+  return approval;
+};
+
+const refuseDecided = (approval: Pick<ToolApproval, 'approval_id' | 'status'>) =>
+  conflict(`approval ${approval.approval_id} is already ${approval.status}; it cannot be decided otherwise`, {
+    approval_id: approval.approval_id,
+    status: approval.status,
+  });
+
+/**
+ * A person's decisions on tool calls waiting for approval. The decision is a Temporal update of the
+ * run's workflow: the reply says whether it was applied, and it is in the workflow's history (so it
+ * survives worker restarts) before the reply is sent. Any API process can take it.
+ */
+export function createApprovalCommands({ temporal, completionRuns }: ApprovalCommandDeps) {
+  async function sendDecision(tenantId: string, run: CompletionRun, approvalId: string, body: ApprovalDecisionBody, decidedBy: string) {
+    const update = temporal.workflow
+      .getHandle(run.workflow_id)
+      .executeUpdate(decideApproval, { args: [{ approvalId, decision: body.decision, comment: body.comment, decidedBy }] });
+    // Past the wait nobody awaits it: a later failure must not surface as an unhandled rejection.
+    update.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const result = await Promise.race([
+        update,
+        new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), DECISION_WAIT_MS))),
+      ]);
+      if (result === null)
+        throw new AppError(
+          ErrorCodes.INTERNAL,
+          `the run's worker did not take the decision within ${DECISION_WAIT_MS / 1000} s; it applies when a worker comes back: send the same decision again to learn the outcome`,
+          { trace_id: run.trace_id, approval_id: approvalId },
+          503,
+        );
+      return result;
+    } catch (err) {
+      throw await refusalOf(err, tenantId, run.trace_id, approvalId);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** What a refused update means to the caller. */
+  async function refusalOf(err: unknown, tenantId: string, traceId: string, approvalId: string): Promise<unknown> {
+    if (err instanceof AppError) return err;
+    const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+    if (cause instanceof ApplicationFailure && cause.type === APPROVAL_UNKNOWN) return notFound('approval', approvalId);
+    if (cause instanceof ApplicationFailure && cause.type === APPROVAL_DECIDED)
+      return refuseDecided({ approval_id: approvalId, status: cause.details?.[0] as ToolApproval['status'] });
+    // The run ended meanwhile (its workflow closed before the update reached it).
+    const now = await completionRuns.get(tenantId, traceId);
+    return err instanceof WorkflowNotFoundError || ENDED_STATUSES.includes(now.status) ? refuseDecided(approvalOf(now, approvalId)) : err;
+  }
+
+  return {
+    /**
+     * Decides a waiting tool call. A repeat of the decision made (a retried request) answers
+     * `applied: false`; another decision, or one on an approval that timed out or whose run ended,
+     * is 10005; an approval the run does not have is 10004.
+     */
+    async decide(
+      tenantId: string,
+      traceId: string,
+      approvalId: string,
+      body: ApprovalDecisionBody,
+      decidedBy: string,
+    ): Promise<ApprovalDecision> {
+      const run = await completionRuns.get(tenantId, traceId);
+      const approval = approvalOf(run, approvalId);
+      const wanted = body.decision === 'approve' ? 'approved' : 'rejected';
+      if (approval.status === wanted) return { trace_id: traceId, approval, applied: false };
+      if (approval.status !== 'pending') throw refuseDecided(approval);
+      const result: ApprovalDecisionResult = await sendDecision(tenantId, run, approvalId, body, decidedBy);
+      const after = approvalOf(await completionRuns.get(tenantId, traceId), approvalId);
+      return { trace_id: traceId, approval: after, applied: result.applied };
+    },
+  };
+}

@@ -1,0 +1,300 @@
+import { startTestApi, type TestApi } from '../support/api';
+import { type Consumer, eventually, startConsumer } from '../support/consumer';
+import { chatAnswer, chatRequests, chatToolCall, scriptedReplies, streamedAnswer, streamedToolCall } from '../support/scripted-chat';
+import { ScriptedUpstream } from '../support/scripted-upstream';
+import { readSse } from '../support/sse';
+import { startTestWorker } from '../support/worker';
+
+type Worker = Awaited<ReturnType<typeof startTestWorker>>;
+
+const REFUND = { order: 'A-17', amount: 20 };
+
+/**
+ * Tool calls that need a person's approval, through HTTP on the real stack: a skill tool that
+ * would move money (a local server records whether it was called) waits until someone approves,
+ * rejects, or nobody does in time; decisions reach the run from any API process and survive a
+ * worker restart.
+ */
+describe('human approval of tool calls', () => {
+  let api: TestApi;
+  let worker: Worker;
+  let bank: Consumer;
+  const model = new ScriptedUpstream();
+  const scriptModel = scriptedReplies(model);
+  let agentId: string;
+  let skillName: string;
+
+  const call = (method: string, path: string, body?: unknown, target: TestApi = api) =>
+    target.call(method, path, { key: api.adminKey, ...(body !== undefined ? { body } : {}) });
+  const newSession = async (agent = agentId) =>
+    (await call('POST', `/v1/combo/agents/${agent}/sessions`, {})).json.data.session_id as string;
+  const getRun = async (traceId: string) => (await call('GET', `/v1/combo/completions/${traceId}`)).json.data;
+  const decide = (traceId: string, approvalId: string, body: unknown, target: TestApi = api) =>
+    call('POST', `/v1/combo/completions/${traceId}/approvals/${approvalId}`, body, target);
+  const waiting = (traceId: string) =>
+    eventually(async () => {
+      const run = await getRun(traceId);
+      return run.status === 'waiting_approval' ? run : undefined;
+    });
+  const ended = (traceId: string) =>
+    eventually(async () => {
+      const run = await getRun(traceId);
+      return ['completed', 'failed', 'canceled'].includes(run.status) ? run : undefined;
+    });
+  const refundCall = () => ({ name: `${skillName}__refund`, args: REFUND });
+  const background = async (sessionId: string, question = 'refund order A-17') => {
+    const accepted = await call('POST', `/v1/combo/agents/${agentId}/completions`, { session_id: sessionId, question, background: true });
+    expect(accepted.status).toBe(202);
+    return accepted.json.data.trace_id as string;
+  };
+  const toolMessage = (requestIndex: number) =>
+    chatRequests(model)[requestIndex]!.messages.find((m: { role: string }) => m.role === 'tool') as { content: string } | undefined;
+
+  beforeAll(async () => {
+    bank = await startConsumer(() => ({ status: 200 }));
+    const modelUrl = await model.start();
+    api = await startTestApi({
+      LLM_BASE_URL: modelUrl,
+      LLM_MODEL: 'scripted-model',
+      RATE_LIMIT_COMPLETIONS_PER_MIN: '10000',
+      RATE_LIMIT_DEFAULT_PER_MIN: '100000',
+      COMPLETION_REPLY_WAIT_MS: '2000',
+    });
+    worker = await startTestWorker(api);
+    const skill = await call('POST', '/v1/skills/install', {
+      manifest: {
+        name: `bank${Date.now() % 100_000}`,
+        version: '1.0.0',
+        tools: [
+          {
+            name: 'refund',
+            description: 'Refunds an order',
+            parameters: { type: 'object', properties: { order: { type: 'string' }, amount: { type: 'number' } } },
+            http: { method: 'POST', url: bank.url },
+          },
+        ],
+      },
+    });
+    expect(skill.json.code).toBe(0);
+    skillName = skill.json.data.name;
+    const agent = await call('POST', '/v1/combo/agents', {
+      name: 'Refunder',
+      skills: [skill.json.data.skill_id],
+      tools: ['current_time'],
+      approval: { tools: [`${skillName}__refund`], timeout_s: 60 },
+    });
+    expect(agent.json.data.approval).toEqual({ tools: [`${skillName}__refund`], timeout_s: 60 });
+    agentId = agent.json.data.agent_id;
+  });
+
+  afterAll(async () => {
+    await worker?.stop();
+    await api?.close();
+    await model.stop();
+    await bank?.close();
+  });
+
+  it('holds the call until approved on another API process, then runs it; the stream and subscribers see it', async () => {
+    const sessionId = await newSession();
+    scriptModel({ stream: streamedToolCall([refundCall()]) }, { stream: streamedAnswer('Refunded order A-17.') });
+    const streaming = readSse(`${api.url}/v1/combo/agents/${agentId}/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api.adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ session_id: sessionId, question: 'refund order A-17', stream: true }),
+    });
+    const traceId = await eventually(async () => {
+      const runs = (await call('GET', `/v1/combo/sessions/${sessionId}/completions`)).json.data.items;
+      return runs[0]?.trace_id as string | undefined;
+    });
+    const held = await waiting(traceId);
+    expect(held.approvals).toEqual([
+      expect.objectContaining({
+        approval_id: expect.stringMatching(/^apr_/),
+        tool: `${skillName}__refund`,
+        arguments: REFUND,
+        step: 1,
+        status: 'pending',
+        decided_by: null,
+        decided_at: null,
+      }),
+    ]);
+    const approval = held.approvals[0];
+    const waitS = (Date.parse(approval.expires_at) - Date.parse(approval.requested_at)) / 1000;
+    expect(waitS).toBe(60);
+    expect(bank.received).toHaveLength(0);
+    const waitingRuns = (await call('GET', '/v1/combo/completions?status=waiting_approval')).json.data.items;
+    expect(waitingRuns.map((r: { trace_id: string }) => r.trace_id)).toContain(traceId);
+
+    // Subscribers hear of it with what the approver must see.
+    const announced = await eventually(async () => {
+      const res = await call('GET', '/v1/events?event=run.approval_required');
+      return res.json.data.items.find((e: { data: { trace_id: string } }) => e.data.trace_id === traceId);
+    });
+    expect(announced.data).toMatchObject({
+      approval_id: approval.approval_id,
+      session_id: sessionId,
+      agent_id: agentId,
+      tool: `${skillName}__refund`,
+      arguments: REFUND,
+      expires_at: approval.expires_at,
+    });
+
+    // A second API process on the same database takes the decision.
+    const otherApi = await startTestApi({
+      MONGODB_DB: api.config.MONGODB_DB,
+      TEMPORAL_TASK_QUEUE: api.config.TEMPORAL_TASK_QUEUE,
+      BOOTSTRAP_API_KEY: api.adminKey,
+    });
+    try {
+      const approved = await decide(traceId, approval.approval_id, { decision: 'approve', comment: 'checked the order' }, otherApi);
+      expect(approved.status).toBe(200);
+      expect(approved.json.data).toMatchObject({
+        trace_id: traceId,
+        applied: true,
+        approval: {
+          approval_id: approval.approval_id,
+          status: 'approved',
+          comment: 'checked the order',
+          decided_by: expect.stringMatching(/^api_key:/),
+        },
+      });
+    } finally {
+      await otherApi.close({ keepDatabase: true });
+    }
+
+    const stream = await streaming;
+    const names = stream.events.map((e) => e.event);
+    const order = ['approval_required', 'approval_decided', 'tool_call', 'tool_result'].map((name) => names.indexOf(name));
+    expect(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]!))).toBe(true);
+    expect(names.at(-1)).toBe('done');
+    expect(stream.events.find((e) => e.event === 'approval_required')!.data).toMatchObject({
+      approval_id: approval.approval_id,
+      tool: `${skillName}__refund`,
+      args: REFUND,
+    });
+    expect(stream.events.find((e) => e.event === 'approval_decided')!.data).toEqual({
+      approval_id: approval.approval_id,
+      tool: `${skillName}__refund`,
+      status: 'approved',
+      comment: 'checked the order',
+    });
+    expect(stream.events.at(-1)!.data).toMatchObject({ stop_reason: 'answered' });
+    expect(bank.received.map((r) => r.json)).toEqual([REFUND]);
+
+    // The same decision again changes nothing; the opposite one is refused.
+    const repeated = await decide(traceId, approval.approval_id, { decision: 'approve' });
+    expect(repeated.json.data).toMatchObject({ applied: false, approval: { status: 'approved' } });
+    const contrary = await decide(traceId, approval.approval_id, { decision: 'reject' });
+    expect(contrary.json).toMatchObject({ code: 10005, data: { approval_id: approval.approval_id, status: 'approved' } });
+    expect(await getRun(traceId)).toMatchObject({
+      status: 'completed',
+      answer: 'Refunded order A-17.',
+      approvals: [{ status: 'approved' }],
+    });
+  });
+
+  it('answers a waiting JSON call 202 waiting_approval; a rejection reaches the model with its comment and the tool never runs', async () => {
+    bank.received.length = 0;
+    const sessionId = await newSession();
+    scriptModel({ body: chatToolCall([refundCall()]) }, { body: chatAnswer('I could not refund it.') });
+    const reply = await call('POST', `/v1/combo/agents/${agentId}/completions`, { session_id: sessionId, question: 'refund order A-17' });
+    expect(reply.status).toBe(202);
+    expect(reply.json.data).toMatchObject({ status: 'waiting_approval', session_id: sessionId });
+    const traceId = reply.json.data.trace_id;
+    const approvalId = (await waiting(traceId)).approvals[0].approval_id;
+
+    const unknown = await decide(traceId, 'apr_0000000000000000', { decision: 'approve' });
+    expect(unknown.json.code).toBe(10004);
+    const malformed = await decide(traceId, approvalId, { decision: 'maybe' });
+    expect(malformed.json).toMatchObject({ code: 10001, data: { field: 'body.decision' } });
+
+    const rejected = await decide(traceId, approvalId, { decision: 'reject', comment: 'wrong order number' });
+    expect(rejected.json.data).toMatchObject({ applied: true, approval: { status: 'rejected', comment: 'wrong order number' } });
+    const run = await ended(traceId);
+    expect(run).toMatchObject({ status: 'completed', answer: 'I could not refund it.' });
+    expect(JSON.parse(toolMessage(1)!.content)).toEqual({
+      error: 'the tool did not run: a person rejected the call',
+      comment: 'wrong order number',
+    });
+    expect(bank.received).toHaveLength(0);
+  });
+
+  it('counts an approval nobody gives in time as rejected, and refuses a decision after it', async () => {
+    bank.received.length = 0;
+    const quick = await call('POST', '/v1/combo/agents', {
+      name: 'Quick refunder',
+      skills: (await call('GET', `/v1/combo/agents/${agentId}`)).json.data.skills,
+      approval: { tools: [`${skillName}__refund`], timeout_s: 2 },
+    });
+    const quickAgent = quick.json.data.agent_id;
+    const sessionId = await newSession(quickAgent);
+    scriptModel({ stream: streamedToolCall([refundCall()]) }, { stream: streamedAnswer('Nobody approved the refund.') });
+    const accepted = await call('POST', `/v1/combo/agents/${quickAgent}/completions`, {
+      session_id: sessionId,
+      question: 'refund',
+      background: true,
+    });
+    const traceId = accepted.json.data.trace_id;
+    const run = await ended(traceId);
+    expect(run).toMatchObject({
+      status: 'completed',
+      answer: 'Nobody approved the refund.',
+      approvals: [{ status: 'timed_out', decided_by: null }],
+    });
+    expect(JSON.parse(toolMessage(1)!.content)).toEqual({ error: 'the tool did not run: nobody approved the call within 2 s' });
+    const stream = await readSse(`${api.url}/v1/combo/completions/${traceId}/events`, {
+      headers: { authorization: `Bearer ${api.adminKey}` },
+    });
+    expect(stream.events.find((e) => e.event === 'approval_decided')!.data).toMatchObject({ status: 'timed_out', comment: null });
+    const late = await decide(traceId, run.approvals[0].approval_id, { decision: 'approve' });
+    expect(late.json).toMatchObject({ code: 10005, data: { status: 'timed_out' } });
+    expect(bank.received).toHaveLength(0);
+  });
+
+  it('loses no decision when the worker restarts: one sent while no worker runs applies when one comes back', async () => {
+    bank.received.length = 0;
+    const sessionId = await newSession();
+    scriptModel({ stream: streamedToolCall([refundCall()]) }, { stream: streamedAnswer('Refunded after the restart.') });
+    const traceId = await background(sessionId);
+    const approvalId = (await waiting(traceId)).approvals[0].approval_id;
+    await worker.stop();
+    const decision = decide(traceId, approvalId, { decision: 'approve' });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    worker = await startTestWorker(api);
+    const approved = await decision;
+    expect(approved.json.data).toMatchObject({ applied: true, approval: { status: 'approved' } });
+    expect(await ended(traceId)).toMatchObject({ status: 'completed', answer: 'Refunded after the restart.' });
+    expect(bank.received.map((r) => r.json)).toEqual([REFUND]);
+  });
+
+  it('cancels a run that waits for approval: the approval can no longer be decided', async () => {
+    bank.received.length = 0;
+    const sessionId = await newSession();
+    scriptModel({ stream: streamedToolCall([refundCall()]) });
+    const traceId = await background(sessionId);
+    const approvalId = (await waiting(traceId)).approvals[0].approval_id;
+    const canceled = await call('POST', `/v1/combo/completions/${traceId}/cancel`);
+    expect(canceled.json.data).toMatchObject({ status: 'canceled', stop_reason: 'canceled', approvals: [{ status: 'canceled' }] });
+    const late = await decide(traceId, approvalId, { decision: 'approve' });
+    expect(late.json).toMatchObject({ code: 10005, data: { status: 'canceled' } });
+    expect(bank.received).toHaveLength(0);
+  });
+
+  it('checks the approval setting of an agent', async () => {
+    const bad = async (approval: unknown, field: string) => {
+      const res = await call('POST', '/v1/combo/agents', { name: 'x', approval });
+      expect(res.json).toMatchObject({ code: 10001, data: { field } });
+    };
+    await bad({ tools: ['rm_rf'] }, 'body.approval.tools.0');
+    await bad({ tools: [] }, 'body.approval.tools');
+    await bad({ tools: ['current_time'], timeout_s: 0 }, 'body.approval.timeout_s');
+    // Half of the run's time bound (COMPLETION_RUN_TIMEOUT_MS, 600 s by default) at most.
+    await bad({ tools: ['current_time'], timeout_s: 301 }, 'body.approval.timeout_s');
+    const made = await call('POST', '/v1/combo/agents', { name: 'careful', approval: { tools: ['current_time'] } });
+    expect(made.json.data.approval).toEqual({ tools: ['current_time'], timeout_s: 120 });
+    const cleared = await call('PUT', `/v1/combo/agents/${made.json.data.agent_id}`, { approval: null });
+    expect(cleared.json.data.approval).toBeNull();
+    const plain = await call('POST', '/v1/combo/agents', { name: 'plain' });
+    expect(plain.json.data.approval).toBeNull();
+  });
+});
