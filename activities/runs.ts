@@ -123,6 +123,12 @@ function answerWithoutModel({ route, question, passages, attachments }: ProcessI
 
 /** Activities that record a completion's result in MongoDB, and the processors that need no model. */
 export function createRunActivities(deps: RunActivityDeps) {
+  /** The run's cost for the tenant's totals; a run that ended without a model call spent nothing worth a record. */
+  const queueRunCost = (ctx: RunContext, cost: FinishedRun['cost'], at: Date, { always = false } = {}) =>
+    always || cost.tokens > 0
+      ? deps.costs.enqueueRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at })
+      : undefined;
+
   /**
    * Records a finished run: the question and answer as session messages, the run's events
    * (`session.finished`, and `review.completed` / `import.completed` for those scenarios), its
@@ -197,7 +203,7 @@ export function createRunActivities(deps: RunActivityDeps) {
         at,
       ),
       deps.eventLog.appendMany(events),
-      deps.costs.enqueueRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at }),
+      queueRunCost(ctx, cost, at, { always: true }),
       deps.runs.complete(
         ctx.traceId,
         { answer: input.answer, reference: input.reference, cost, model: input.model, stopReason: input.stopReason, artifacts },
@@ -289,15 +295,7 @@ export function createRunActivities(deps: RunActivityDeps) {
             at,
           ),
         ]),
-        input.tokens > 0
-          ? deps.costs.enqueueRunCost({
-              tenantId: ctx.tenantId,
-              traceId: ctx.traceId,
-              tokens: cost.tokens,
-              durationMs: cost.duration_ms,
-              at,
-            })
-          : undefined,
+        queueRunCost(ctx, cost, at),
       ]);
       if (recordsEvents(ctx)) {
         await deps.runEvents.append(ctx.traceId, input.seq, [
@@ -358,15 +356,7 @@ export function createRunActivities(deps: RunActivityDeps) {
             at,
           ),
         ]),
-        input.tokens > 0
-          ? deps.costs.enqueueRunCost({
-              tenantId: ctx.tenantId,
-              traceId: ctx.traceId,
-              tokens: cost.tokens,
-              durationMs: cost.duration_ms,
-              at,
-            })
-          : undefined,
+        queueRunCost(ctx, cost, at),
       ]);
       if (recordsEvents(ctx)) {
         await deps.runEvents.append(ctx.traceId, input.seq, [

@@ -33,17 +33,19 @@ With \`stream: true\` the reply is \`text/event-stream\`. Every event has an \`i
 | event | data |
 |---|---|
 | \`thinking\` | \`phase\`: \`accepted\` (first event; also \`trace_id\`, \`route\`), \`retrieval\`, \`model\` (\`step\`, \`attempt\`), \`model_retry\` (a model call is being retried after an upstream failure) |
+| \`approval_required\` | \`approval_id\`, \`tool\`, \`args\`, \`step\`, \`expires_at\`: the call waits for a person's decision (the agent's \`approval\`; POST …/approvals/{approval_id}) |
+| \`approval_decided\` | \`approval_id\`, \`tool\`, \`status\` (\`approved\`: the tool runs; \`rejected\` or \`timed_out\`: the model is told it did not), \`comment\` |
 | \`tool_call\` | \`tool\`, \`args\` |
 | \`tool_result\` | \`tool\`, \`result\` (a failed tool gives \`{ "error": "..." }\`; the model reads it and goes on) |
 | \`message\` | \`answer\`: the **whole answer so far** of the current model step (not a delta; render the latest). The last \`message\` carries the final answer and \`reference\` |
 | \`error\` | \`code\` and \`message\` from the error table (30001 model failed after retries, 30002 tool timed out, 20001 internal); always followed by \`done\` |
-| \`done\` | \`session_id\`, \`trace_id\`, \`cost\` (\`tokens\`, \`duration_ms\`); the last event |
+| \`done\` | \`session_id\`, \`trace_id\`, \`cost\` (\`tokens\`, \`duration_ms\`), \`stop_reason\`; the last event |
 
 An idle stream gets a \`: keep-alive\` comment every STREAM_KEEPALIVE_MS (15 s). Events are stored (STREAM_RETENTION_HOURS, 24 h) for every run, streamed or not: a client that loses the
 connection reconnects with the header \`Last-Event-ID: <id of the last event it got>\`, either by repeating this POST (the body is not run again) or with
 \`GET /v1/combo/completions/{trace_id}/events\`, and receives exactly the events after it, from any API process.
 
-With \`background: true\` the reply is HTTP 202 \`RunAccepted\` at once (\`status\` \`running\` or \`queued\`); the run goes on whatever the client does. A JSON call that does not answer within COMPLETION_REPLY_WAIT_MS gets the same reply. \`POST /v1/combo/completions/{trace_id}/cancel\` stops a run.
+With \`background: true\` the reply is HTTP 202 \`RunAccepted\` at once (\`status\` \`running\` or \`queued\`); the run goes on whatever the client does. A JSON call that does not answer within COMPLETION_REPLY_WAIT_MS gets the same reply (\`status\` may then be \`waiting_approval\`). \`POST /v1/combo/completions/{trace_id}/cancel\` stops a run.
 
 Runs of one session never overlap: each run is its own workflow (\`completion-<trace_id>\`), and the session's workflow (\`session-runs-<session_id>\`) starts them one at a time, in order. A request while an earlier run of the session is going follows \`multitask_strategy\` (default: the agent's, else \`reject\`): \`reject\` answers 10005 naming the running \`trace_id\` (a run that has already answered and is only closing is waited for, so the next question may follow \`done\` at once); \`enqueue\` queues the run (stream: a \`thinking\` event with phase \`queued\`; its time in the queue counts inside COMPLETION_RUN_TIMEOUT_MS); \`interrupt\` cancels the earlier runs (queued ones too) and then starts it; \`rollback\` does the same and removes the cancelled run's turn from the session. A run that waited reads the session's history as the earlier runs left it.
 The session must exist (10004), belong to the agent (10004) and be active (archived: 10005). \`attachments\` and \`context_ids\` that are unknown, another
