@@ -18,8 +18,9 @@ export interface ApprovalAsk {
 /**
  * What a run records while tool calls wait for a person: the waiting calls (run `waiting_approval`,
  * stream `approval_required`, outbound `run.approval_required` with what the approver must see),
- * then each decision (stream `approval_decided`; the run `running` again once none waits). Every
- * write is keyed by the approval id, so a retried activity records nothing twice.
+ * then each decision (stream `approval_decided`; the run `running` again once none waits). The
+ * record and the outbound event are keyed by the approval id, so a retried activity writes them
+ * once; its stream events follow those of the earlier attempt, as every retried stream writer's do.
  */
 export function createApprovalActivities(deps: ApprovalActivityDeps) {
   return {
@@ -34,31 +35,30 @@ export function createApprovalActivities(deps: ApprovalActivityDeps) {
       const { ctx } = input;
       const requestedAt = new Date(input.requestedAt);
       const expiresAt = new Date(input.expiresAt);
-      await Promise.all([
-        deps.runs.awaitApprovals(
-          ctx.traceId,
-          input.asks.map((a) => ({ approvalId: a.approvalId, tool: a.tool, arguments: a.args, step: input.step, requestedAt, expiresAt })),
-        ),
-        deps.eventLog.appendMany(
-          input.asks.map((a) =>
-            newEvent(
-              'run.approval_required',
-              ctx.tenantId,
-              `${ctx.traceId}:${a.approvalId}`,
-              {
-                trace_id: ctx.traceId,
-                session_id: ctx.sessionId,
-                agent_id: ctx.agentId,
-                approval_id: a.approvalId,
-                tool: a.tool,
-                arguments: a.args,
-                expires_at: expiresAt.toISOString(),
-              },
-              requestedAt,
-            ),
+      // The record first: whoever hears of an approval (a subscriber, the stream) can decide it at once.
+      await deps.runs.awaitApprovals(
+        ctx.traceId,
+        input.asks.map((a) => ({ approvalId: a.approvalId, tool: a.tool, arguments: a.args, step: input.step, requestedAt, expiresAt })),
+      );
+      await deps.eventLog.appendMany(
+        input.asks.map((a) =>
+          newEvent(
+            'run.approval_required',
+            ctx.tenantId,
+            `${ctx.traceId}:${a.approvalId}`,
+            {
+              trace_id: ctx.traceId,
+              session_id: ctx.sessionId,
+              agent_id: ctx.agentId,
+              approval_id: a.approvalId,
+              tool: a.tool,
+              arguments: a.args,
+              expires_at: expiresAt.toISOString(),
+            },
+            requestedAt,
           ),
         ),
-      ]);
+      );
       if (!recordsEvents(ctx)) return { nextSeq: input.seq };
       const events = input.asks.map((a) => ({
         event: 'approval_required' as const,

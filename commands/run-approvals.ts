@@ -1,5 +1,5 @@
 import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { AppError, conflict, ErrorCodes, notFound } from '../common/errors';
 import type { ApprovalDecision, ApprovalDecisionBody, CompletionRun, ToolApproval } from '../common/schemas/completions';
 import { type CompletionRunStore, ENDED_STATUSES } from '../stores/completion-runs';
@@ -34,7 +34,12 @@ export function createApprovalCommands({ temporal, completionRuns }: ApprovalCom
   async function sendDecision(tenantId: string, run: CompletionRun, approvalId: string, body: ApprovalDecisionBody, decidedBy: string) {
     const update = temporal.workflow
       .getHandle(run.workflow_id)
-      .executeUpdate(decideApproval, { args: [{ approvalId, decision: body.decision, comment: body.comment, decidedBy }] });
+      // One update id per (approval, decision, caller): the caller's repeat after a 503 attaches to
+      // its first attempt; another caller's decision is a decision of its own.
+      .executeUpdate(decideApproval, {
+        updateId: `${approvalId}:${body.decision}:${decidedBy}`,
+        args: [{ approvalId, decision: body.decision, comment: body.comment, decidedBy }],
+      });
     // Past the wait nobody awaits it: a later failure must not surface as an unhandled rejection.
     update.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
@@ -46,7 +51,7 @@ export function createApprovalCommands({ temporal, completionRuns }: ApprovalCom
       if (result === null)
         throw new AppError(
           ErrorCodes.INTERNAL,
-          `the run's worker did not take the decision within ${DECISION_WAIT_MS / 1000} s; it applies when a worker comes back: send the same decision again to learn the outcome`,
+          `the run's worker did not take the decision within ${DECISION_WAIT_MS / 1000} s; it may still apply when a worker polls again: send the same decision again to learn the outcome`,
           { trace_id: run.trace_id, approval_id: approvalId },
           503,
         );
@@ -65,9 +70,15 @@ export function createApprovalCommands({ temporal, completionRuns }: ApprovalCom
     if (cause instanceof ApplicationFailure && cause.type === APPROVAL_UNKNOWN) return notFound('approval', approvalId);
     if (cause instanceof ApplicationFailure && cause.type === APPROVAL_DECIDED)
       return refuseDecided({ approval_id: approvalId, status: cause.details?.[0] as ToolApproval['status'] });
-    // The run ended meanwhile (its workflow closed before the update reached it).
+    // The run ended meanwhile (its workflow closed before the update reached it, or cancelled it).
     const now = await completionRuns.get(tenantId, traceId);
-    return err instanceof WorkflowNotFoundError || ENDED_STATUSES.includes(now.status) ? refuseDecided(approvalOf(now, approvalId)) : err;
+    const ended = err instanceof WorkflowNotFoundError || cause instanceof CancelledFailure || ENDED_STATUSES.includes(now.status);
+    return ended
+      ? refuseDecided({
+          approval_id: approvalId,
+          status: ENDED_STATUSES.includes(now.status) ? approvalOf(now, approvalId).status : 'canceled',
+        })
+      : err;
   }
 
   return {

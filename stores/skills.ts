@@ -141,6 +141,12 @@ export function createSkillStore(db: Db) {
     /** Skills by id (e.g. an agent's own list), in the order given; unknown ids are skipped. */
     byIds: async (tenantId: string, ids: readonly string[]): Promise<SkillRecord[]> => (await docsByIds(tenantId, ids)).map(presentSkill),
 
+    /** Whether some installed version of the skill named `skillName` has a tool `toolName`. */
+    async offersTool(tenantId: string, skillName: string, toolName: string): Promise<boolean> {
+      const versions = await skills.find({ tenant_id: tenantId, name: skillName }, { projection: { tools: 1 } }).toArray();
+      return versions.some((v) => v.tools.some((t) => t.name === toolName));
+    },
+
     /** Forgets a session's activations (when the session is deleted). */
     async forgetSession(tenantId: string, sessionId: string): Promise<void> {
       await sessionSkills.deleteOne({ _id: sessionId, tenant_id: tenantId });

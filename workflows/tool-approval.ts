@@ -1,4 +1,13 @@
-import { ApplicationFailure, condition, defineUpdate, patched, proxyLocalActivities, setHandler, uuid4 } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  defineUpdate,
+  patched,
+  proxyLocalActivities,
+  setHandler,
+  uuid4,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { RunContext } from '../completion/run-input';
 import { readToolArguments } from '../completion/tool-arguments';
@@ -64,30 +73,36 @@ export function createApprovalGate(settings: { tools: string[]; timeoutMs: numbe
   const asked = new Set<string>();
   const verdicts = new Map<string, Verdict>();
   const recorded = new Set<string>();
+  /** Approvals whose wait ended before their decision was recorded (the run was cancelled or failed). */
+  const abandoned = new Set<string>();
   let closed = false;
+  const settled = (approvalId: string) => recorded.has(approvalId) || abandoned.has(approvalId) || closed;
+  const refusal = (approvalId: string, status: string) =>
+    ApplicationFailure.create({
+      type: APPROVAL_DECIDED,
+      message: `approval ${approvalId} is already ${status}`,
+      nonRetryable: true,
+      details: [status],
+    });
 
   setHandler(
     decideApproval,
     async ({ approvalId, decision, comment, decidedBy }) => {
       const earlier = verdicts.get(approvalId);
-      if (earlier) return { applied: false, status: statusOf(decision) };
-      verdicts.set(approvalId, { status: statusOf(decision), comment: comment ?? null, decidedBy, decidedAt: Date.now() });
-      // Answered once recorded, so that the run read right after the reply shows the decision.
-      await condition(() => recorded.has(approvalId) || closed);
-      return { applied: true, status: statusOf(decision) };
+      if (!earlier) verdicts.set(approvalId, { status: statusOf(decision), comment: comment ?? null, decidedBy, decidedAt: Date.now() });
+      // Answered once recorded (a repeat too), so that the run read right after the reply shows the
+      // decision; a cancel of the run must not cut this wait short, only settle it.
+      await CancellationScope.nonCancellable(() => condition(() => settled(approvalId)));
+      if (!recorded.has(approvalId)) throw refusal(approvalId, 'canceled');
+      return { applied: !earlier, status: statusOf(decision) };
     },
     {
       validator: ({ approvalId, decision }: ApprovalDecisionInput) => {
         if (!asked.has(approvalId))
           throw ApplicationFailure.create({ type: APPROVAL_UNKNOWN, message: `no approval ${approvalId} in this run`, nonRetryable: true });
         const earlier = verdicts.get(approvalId);
-        if (earlier && earlier.status !== statusOf(decision))
-          throw ApplicationFailure.create({
-            type: APPROVAL_DECIDED,
-            message: `approval ${approvalId} is already ${earlier.status}`,
-            nonRetryable: true,
-            details: [earlier.status],
-          });
+        if (earlier && earlier.status !== statusOf(decision)) throw refusal(approvalId, earlier.status);
+        if (!earlier && (abandoned.has(approvalId) || closed)) throw refusal(approvalId, 'canceled');
       },
     },
   );
@@ -113,44 +128,63 @@ export function createApprovalGate(settings: { tools: string[]; timeoutMs: numbe
           })
         : [];
       if (!settings || held.length === 0 || !patched(TOOL_APPROVAL)) return { seq, verdicts: byCall, waitMs: 0 };
-      const waitMs = Math.max(1_000, Math.min(settings.timeoutMs, maxWaitMs));
+      const waitMs = Math.max(0, Math.min(settings.timeoutMs, maxWaitMs));
       const asks = held.map(({ call, args }) => ({ call, args, approvalId: `apr_${uuid4().replace(/-/g, '')}` }));
       const requestedAt = Date.now();
       const deadline = requestedAt + waitMs;
-      ({ nextSeq: seq } = await requestApprovals({
-        ctx,
-        seq,
-        step,
-        asks: asks.map((a) => ({ approvalId: a.approvalId, tool: a.call.name, args: a.args })),
-        requestedAt,
-        expiresAt: deadline,
-      }));
+      // Known before they are recorded: a decision may follow the record before this activity returns.
       for (const a of asks) asked.add(a.approvalId);
-      const unrecorded = () => asks.filter((a) => verdicts.has(a.approvalId) && !recorded.has(a.approvalId));
-      while (asks.some((a) => !recorded.has(a.approvalId))) {
-        const remaining = deadline - Date.now();
-        const decided = remaining > 0 && (await condition(() => unrecorded().length > 0, remaining));
-        if (!decided) {
-          for (const a of asks)
-            if (!verdicts.has(a.approvalId))
-              verdicts.set(a.approvalId, { status: 'timed_out', comment: null, decidedBy: null, decidedAt: Date.now() });
-        }
-        for (const a of unrecorded()) {
-          ({ nextSeq: seq } = await recordApprovalDecision({
-            ctx,
-            seq,
-            approvalId: a.approvalId,
-            tool: a.call.name,
-            verdict: verdicts.get(a.approvalId)!,
-            stillWaiting: asks.some((o) => o !== a && !recorded.has(o.approvalId)),
-          }));
-          recorded.add(a.approvalId);
-        }
+      try {
+        seq = await waitForDecisions(ctx, seq, step, asks, requestedAt, deadline);
+      } catch (err) {
+        for (const a of asks) if (!recorded.has(a.approvalId)) abandoned.add(a.approvalId);
+        throw err;
       }
       for (const a of asks) byCall.set(a.call.id, verdicts.get(a.approvalId)!);
       return { seq, verdicts: byCall, waitMs };
     },
   };
+
+  /** Records the asks, then each decision as it comes, until every ask has one (the deadline gives the rest `timed_out`). */
+  async function waitForDecisions(
+    ctx: RunContext,
+    seq: number,
+    step: number,
+    asks: Array<{ call: ToolCall; args: Record<string, unknown>; approvalId: string }>,
+    requestedAt: number,
+    deadline: number,
+  ): Promise<number> {
+    ({ nextSeq: seq } = await requestApprovals({
+      ctx,
+      seq,
+      step,
+      asks: asks.map((a) => ({ approvalId: a.approvalId, tool: a.call.name, args: a.args })),
+      requestedAt,
+      expiresAt: deadline,
+    }));
+    const unrecorded = () => asks.filter((a) => verdicts.has(a.approvalId) && !recorded.has(a.approvalId));
+    while (asks.some((a) => !recorded.has(a.approvalId))) {
+      const remaining = deadline - Date.now();
+      const decided = remaining > 0 && (await condition(() => unrecorded().length > 0, remaining));
+      if (!decided) {
+        for (const a of asks)
+          if (!verdicts.has(a.approvalId))
+            verdicts.set(a.approvalId, { status: 'timed_out', comment: null, decidedBy: null, decidedAt: Date.now() });
+      }
+      for (const a of unrecorded()) {
+        ({ nextSeq: seq } = await recordApprovalDecision({
+          ctx,
+          seq,
+          approvalId: a.approvalId,
+          tool: a.call.name,
+          verdict: verdicts.get(a.approvalId)!,
+          stillWaiting: asks.some((o) => o !== a && !recorded.has(o.approvalId)),
+        }));
+        recorded.add(a.approvalId);
+      }
+    }
+    return seq;
+  }
 }
 
 export type ApprovalGate = ReturnType<typeof createApprovalGate>;

@@ -9,7 +9,7 @@ import type { Services } from '../services';
 const tag = 'Agents';
 
 const REFERENCES =
-  'kb_ids and skills must exist in the tenant (10004); default_route must name a supported scenario, processor and mode (10001); approval.timeout_s must be at most half of the run time bound, COMPLETION_RUN_TIMEOUT_MS (10001).';
+  'kb_ids and skills must exist in the tenant (10004); default_route must name a supported scenario, processor and mode (10001); approval.tools must name built-in tools or tools of installed skills, and approval.timeout_s must be at most half of the run time bound, COMPLETION_RUN_TIMEOUT_MS (10001).';
 
 export const agentRoutes = (services: Services) => {
   const { agents, knowledgeBases, skills, commands, config } = services;
@@ -26,7 +26,17 @@ export const agentRoutes = (services: Services) => {
     await Promise.all([
       body.kb_ids ? knowledgeBases.getMany(tenantId, body.kb_ids) : undefined,
       ...(body.skills ?? []).map((id) => skills.get(tenantId, id)),
+      ...(body.approval?.tools ?? []).map((name, i) => approvedToolExists(tenantId, name, `body.approval.tools.${i}`)),
     ]);
+  }
+
+  /** A misspelt skill tool would leave the real one unguarded: it must name a tool of an installed skill. */
+  async function approvedToolExists(tenantId: string, name: string, field: string): Promise<void> {
+    const at = name.indexOf('__');
+    if (at < 0) return;
+    const [skill, tool] = [name.slice(0, at), name.slice(at + 2)];
+    if (!(await skills.offersTool(tenantId, skill, tool)))
+      throw invalid(`${field}: no installed skill ${skill} has a tool ${tool}`, { field });
   }
 
   return [

@@ -1,4 +1,4 @@
-import { startTestApi, type TestApi } from '../support/api';
+import { consoleToken, startTestApi, type TestApi } from '../support/api';
 import { type Consumer, eventually, startConsumer } from '../support/consumer';
 import { chatAnswer, chatRequests, chatToolCall, scriptedReplies, streamedAnswer, streamedToolCall } from '../support/scripted-chat';
 import { ScriptedUpstream } from '../support/scripted-upstream';
@@ -280,12 +280,89 @@ describe('human approval of tool calls', () => {
     expect(bank.received).toHaveLength(0);
   });
 
+  it('holds two calls of one step until both are decided; simultaneous decisions from two processes agree', async () => {
+    bank.received.length = 0;
+    const sessionId = await newSession();
+    const second = { order: 'B-2', amount: 5 };
+    scriptModel(
+      { stream: streamedToolCall([refundCall(), { name: `${skillName}__refund`, args: second }]) },
+      { stream: streamedAnswer('One refunded.') },
+    );
+    const traceId = await background(sessionId);
+    const held = await eventually(async () => {
+      const run = await getRun(traceId);
+      return run.status === 'waiting_approval' && run.approvals.length === 2 ? run : undefined;
+    });
+    const [first, other] = held.approvals.map((a: { approval_id: string }) => a.approval_id) as [string, string];
+    const otherApi = await startTestApi({
+      MONGODB_DB: api.config.MONGODB_DB,
+      TEMPORAL_TASK_QUEUE: api.config.TEMPORAL_TASK_QUEUE,
+      BOOTSTRAP_API_KEY: api.adminKey,
+    });
+    try {
+      // The same decision by two people at once: one applies it, the other learns it was already made.
+      const ann = await consoleToken({ tenant_id: 'default', sub: 'ann', roles: ['admin'] });
+      const both = await Promise.all([
+        decide(traceId, first, { decision: 'approve' }),
+        otherApi.call('POST', `/v1/combo/completions/${traceId}/approvals/${first}`, { key: ann, body: { decision: 'approve' } }),
+      ]);
+      expect(both.map((r) => r.json.data.applied).sort()).toEqual([false, true]);
+      expect(both.every((r) => r.json.data.approval.status === 'approved')).toBe(true);
+      // The other call still waits, and so does the run.
+      expect(await getRun(traceId)).toMatchObject({
+        status: 'waiting_approval',
+        approvals: [{ status: 'approved' }, { status: 'pending' }],
+      });
+
+      // Contrary decisions at once: exactly one wins, the other is 10005 naming the outcome.
+      const contrary = await Promise.all([
+        decide(traceId, other, { decision: 'approve' }),
+        decide(traceId, other, { decision: 'reject' }, otherApi),
+      ]);
+      const won = contrary.find((r) => r.status === 200)!;
+      const lost = contrary.find((r) => r.status !== 200)!;
+      expect(won.json.data.applied).toBe(true);
+      expect(lost.json).toMatchObject({ code: 10005, data: { approval_id: other, status: won.json.data.approval.status } });
+
+      const run = await ended(traceId);
+      expect(run.status).toBe('completed');
+      const expected = won.json.data.approval.status === 'approved' ? [REFUND, second] : [REFUND];
+      expect(bank.received.map((r) => r.json).sort((a, b) => a.order.localeCompare(b.order))).toEqual(expected);
+    } finally {
+      await otherApi.close({ keepDatabase: true });
+    }
+    // The stream's numbering has no gap and no repeat.
+    const stream = await readSse(`${api.url}/v1/combo/completions/${traceId}/events`, {
+      headers: { authorization: `Bearer ${api.adminKey}` },
+    });
+    expect(stream.events.map((e) => e.id)).toEqual(stream.events.map((_, i) => `${traceId}:${i}`));
+    expect(stream.events.filter((e) => e.event === 'approval_required')).toHaveLength(2);
+    expect(stream.events.filter((e) => e.event === 'approval_decided')).toHaveLength(2);
+  });
+
+  it("keeps another tenant's runs out of reach", async () => {
+    const sessionId = await newSession();
+    scriptModel({ stream: streamedToolCall([refundCall()]) }, { stream: streamedAnswer('ok') });
+    const traceId = await background(sessionId);
+    const approvalId = (await waiting(traceId)).approvals[0].approval_id;
+    const stranger = await consoleToken({ tenant_id: 'other-tenant', sub: 'eve', roles: ['admin'] });
+    const refused = await api.call('POST', `/v1/combo/completions/${traceId}/approvals/${approvalId}`, {
+      key: stranger,
+      body: { decision: 'approve' },
+    });
+    expect(refused.json.code).toBe(10004);
+    await decide(traceId, approvalId, { decision: 'reject' });
+    expect(await ended(traceId)).toMatchObject({ status: 'completed', approvals: [{ status: 'rejected' }] });
+  });
+
   it('checks the approval setting of an agent', async () => {
     const bad = async (approval: unknown, field: string) => {
       const res = await call('POST', '/v1/combo/agents', { name: 'x', approval });
       expect(res.json).toMatchObject({ code: 10001, data: { field } });
     };
     await bad({ tools: ['rm_rf'] }, 'body.approval.tools.0');
+    await bad({ tools: ['current_time', `${skillName}__refnud`] }, 'body.approval.tools.1');
+    await bad({ tools: ['nosuchskill__refund'] }, 'body.approval.tools.0');
     await bad({ tools: [] }, 'body.approval.tools');
     await bad({ tools: ['current_time'], timeout_s: 0 }, 'body.approval.timeout_s');
     // Half of the run's time bound (COMPLETION_RUN_TIMEOUT_MS, 600 s by default) at most.

@@ -66,6 +66,7 @@ function standIns() {
     modelRequests: [] as CallModelInput[],
     toolCalls: 0,
     approvalsAsked: [] as Array<{ approvalId: string; tool: string; args: Record<string, unknown> }>,
+    waitsMs: [] as number[],
     verdicts: [] as Array<{ status: string; comment: string | null }>,
   };
   const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2, estimated: false };
@@ -92,8 +93,9 @@ function standIns() {
       seen.toolCalls++;
       return { content: '{"refunded":true}', ok: true, nextSeq: seq + 2 };
     },
-    requestApprovals: async ({ seq, asks }) => {
+    requestApprovals: async ({ seq, asks, requestedAt, expiresAt }) => {
       seen.approvalsAsked.push(...asks);
+      seen.waitsMs.push(expiresAt - requestedAt);
       return { nextSeq: seq + asks.length };
     },
     recordApprovalDecision: async ({ seq, verdict }) => {
@@ -199,5 +201,24 @@ describe('tool call approval on the time-skipping server', () => {
     expect(seen.verdicts).toEqual([{ status: 'approved', comment: 'fine' }]);
     expect(seen.toolCalls).toBe(1);
     expect(toolMessageOf(seen.modelRequests[1]!)).toBe('{"refunded":true}');
+  });
+
+  it("waits at most half of what remains of the run's time bound, whatever timeout_s says", async () => {
+    const taskQueue = 'approval-clamped';
+    const { seen, activities } = standIns();
+    const worker = await workerOn(env, taskQueue, activities);
+    const input = runInput('trc_clamped');
+    input.limits.runTimeoutMs = HOUR;
+    const outcome = await worker.runUntil(
+      env.client.workflow.execute(completionWorkflow, { taskQueue, workflowId: 'approval-clamped', args: [input] }),
+    );
+    expect(outcome).toMatchObject({ answer: 'Done.' });
+    expect(seen.waitsMs).toHaveLength(1);
+    expect(seen.waitsMs[0]).toBeLessThanOrEqual(HOUR / 2);
+    expect(seen.waitsMs[0]).toBeGreaterThan(HOUR / 2 - 60_000);
+    expect(seen.verdicts).toEqual([{ status: 'timed_out', comment: null }]);
+    expect(JSON.parse(toolMessageOf(seen.modelRequests[1]!)!)).toEqual({
+      error: `the tool did not run: nobody approved the call within ${Math.round(seen.waitsMs[0]! / 1000)} s`,
+    });
   });
 });
