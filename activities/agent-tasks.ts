@@ -121,6 +121,15 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
     },
 
     /**
+     * The task's completion has started: its run shows the completion's Temporal run id at once, so
+     * an operator can open a running trigger or cron run in the Temporal UI (a run that has already
+     * ended records it itself).
+     */
+    async noteAgentTaskRunStarted({ traceId, runId }: { traceId: string; runId: string }): Promise<void> {
+      await deps.runs.started(traceId, runId);
+    },
+
+    /**
      * Records an agent task that reached its time bound before its completion could record its own
      * end: its run (when preparation got as far as creating it) is failed with the reason.
      */
