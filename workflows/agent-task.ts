@@ -1,6 +1,7 @@
 import {
   ApplicationFailure,
   CancellationScope,
+  CancelledFailure,
   ChildWorkflowFailure,
   executeChild,
   isCancellation,
@@ -9,6 +10,7 @@ import {
   startChild,
   TerminatedFailure,
   TimeoutFailure,
+  upsertMemo,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
@@ -22,6 +24,7 @@ export interface AgentTaskOutcome {
   session_id: string;
   trace_id: string;
   answer: string;
+  /** `canceled`: the run was cancelled (POST …/cancel); `answer` and `cost` are what it had by then. */
   stop_reason: StopReason;
   cost: { tokens: number; duration_ms: number };
 }
@@ -30,7 +33,7 @@ const { prepareAgentTask } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: [AGENT_TASK_REJECTED] },
 });
-const { failAgentTask, noteAgentTaskRunStarted } = proxyActivities<Activities>({
+const { failAgentTask, noteAgentTaskRunStarted, canceledAgentTaskRun } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
 });
@@ -44,10 +47,25 @@ export const COMPLETION_BACKSTOP_MARGIN_MS = 120_000;
 const AGENT_TASK_TIMED_OUT = 'AgentTaskTimedOut';
 /** Patch id of recording the completion's run id once it has started (before it, only its end recorded it). */
 const RUN_ID_AT_START = 'agent-task-run-id-at-start';
+/** Patch id of ending a task whose run was cancelled as completed, not failed. */
+const RUN_CANCELED = 'agent-task-run-canceled';
+
+/**
+ * The memo key of an agent task whose run was cancelled: the task completes (a person stopping its
+ * run is no failure of it), and `run_status: canceled` tells it from a run that answered.
+ */
+export const RUN_STATUS_MEMO = 'run_status';
 
 /** The child completion ended without recording its end itself: Temporal's backstop, or a person, ended it. */
 const endedUnrecorded = (err: unknown) =>
   err instanceof ChildWorkflowFailure && (err.cause instanceof TimeoutFailure || err.cause instanceof TerminatedFailure);
+
+/**
+ * The child completion alone was cancelled (POST …/cancel): it has recorded its run as `canceled`.
+ * When the task itself is cancelled (the Temporal UI), its child is too, and the task ends cancelled.
+ */
+const runCanceledAlone = (err: unknown) =>
+  err instanceof ChildWorkflowFailure && err.cause instanceof CancelledFailure && !CancellationScope.current().consideredCancelled;
 
 /**
  * One agent task, started by an event trigger or a cron job: opens the task's session from its
@@ -56,7 +74,8 @@ const endedUnrecorded = (err: unknown) =>
  * `review.completed`, `import.completed`) as any completion does. The task is bounded: its
  * preparation by PREPARE_BOUND_MS, its completion by the completion's own time bound; a task ended
  * by either fails (`AgentTaskTimedOut`) with its run recorded as failed. The run's record shows the
- * completion's run id once it has started.
+ * completion's run id once it has started. A task whose run was cancelled completes with
+ * `stop_reason: canceled` and the memo `run_status: canceled`.
  */
 export async function agentTaskWorkflow(input: AgentTaskInput): Promise<AgentTaskOutcome> {
   const { workflowId, startTime } = workflowInfo();
@@ -105,6 +124,12 @@ export async function agentTaskWorkflow(input: AgentTaskInput): Promise<AgentTas
       throw await timedOut(
         `the agent task's completion was ended without recording its outcome (${(err as ChildWorkflowFailure).cause?.message ?? 'ended'})`,
       );
+    // Runs started before the patch failed here: a cancelled run failed its task.
+    if (runCanceledAlone(err) && patched(RUN_CANCELED)) {
+      upsertMemo({ [RUN_STATUS_MEMO]: 'canceled' });
+      const { answer, cost } = await canceledAgentTaskRun({ tenantId: input.tenantId, traceId: completion.traceId });
+      return { session_id: completion.sessionId, trace_id: completion.traceId, answer, stop_reason: 'canceled', cost };
+    }
     throw err;
   }
   return {
