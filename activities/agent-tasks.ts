@@ -4,6 +4,7 @@ import { AppError, ErrorCodes } from '../common/errors';
 import { completionWorkflowId } from '../commands/workflow-starts';
 import { type PreparationDeps, prepareCompletionInput } from '../commands/prepare-completion';
 import type { CompletionInput } from '../completion/run-input';
+import type { Cost } from '../common/schemas/completions';
 import type { CompletionRunStore } from '../stores/completion-runs';
 import type { RunEventStore } from '../stores/run-events';
 import { isDuplicateKey } from '../stores/mongo';
@@ -118,6 +119,24 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
         ]);
       }
       return { completion, completionWorkflowId: workflowIdOfRun };
+    },
+
+    /**
+     * The task's completion has started: its run shows the completion's Temporal run id at once, so
+     * an operator can open a running trigger or cron run in the Temporal UI (a run that has already
+     * ended records it itself).
+     */
+    async noteAgentTaskRunStarted({ traceId, runId }: { traceId: string; runId: string }): Promise<void> {
+      await deps.runs.started(traceId, runId);
+    },
+
+    /**
+     * What the task's cancelled run recorded (its completion records it before it ends cancelled):
+     * the answer it had by then and its cost, for the task's outcome.
+     */
+    async canceledAgentTaskRun({ tenantId, traceId }: { tenantId: string; traceId: string }): Promise<{ answer: string; cost: Cost }> {
+      const run = await deps.runs.find(tenantId, traceId);
+      return { answer: run?.answer ?? '', cost: run?.cost ?? { tokens: 0, duration_ms: 0 } };
     },
 
     /**

@@ -22,6 +22,7 @@ import type { AgentStore } from '../stores/agents';
 import type { CronJobDoc, CronJobStore } from '../stores/cron-jobs';
 import type { PageRequest } from '../stores/pagination';
 import type { AgentTaskInput } from '../common/inbound-event';
+import { RUN_STATUS_MEMO } from '../workflows/agent-task';
 import { dueTimesBetween } from './schedule-times';
 import { cronScheduleId, cronSearchAttributes, cronTaskAction, SCHEDULE_OVERLAP } from './workflow-starts';
 
@@ -118,6 +119,8 @@ export function createCronCommands({ temporal, config, log, cronJobs, agents }: 
     const { workflowId, firstExecutionRunId } = run.action.workflow;
     try {
       const described = await temporal.workflow.getHandle(workflowId, firstExecutionRunId).describe();
+      // A task whose run was cancelled completes (a cancel is no failure of it); its memo says so.
+      if (described.status.name === 'COMPLETED' && described.memo?.[RUN_STATUS_MEMO] === 'canceled') return 'canceled';
       return RUN_STATUS[described.status.name] ?? null;
     } catch (err) {
       // Past the namespace's retention the run is forgotten.

@@ -1,25 +1,30 @@
 import {
   ApplicationFailure,
   CancellationScope,
+  CancelledFailure,
   ChildWorkflowFailure,
   executeChild,
+  isCancellation,
   patched,
   proxyActivities,
+  startChild,
   TerminatedFailure,
   TimeoutFailure,
+  upsertMemo,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { StopReason } from '../common/schemas/completions';
 import { completionSearchAttributes } from '../common/search-attributes';
 import { AGENT_TASK_REJECTED, type AgentTaskInput } from '../common/inbound-event';
-import { completionWorkflow } from './completion';
+import { type CompletionOutcome, completionWorkflow } from './completion';
 import { ownTimeBoundReached } from './own-time-bound';
 
 export interface AgentTaskOutcome {
   session_id: string;
   trace_id: string;
   answer: string;
+  /** `canceled`: the run was cancelled (POST …/cancel); `answer` and `cost` are what it had by then. */
   stop_reason: StopReason;
   cost: { tokens: number; duration_ms: number };
 }
@@ -28,7 +33,7 @@ const { prepareAgentTask } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: [AGENT_TASK_REJECTED] },
 });
-const { failAgentTask } = proxyActivities<Activities>({
+const { failAgentTask, noteAgentTaskRunStarted, canceledAgentTaskRun } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
 });
@@ -40,10 +45,27 @@ export const PREPARE_BOUND_MS = 120_000;
 /** How long past its own time bound the task's completion may live before Temporal ends it without its record. */
 export const COMPLETION_BACKSTOP_MARGIN_MS = 120_000;
 const AGENT_TASK_TIMED_OUT = 'AgentTaskTimedOut';
+/** Patch id of recording the completion's run id once it has started (before it, only its end recorded it). */
+const RUN_ID_AT_START = 'agent-task-run-id-at-start';
+/** Patch id of ending a task whose run was cancelled as completed, not failed. */
+const RUN_CANCELED = 'agent-task-run-canceled';
+
+/**
+ * The memo key of an agent task whose run was cancelled: the task completes (a person stopping its
+ * run is no failure of it), and `run_status: canceled` tells it from a run that answered.
+ */
+export const RUN_STATUS_MEMO = 'run_status';
 
 /** The child completion ended without recording its end itself: Temporal's backstop, or a person, ended it. */
 const endedUnrecorded = (err: unknown) =>
   err instanceof ChildWorkflowFailure && (err.cause instanceof TimeoutFailure || err.cause instanceof TerminatedFailure);
+
+/**
+ * The child completion alone was cancelled (POST …/cancel): it has recorded its run as `canceled`.
+ * When the task itself is cancelled (the Temporal UI), its child is too, and the task ends cancelled.
+ */
+const runCanceledAlone = (err: unknown) =>
+  err instanceof ChildWorkflowFailure && err.cause instanceof CancelledFailure && !CancellationScope.current().consideredCancelled;
 
 /**
  * One agent task, started by an event trigger or a cron job: opens the task's session from its
@@ -51,7 +73,9 @@ const endedUnrecorded = (err: unknown) =>
  * as a child workflow, which records the answer and the events (`session.finished`,
  * `review.completed`, `import.completed`) as any completion does. The task is bounded: its
  * preparation by PREPARE_BOUND_MS, its completion by the completion's own time bound; a task ended
- * by either fails (`AgentTaskTimedOut`) with its run recorded as failed.
+ * by either fails (`AgentTaskTimedOut`) with its run recorded as failed. The run's record shows the
+ * completion's run id once it has started. A task whose run was cancelled completes with
+ * `stop_reason: canceled` and the memo `run_status: canceled`.
  */
 export async function agentTaskWorkflow(input: AgentTaskInput): Promise<AgentTaskOutcome> {
   const { workflowId, startTime } = workflowInfo();
@@ -75,19 +99,39 @@ export async function agentTaskWorkflow(input: AgentTaskInput): Promise<AgentTas
   const runBound = completion.limits.runTimeoutMs;
   // The completion ends at its own time bound (COMPLETION_RUN_TIMEOUT_MS), recording why; this is the backstop.
   const backstop = bounded && runBound !== undefined ? { workflowExecutionTimeout: runBound + COMPLETION_BACKSTOP_MARGIN_MS } : {};
-  const outcome = await executeChild(completionWorkflow, {
+  const childOptions = {
     workflowId: completionWorkflowId,
-    args: [completion],
+    args: [completion] satisfies Parameters<typeof completionWorkflow>,
     ...backstop,
     typedSearchAttributes: completionSearchAttributes(completion),
     memo: { route: completion.route.text, question: completion.question.slice(0, 200), origin: input.origin },
-  }).catch(async (err: unknown) => {
+  };
+  const runCompletion = async (): Promise<CompletionOutcome> => {
+    // Runs started before the patch waited for the child's end alone.
+    if (!patched(RUN_ID_AT_START)) return executeChild(completionWorkflow, childOptions);
+    const child = await startChild(completionWorkflow, childOptions);
+    // The run id is a convenience for the operator: should recording it fail, the run's end records it.
+    await noteAgentTaskRunStarted({ traceId: completion.traceId, runId: child.firstExecutionRunId }).catch((err: unknown) => {
+      if (isCancellation(err)) throw err;
+    });
+    return child.result();
+  };
+  let outcome: CompletionOutcome;
+  try {
+    outcome = await runCompletion();
+  } catch (err) {
     if (bounded && endedUnrecorded(err))
       throw await timedOut(
         `the agent task's completion was ended without recording its outcome (${(err as ChildWorkflowFailure).cause?.message ?? 'ended'})`,
       );
+    // Runs started before the patch failed here: a cancelled run failed its task.
+    if (runCanceledAlone(err) && patched(RUN_CANCELED)) {
+      upsertMemo({ [RUN_STATUS_MEMO]: 'canceled' });
+      const { answer, cost } = await canceledAgentTaskRun({ tenantId: input.tenantId, traceId: completion.traceId });
+      return { session_id: completion.sessionId, trace_id: completion.traceId, answer, stop_reason: 'canceled', cost };
+    }
     throw err;
-  });
+  }
   return {
     session_id: completion.sessionId,
     trace_id: completion.traceId,

@@ -113,7 +113,8 @@ const cronRun = z
     started_at: isoDate.meta({ description: 'time the schedule started it' }),
     status: cronRunStatus.nullable().meta({
       description:
-        'read for a single job; in lists only `running` is known (null otherwise); null also when Temporal no longer keeps the run',
+        'read for a single job; in lists only `running` is known (null otherwise); null also when Temporal no longer keeps the run. ' +
+        '`canceled`: the run was cancelled (`POST /v1/combo/completions/{trace_id}/cancel`, or the task in the Temporal UI)',
     }),
   })
   .meta({ id: 'CronRun' });
