@@ -78,7 +78,16 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
    * when every earlier run has recorded its end the session waits a moment for them to close.
    */
   async function submit(input: CompletionInput, strategy: MultitaskStrategy): Promise<Omit<StartedRun, 'input'>> {
-    const closing = strategy === 'reject' && !(await completionRuns.hasUnendedRun(input.tenantId, input.sessionId, input.traceId));
+    const unended = await completionRuns.unendedRun(input.tenantId, input.sessionId, input.traceId);
+    // An agent task's run goes round the session's workflow, which cannot queue behind or cancel it.
+    if (unended && unended.kind !== 'chat') {
+      throw conflict(`session ${input.sessionId} has an agent task's run going (${unended.traceId}); wait for it to finish`, {
+        session_id: input.sessionId,
+        running_trace_id: unended.traceId,
+        workflow_id: completionWorkflowId(unended.traceId),
+      });
+    }
+    const closing = strategy === 'reject' && unended === null;
     const admission = await submitCompletion(
       temporal,
       taskQueue,

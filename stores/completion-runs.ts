@@ -278,13 +278,13 @@ export function createCompletionRunStore(db: Db) {
       if (!stillWaiting) await runs.updateOne({ _id: traceId, status: 'waiting_approval' }, { $set: { status: 'running' } });
     },
 
-    /** Whether a run of the session besides `traceId` has not recorded its end. */
-    async hasUnendedRun(tenantId: string, sessionId: string, traceId: string): Promise<boolean> {
+    /** A run of the session besides `traceId` that has not recorded its end, if any. */
+    async unendedRun(tenantId: string, sessionId: string, traceId: string): Promise<{ traceId: string; kind: RunKind } | null> {
       const other = await runs.findOne(
         { tenant_id: tenantId, session_id: sessionId, status: notEnded, _id: { $ne: traceId } },
-        { projection: { _id: 1 } },
+        { projection: { _id: 1, kind: 1 } },
       );
-      return other !== null;
+      return other ? { traceId: other._id, kind: other.kind ?? 'chat' } : null;
     },
 
     async find(tenantId: string, traceId: string): Promise<CompletionRun | null> {

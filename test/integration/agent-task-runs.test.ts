@@ -63,6 +63,13 @@ describe('agent task runs', () => {
     expect(run).toMatchObject({ kind, status: 'running', workflow_id: `completion-${run.trace_id}`, finished_at: null });
     const completion = await api.services.temporal.workflow.getHandle(run.workflow_id).describe();
     expect(completion).toMatchObject({ runId: run.run_id, status: { name: 'RUNNING' } });
+    // An API completion on the task's session cannot queue behind or cancel the task's run: refused, naming it.
+    const intruder = await call('POST', `/v1/combo/agents/${agentId}/completions`, {
+      session_id: run.session_id,
+      question: 'me too',
+      multitask_strategy: 'enqueue',
+    });
+    expect(intruder.json).toMatchObject({ code: 10005, data: { running_trace_id: run.trace_id } });
     expect((await call('GET', `/v1/combo/completions/${run.trace_id}`)).json.data.run_id).toBe(run.run_id);
 
     const cancel = await call('POST', `/v1/combo/completions/${run.trace_id}/cancel`);
