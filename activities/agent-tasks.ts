@@ -122,15 +122,6 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
     },
 
     /**
-     * The task's completion has started: its run shows the completion's Temporal run id at once, so
-     * an operator can open a running trigger or cron run in the Temporal UI (a run that has already
-     * ended records it itself).
-     */
-    async noteAgentTaskRunStarted({ traceId, runId }: { traceId: string; runId: string }): Promise<void> {
-      await deps.runs.started(traceId, runId);
-    },
-
-    /**
      * What the task's cancelled run recorded (its completion records it before it ends cancelled):
      * the answer it had by then and its cost, for the task's outcome.
      */

@@ -191,8 +191,10 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         await recorded.then(() => completionRuns.discard(traceId)).catch(() => undefined);
         throw err;
       }
+      // Only the run's own workflow writes its record from here on (a running run's run id is read
+      // from Temporal until its end records it): FerretDB applies an update by rewriting the whole
+      // document, so a second writer racing the run's end could undo it.
       if (submitted.status === 'queued') await completionRuns.queued(traceId);
-      else if (submitted.runId) await completionRuns.started(traceId, submitted.runId);
       return { input, ...submitted };
     },
 
@@ -270,6 +272,17 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       const after = await completionRuns.get(tenantId, traceId);
       if (after.status === 'completed' || after.status === 'failed') throw refuseEnded(after.status);
       return after;
+    },
+
+    /** A run's record; a running one's run id, not recorded until its end, comes from Temporal. */
+    async get(tenantId: string, traceId: string): Promise<CompletionRun> {
+      const run = await completionRuns.get(tenantId, traceId);
+      if (run.run_id !== null || ENDED_STATUSES.includes(run.status) || run.status === 'queued') return run;
+      const described = await temporal.workflow
+        .getHandle(run.workflow_id)
+        .describe()
+        .catch(() => null);
+      return { ...run, run_id: described?.runId ?? null };
     },
 
     list: (tenantId: string, query: RunListQuery, scope: { sessionId?: string; agentId?: string } = {}) =>

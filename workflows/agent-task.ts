@@ -4,10 +4,8 @@ import {
   CancelledFailure,
   ChildWorkflowFailure,
   executeChild,
-  isCancellation,
   patched,
   proxyActivities,
-  startChild,
   TerminatedFailure,
   TimeoutFailure,
   upsertMemo,
@@ -33,7 +31,7 @@ const { prepareAgentTask } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: [AGENT_TASK_REJECTED] },
 });
-const { failAgentTask, noteAgentTaskRunStarted, canceledAgentTaskRun } = proxyActivities<Activities>({
+const { failAgentTask, canceledAgentTaskRun } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
 });
@@ -45,8 +43,6 @@ export const PREPARE_BOUND_MS = 120_000;
 /** How long past its own time bound the task's completion may live before Temporal ends it without its record. */
 export const COMPLETION_BACKSTOP_MARGIN_MS = 120_000;
 const AGENT_TASK_TIMED_OUT = 'AgentTaskTimedOut';
-/** Patch id of recording the completion's run id once it has started (before it, only its end recorded it). */
-const RUN_ID_AT_START = 'agent-task-run-id-at-start';
 /** Patch id of ending a task whose run was cancelled as completed, not failed. */
 const RUN_CANCELED = 'agent-task-run-canceled';
 
@@ -73,8 +69,7 @@ const runCanceledAlone = (err: unknown) =>
  * as a child workflow, which records the answer and the events (`session.finished`,
  * `review.completed`, `import.completed`) as any completion does. The task is bounded: its
  * preparation by PREPARE_BOUND_MS, its completion by the completion's own time bound; a task ended
- * by either fails (`AgentTaskTimedOut`) with its run recorded as failed. The run's record shows the
- * completion's run id once it has started. A task whose run was cancelled completes with
+ * by either fails (`AgentTaskTimedOut`) with its run recorded as failed. A task whose run was cancelled completes with
  * `stop_reason: canceled` and the memo `run_status: canceled`.
  */
 export async function agentTaskWorkflow(input: AgentTaskInput): Promise<AgentTaskOutcome> {
@@ -106,19 +101,9 @@ export async function agentTaskWorkflow(input: AgentTaskInput): Promise<AgentTas
     typedSearchAttributes: completionSearchAttributes(completion),
     memo: { route: completion.route.text, question: completion.question.slice(0, 200), origin: input.origin },
   };
-  const runCompletion = async (): Promise<CompletionOutcome> => {
-    // Runs started before the patch waited for the child's end alone.
-    if (!patched(RUN_ID_AT_START)) return executeChild(completionWorkflow, childOptions);
-    const child = await startChild(completionWorkflow, childOptions);
-    // The run id is a convenience for the operator: should recording it fail, the run's end records it.
-    await noteAgentTaskRunStarted({ traceId: completion.traceId, runId: child.firstExecutionRunId }).catch((err: unknown) => {
-      if (isCancellation(err)) throw err;
-    });
-    return child.result();
-  };
   let outcome: CompletionOutcome;
   try {
-    outcome = await runCompletion();
+    outcome = await executeChild(completionWorkflow, childOptions);
   } catch (err) {
     if (bounded && endedUnrecorded(err))
       throw await timedOut(

@@ -216,7 +216,7 @@ export const completionRoutes = (services: Services) => {
       summary: 'A completion run: status, answer, cost, artifacts, error',
       params: traceParams,
       response: completionRun,
-      handler: ({ principal, params }) => services.completionRuns.get(principal.tenantId, params.trace_id),
+      handler: ({ principal, params }) => services.commands.completions.get(principal.tenantId, params.trace_id),
     }),
     defineRoute({
       method: 'post',

@@ -135,7 +135,10 @@ export const completionRun = z
     workflow_id: z
       .string()
       .meta({ description: "the run's Temporal workflow id (`completion-<trace_id>`; older runs: `completion-<session_id>`)" }),
-    run_id: z.string().nullable().meta({ description: 'its Temporal run id; null until the workflow has started (a queued run)' }),
+    run_id: z.string().nullable().meta({
+      description:
+        'its Temporal run id; null while queued; for a running run, in lists, null until its end is recorded (GET of the run reads it from Temporal)',
+    }),
     answer: z.string().nullable().meta({ description: 'Markdown; null until completed' }),
     reference: z.array(reference),
     cost: orNull(cost),

@@ -50,7 +50,10 @@ describe('agent task runs', () => {
   const runningRun = (kind: 'trigger' | 'cron') =>
     eventually(async () => {
       const [latest] = (await call('GET', `/v1/combo/agents/${agentId}/completions?kind=${kind}&page_size=1`)).json.data.items;
-      return latest?.status === 'running' && latest.run_id ? latest : undefined;
+      if (latest?.status !== 'running') return undefined;
+      // A running run's run id comes from Temporal, on the run itself (lists show what is recorded).
+      const run = (await call('GET', `/v1/combo/completions/${latest.trace_id}`)).json.data;
+      return run.run_id ? run : undefined;
     }, 30_000);
   const eventsOf = async (name: string, traceId: string) => {
     const items = (await call('GET', `/v1/events?event=${name}&page_size=100`)).json.data.items as Array<{ data: { trace_id: string } }>;
