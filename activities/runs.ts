@@ -123,6 +123,15 @@ function answerWithoutModel({ route, question, passages, attachments }: ProcessI
 
 /** Activities that record a completion's result in MongoDB, and the processors that need no model. */
 export function createRunActivities(deps: RunActivityDeps) {
+  /** A failed run's stream ends with `error`, then `done` (`stop_reason: failed`). */
+  const endStreamFailed = async (ctx: RunContext, seq: number, error: { code: number; message: string }, cost: FinishedRun['cost']) => {
+    if (!recordsEvents(ctx)) return;
+    await deps.runEvents.append(ctx.traceId, seq, [
+      { event: 'error', data: error },
+      { event: 'done', data: { session_id: ctx.sessionId, trace_id: ctx.traceId, cost, stop_reason: 'failed' } },
+    ]);
+  };
+
   /** The run's cost for the tenant's totals; a run that ended without a model call spent nothing worth a record. */
   const queueRunCost = (ctx: RunContext, cost: FinishedRun['cost'], at: Date, { always = false } = {}) =>
     always || cost.tokens > 0
@@ -297,12 +306,7 @@ export function createRunActivities(deps: RunActivityDeps) {
         ]),
         queueRunCost(ctx, cost, at),
       ]);
-      if (recordsEvents(ctx)) {
-        await deps.runEvents.append(ctx.traceId, input.seq, [
-          { event: 'error', data: error },
-          { event: 'done', data: { session_id: ctx.sessionId, trace_id: ctx.traceId, cost, stop_reason: 'failed' } },
-        ]);
-      }
+      await endStreamFailed(ctx, input.seq, error, cost);
     },
 
     /**
@@ -377,12 +381,7 @@ export function createRunActivities(deps: RunActivityDeps) {
       const error = { code: 10005, message: `session ${ctx.sessionId} already had a completion running (${busyWith})` };
       const cost = { tokens: 0, duration_ms: 0 };
       await deps.runs.fail(ctx.traceId, error, cost, at);
-      if (recordsEvents(ctx)) {
-        await deps.runEvents.append(ctx.traceId, seq, [
-          { event: 'error', data: error },
-          { event: 'done', data: { session_id: ctx.sessionId, trace_id: ctx.traceId, cost, stop_reason: 'failed' } },
-        ]);
-      }
+      await endStreamFailed(ctx, seq, error, cost);
     },
 
     /**
