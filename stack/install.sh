@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds or downloads every part of the local stack into .stack/, reusing what is already there.
-# Usage: stack/install.sh [temporal|ferretdb|postgres|elasticsearch|test-server|embedding-model|python-clients ...]
-# (default: all but python-clients, which only the tests need)
+# Usage: stack/install.sh [temporal|ferretdb|postgres|elasticsearch|test-server|embedding-model|python-clients|official-clients ...]
+# (default: all but python-clients and official-clients, which only the tests need)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 install_postgres() {
@@ -91,6 +91,30 @@ install_python_clients() {
   echo "$pins" > "$venv/pins"
 }
 
+# The official clients' test tools (clients/): a venv with the Python client's locked test
+# requirements and the client itself, and the TypeScript client's npm packages from its lockfile.
+# Each is redone only when its lockfile changed.
+install_official_clients() {
+  local py="$STACK_ROOT/clients/python" venv="$STACK_DIR/combo-python" stamp
+  stamp=$(cat "$py/requirements-test.lock" "$py/pyproject.toml" | sha256sum | cut -c1-16)
+  if [ "$(cat "$venv/stamp" 2>/dev/null)" != "$stamp" ]; then
+    need python3 "Python 3.10 or later runs the Python client's tests (apt-get install python3 python3-venv)"
+    log "installing the Python client and its test tools into $venv"
+    rm -rf "$venv" && python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check --require-hashes -r "$py/requirements-test.lock"
+    "$venv/bin/pip" install -q --disable-pip-version-check --no-deps -e "$py"
+    echo "$stamp" > "$venv/stamp"
+  fi
+  local ts="$STACK_ROOT/clients/typescript"
+  [ -f "$ts/package-lock.json" ] || return 0
+  stamp=$(sha256sum < "$ts/package-lock.json" | cut -c1-16)
+  if [ "$(cat "$ts/node_modules/.lock-stamp" 2>/dev/null)" != "$stamp" ]; then
+    log "installing the TypeScript client's packages"
+    (cd "$ts" && npm ci --silent --no-audit --no-fund)
+    echo "$stamp" > "$ts/node_modules/.lock-stamp"
+  fi
+}
+
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(postgres temporal ferretdb elasticsearch test-server embedding-model)
 for part in "${parts[@]}"; do
@@ -102,6 +126,7 @@ for part in "${parts[@]}"; do
     test-server) install_test_server ;;
     embedding-model) install_embedding_model ;;
     python-clients) install_python_clients ;;
+    official-clients) install_official_clients ;;
     *) die "unknown part: $part" ;;
   esac
 done

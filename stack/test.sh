@@ -9,8 +9,8 @@ ensure_node_deps
 # Layer rules, lint, format and unused code first: they need no stack and fail in seconds.
 log "checking layers, lint, format and unused code"
 (cd "$STACK_ROOT" && npm run --silent check)
-bash "$STACK_ROOT/stack/install.sh" test-server embedding-model python-clients >&2
-export PYTHON_CLIENTS_VENV="$STACK_DIR/python-clients"
+bash "$STACK_ROOT/stack/install.sh" test-server embedding-model python-clients official-clients >&2
+export PYTHON_CLIENTS_VENV="$STACK_DIR/python-clients" COMBO_PYTHON_VENV="$STACK_DIR/combo-python"
 
 already_up=false
 [ -f "$RUN_DIR/temporal.pid" ] && kill -0 "$(cat "$RUN_DIR/temporal.pid")" 2>/dev/null && already_up=true

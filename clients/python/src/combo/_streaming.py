@@ -1,0 +1,265 @@
+"""A run's event stream: typed events, resumed after a dropped connection with Last-Event-ID."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Iterator, Union
+
+import httpx
+import pydantic
+from httpx_sse import EventSource
+
+from ._exceptions import APIConnectionError, APIError, error_for
+from ._generated import models
+from ._models import BaseModel
+
+if TYPE_CHECKING:
+    from ._base_client import AsyncAPIClient, SyncAPIClient
+
+
+class UnknownEvent(BaseModel):
+    """An event this client does not know yet (the service added it later)."""
+
+    event: str
+    id: str
+    data: Any = None
+
+
+StreamEvent = Union[models.CompletionEvent, UnknownEvent]
+"""ThinkingEvent, ToolCallEvent, ApprovalRequiredEvent, ApprovalDecidedEvent, ToolResultEvent,
+MessageEvent, ErrorEvent, DoneEvent, or an UnknownEvent."""
+
+_EVENT = pydantic.TypeAdapter(models.CompletionEvent)
+# Failures that a reconnection can cure (the service's events are stored: nothing is lost).
+_DROPPED = (httpx.TransportError,)
+
+
+class CompletionResult(BaseModel):
+    """What a finished stream gave: the answer, its references and the run's cost."""
+
+    trace_id: str
+    session_id: str
+    answer: str
+    reference: list[models.Reference] = pydantic.Field(default_factory=list)
+    cost: models.Cost | None = None
+    stop_reason: str | None = None
+
+
+def _sequence(event_id: str) -> tuple[str, int] | None:
+    """`<trace_id>:<n>` → (trace_id, n)."""
+    trace_id, sep, n = event_id.rpartition(":")
+    return (trace_id, int(n)) if sep and n.isdigit() else None
+
+
+class _StreamState:
+    """What both stream kinds track: order, the trace id, and what `final()` answers."""
+
+    def __init__(self, trace_id: str | None, last_event_id: str | None, max_resumes: int) -> None:
+        self.trace_id = trace_id
+        self.last_event_id = last_event_id
+        self.last_n = -1
+        if last_event_id and (seq := _sequence(last_event_id)):
+            self.trace_id = self.trace_id or seq[0]
+            self.last_n = seq[1]
+        self.max_resumes = max_resumes
+        self.resumes = 0
+        self.done = False
+        self.answer = ""
+        self.reference: list[models.Reference] = []
+        self.error: models.StreamEventError | None = None
+        self.end: models.StreamEventDone | None = None
+
+    def accept(self, event_name: str, event_id: str, data: str) -> StreamEvent | None:
+        """The typed event, or None for one already seen (a resume may send it again)."""
+        seq = _sequence(event_id) if event_id else None
+        if seq is not None:
+            if seq[1] <= self.last_n:
+                return None
+            self.trace_id = self.trace_id or seq[0]
+            self.last_n = seq[1]
+        if event_id:
+            self.last_event_id = event_id
+        payload = json.loads(data) if data else None
+        try:
+            event: StreamEvent = _EVENT.validate_python({"event": event_name, "id": event_id, "data": payload})
+        except pydantic.ValidationError:
+            return UnknownEvent(event=event_name, id=event_id, data=payload)
+        if isinstance(event, models.MessageEvent):
+            self.answer = event.data.answer
+            if event.data.reference is not None:
+                self.reference = event.data.reference
+        elif isinstance(event, models.ThinkingEvent) and event.data.trace_id:
+            self.trace_id = self.trace_id or event.data.trace_id
+        elif isinstance(event, models.ErrorEvent):
+            self.error = event.data
+        elif isinstance(event, models.DoneEvent):
+            self.end = event.data
+            self.done = True
+        return event
+
+    def resume_or_raise(self, err: Exception | None) -> None:
+        if self.resumes >= self.max_resumes:
+            raise APIConnectionError(f"the event stream dropped {self.resumes + 1} times: {err or 'ended early'}") from err
+        self.resumes += 1
+
+    def result(self) -> CompletionResult:
+        if self.error is not None:
+            raise error_for(self.error.code, self.error.message, status=200, trace_id=self.trace_id)
+        assert self.end is not None
+        return CompletionResult(
+            trace_id=self.end.trace_id,
+            session_id=self.end.session_id,
+            answer=self.answer,
+            reference=self.reference,
+            cost=self.end.cost,
+            stop_reason=self.end.stop_reason,
+        )
+
+
+class Stream:
+    """Iterate it for the run's events; `final()` answers the result once `done` arrived.
+
+    A dropped connection is reopened with Last-Event-ID (up to `max_stream_resumes` times); each
+    event is seen once, in order. Closing the stream (or leaving its `with` block) closes the
+    connection; the run goes on.
+    """
+
+    def __init__(
+        self,
+        client: SyncAPIClient,
+        open_first: Callable[[str | None], httpx.Response] | None,
+        *,
+        trace_id: str | None = None,
+        last_event_id: str | None = None,
+    ) -> None:
+        self._client = client
+        self._open_first = open_first
+        self._state = _StreamState(trace_id, last_event_id, client.max_stream_resumes)
+        self._response: httpx.Response | None = None
+        self._iterator = self._events()
+
+    @property
+    def trace_id(self) -> str | None:
+        return self._state.trace_id
+
+    def _open(self) -> httpx.Response:
+        state = self._state
+        if state.trace_id is None and self._open_first is not None:
+            return self._open_first(state.last_event_id)
+        assert state.trace_id is not None
+        return self._client._open_events(state.trace_id, state.last_event_id)
+
+    def _events(self) -> Iterator[StreamEvent]:
+        state = self._state
+        while not state.done:
+            self._response = self._open()
+            failure: Exception | None = None
+            try:
+                for sse in EventSource(self._response).iter_sse():
+                    event = state.accept(sse.event, sse.id, sse.data)
+                    if event is not None:
+                        yield event
+                    if state.done:
+                        break
+            except _DROPPED as err:
+                failure = err
+            finally:
+                self._response.close()
+            if not state.done:
+                state.resume_or_raise(failure)
+
+    def __iter__(self) -> Iterator[StreamEvent]:
+        return self._iterator
+
+    def __next__(self) -> StreamEvent:
+        return next(self._iterator)
+
+    def final(self) -> CompletionResult:
+        """Reads what is left and answers the result; raises the run's error if it failed."""
+        for _ in self._iterator:
+            pass
+        return self._state.result()
+
+    def close(self) -> None:
+        self._iterator.close()
+        if self._response is not None:
+            self._response.close()
+
+    def __enter__(self) -> Stream:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+class AsyncStream:
+    """The async form of Stream: `async for event in stream`, `await stream.final()`."""
+
+    def __init__(
+        self,
+        client: AsyncAPIClient,
+        open_first: Callable[[str | None], Awaitable[httpx.Response]] | None,
+        *,
+        trace_id: str | None = None,
+        last_event_id: str | None = None,
+    ) -> None:
+        self._client = client
+        self._open_first = open_first
+        self._state = _StreamState(trace_id, last_event_id, client.max_stream_resumes)
+        self._response: httpx.Response | None = None
+        self._iterator = self._events()
+
+    @property
+    def trace_id(self) -> str | None:
+        return self._state.trace_id
+
+    async def _open(self) -> httpx.Response:
+        state = self._state
+        if state.trace_id is None and self._open_first is not None:
+            return await self._open_first(state.last_event_id)
+        assert state.trace_id is not None
+        return await self._client._open_events(state.trace_id, state.last_event_id)
+
+    async def _events(self) -> AsyncIterator[StreamEvent]:
+        state = self._state
+        while not state.done:
+            self._response = await self._open()
+            failure: Exception | None = None
+            try:
+                async for sse in EventSource(self._response).aiter_sse():
+                    event = state.accept(sse.event, sse.id, sse.data)
+                    if event is not None:
+                        yield event
+                    if state.done:
+                        break
+            except _DROPPED as err:
+                failure = err
+            finally:
+                await self._response.aclose()
+            if not state.done:
+                state.resume_or_raise(failure)
+
+    def __aiter__(self) -> AsyncIterator[StreamEvent]:
+        return self._iterator
+
+    async def __anext__(self) -> StreamEvent:
+        return await self._iterator.__anext__()
+
+    async def final(self) -> CompletionResult:
+        async for _ in self._iterator:
+            pass
+        return self._state.result()
+
+    async def close(self) -> None:
+        await self._iterator.aclose()  # type: ignore[attr-defined]
+        if self._response is not None:
+            await self._response.aclose()
+
+    async def __aenter__(self) -> AsyncStream:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.close()
+
+
+__all__ = ["APIError", "AsyncStream", "CompletionResult", "Stream", "StreamEvent", "UnknownEvent"]

@@ -1,0 +1,1 @@
+"""Hand-written resources: what the generated ones cannot say (following runs, streams, waiting, signing)."""

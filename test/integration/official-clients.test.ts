@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { staleFiles } from '../../clients/codegen/generate';
+import type { OpenApiDocument } from '../../clients/codegen/surface';
+import { startTestApi, type TestApi } from '../support/api';
+import { chatAnswer, chatError, chatToolCall, streamedAnswer, streamedToolCall } from '../support/scripted-chat';
+import { type RecordedRequest, type ScriptedReply, ScriptedUpstream } from '../support/scripted-upstream';
+import { startTestWorker } from '../support/worker';
+
+const CLIENTS = resolve(__dirname, '../../clients');
+// stack/install.sh official-clients makes it: the Python client installed with its locked test tools.
+const PYTHON = process.env.COMBO_PYTHON_VENV ?? resolve(__dirname, '../../.stack/combo-python');
+
+interface ChatMessage {
+  role: string;
+  content?: string | null;
+}
+
+/**
+ * The model the clients' suites talk to through the service: it echoes the question, and the
+ * question's markers script it: `[slow]` streams the answer in 10 pieces 300 ms apart, `[tool:<name>]`
+ * calls that tool once before answering, `[fail]` answers HTTP 500.
+ */
+function echoModel(request: RecordedRequest): ScriptedReply {
+  const body = request.body as { messages: ChatMessage[]; stream?: boolean };
+  const lastUser = body.messages.map((m) => m.role).lastIndexOf('user');
+  const question = String(body.messages[lastUser]?.content ?? '');
+  if (question.includes('[fail]')) return { status: 500, body: chatError('scripted failure') };
+  const tool = /\[tool:([a-z_]+)\]/.exec(question)?.[1];
+  const toolAnswered = body.messages.slice(lastUser).some((m) => m.role === 'tool');
+  if (tool && !toolAnswered) {
+    const calls = [{ id: 'call_1', name: tool, args: {} }];
+    return body.stream ? { stream: streamedToolCall(calls) } : { body: chatToolCall(calls) };
+  }
+  const answer = `Echo: ${question}`;
+  const slow = question.includes('[slow]');
+  if (!body.stream) return { body: chatAnswer(answer), delayMs: slow ? 3000 : 0 };
+  return slow ? { stream: streamedAnswer(answer, { pieces: 10 }), chunkDelayMs: 300 } : { stream: streamedAnswer(answer) };
+}
+
+/** Runs a client's test command with the service's address and an admin key; resolves with its exit code. */
+function runSuite(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<number> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.once('error', fail);
+    child.once('exit', (code) => done(code ?? 1));
+  });
+}
+
+/**
+ * The official clients (clients/): generated from the document this service serves, and their
+ * own test suites run against the real service, a worker and a scripted model.
+ */
+describe('official clients', () => {
+  let api: TestApi;
+  let worker: Awaited<ReturnType<typeof startTestWorker>>;
+  const model = new ScriptedUpstream();
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    model.reply = echoModel;
+    const modelUrl = await model.start();
+    api = await startTestApi({
+      LLM_BASE_URL: modelUrl,
+      LLM_MODEL: 'scripted-model',
+      LLM_MAX_ATTEMPTS: '1',
+      COMPLETION_REPLY_WAIT_MS: '1500',
+      RATE_LIMIT_COMPLETIONS_PER_MIN: '10000',
+      RATE_LIMIT_UPLOADS_PER_MIN: '10000',
+      RATE_LIMIT_DEFAULT_PER_MIN: '100000',
+    });
+    worker = await startTestWorker(api);
+    env = { COMBO_BASE_URL: api.url, COMBO_API_KEY: api.adminKey };
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await api?.close();
+    await model.stop();
+  });
+
+  test('clients/openapi.json is the document the service serves', async () => {
+    const served = (await api.call('GET', '/v1/openapi.json')).json;
+    const committed = JSON.parse(readFileSync(join(CLIENTS, 'openapi.json'), 'utf8'));
+    // When this fails: npm start, then npm run clients:generate (and commit what it changed).
+    expect(served).toEqual(committed);
+  });
+
+  test('the generated files are what clients/openapi.json gives', async () => {
+    const doc = JSON.parse(readFileSync(join(CLIENTS, 'openapi.json'), 'utf8')) as OpenApiDocument;
+    expect(await staleFiles(doc)).toEqual([]);
+  });
+
+  test('the Python client passes its suite against the service', async () => {
+    expect(await runSuite(join(PYTHON, 'bin/python'), ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], join(CLIENTS, 'python'), env)).toBe(
+      0,
+    );
+  }, 600_000);
+
+  test('the typescript client passes its suite against the service', async () => {
+    expect(await runSuite('npm', ['test', '--silent'], join(CLIENTS, 'typescript'), env)).toBe(0);
+  }, 600_000);
+});
