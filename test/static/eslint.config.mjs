@@ -58,6 +58,19 @@ export default tseslint.config(
     },
   },
   {
+    // The official TypeScript client (clients/typescript) is its own package: its type information comes from its
+    // own tsconfig (the root one does not include it), with its dependencies (vitest, eventsource-parser) installed in
+    // clients/typescript/node_modules (npm ci there).
+    files: ['clients/typescript/**/*.ts'],
+    languageOptions: {
+      parserOptions: {
+        projectService: false,
+        project: ['./clients/typescript/tsconfig.json'],
+        tsconfigRootDir: new URL('../..', import.meta.url).pathname,
+      },
+    },
+  },
+  {
     // Plain JS: CommonJS for Node and Jest (jest.config.js, test/support/*.js) and ESM configs; no type information.
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,

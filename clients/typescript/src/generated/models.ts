@@ -1,0 +1,1431 @@
+// Generated from clients/openapi.json by clients/codegen/typescript.ts (npm run clients:generate): do not edit.
+
+import type { Uploadable } from '../uploads';
+
+export interface Agent {
+  /** agent id */
+  agent_id: string;
+  name: string;
+  description: string;
+  instructions: string;
+  model: ModelSettings;
+  tools: string[];
+  kb_ids: string[];
+  skills: string[];
+  default_route: string | null;
+  multitask_strategy: MultitaskStrategy;
+  approval: ApprovalSettings | null;
+  metadata: Record<string, string>;
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+  /** ISO 8601 UTC timestamp */
+  updated_at: string;
+}
+
+/** Per-agent overrides of the globally configured OpenAI-compatible model */
+export interface ModelSettings {
+  /** model name; the global default when absent */
+  model?: string;
+  temperature?: number;
+  /** ceiling on tokens generated per LLM call */
+  max_tokens?: number;
+}
+
+/** a completion on a session whose earlier run is still going: `reject` it (10005 naming the running trace_id), `enqueue` it (it starts when the earlier runs end, in order), `interrupt` the earlier runs (cancelled as by POST …/cancel, their partial answers kept) and start it, or `rollback` them (cancelled and their turns removed from the session history) and start it */
+export type MultitaskStrategy = 'reject' | 'enqueue' | 'interrupt' | 'rollback';
+
+/** Tool calls that need a person's approval: the run waits (`waiting_approval`) until `POST /v1/combo/completions/{trace_id}/approvals/{approval_id}` decides, or `timeout_s` passes (rejected) */
+export interface ApprovalSettings {
+  /** tools whose calls wait for a person: built-in names, skill tools as `<skill>__<tool>` */
+  tools: string[];
+  /**
+   * how long a call waits for a decision before it counts as rejected (default 120); at most half of the run time bound (COMPLETION_RUN_TIMEOUT_MS), else 10001, and never longer than half of what remains of the run
+   * @default 120
+   */
+  timeout_s?: number;
+}
+
+export interface Error {
+  /** error code from the spec table (10001-30002) */
+  code: number;
+  data: {
+    trace_id?: string;
+    /** offending field, for 10001 */
+    field?: string;
+    [key: string]: unknown;
+  };
+  message: string;
+}
+
+export interface CreateAgentRequest {
+  name: string;
+  /** @default "" */
+  description?: string;
+  /**
+   * system instructions given to the model on every run
+   * @default ""
+   */
+  instructions?: string;
+  model?: ModelSettings;
+  /**
+   * built-in tools the model may call in every scenario (the `agent` scenario offers all that apply); skills add their own
+   * @default []
+   */
+  tools?: Array<'search_knowledge' | 'read_attachment' | 'current_time'>;
+  /**
+   * knowledge bases the agent may search (must exist: 10004)
+   * @default []
+   */
+  kb_ids?: string[];
+  /**
+   * installed skills active on every session of the agent (must exist: 10004)
+   * @default []
+   */
+  skills?: string[];
+  /**
+   * route used when a completion names none
+   * @default null
+   */
+  default_route?: string | null;
+  /**
+   * the default of the agent's completions that name none
+   * @default "reject"
+   */
+  multitask_strategy?: 'reject' | 'enqueue' | 'interrupt' | 'rollback';
+  /**
+   * tool calls that wait for a person's approval; null: none
+   * @default null
+   */
+  approval?: ApprovalSettings | null;
+  /**
+   * Free-form string labels (at most 32 keys, values up to 1000 characters)
+   * @default {}
+   */
+  metadata?: Record<string, string>;
+}
+
+export interface AgentPage {
+  items: Agent[];
+  /** number of items across all pages */
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface UpdateAgentRequest {
+  name?: string;
+  description?: string;
+  /** system instructions given to the model on every run */
+  instructions?: string;
+  model?: ModelSettings;
+  /** built-in tools the model may call in every scenario (the `agent` scenario offers all that apply); skills add their own */
+  tools?: Array<'search_knowledge' | 'read_attachment' | 'current_time'>;
+  /** knowledge bases the agent may search (must exist: 10004) */
+  kb_ids?: string[];
+  /** installed skills active on every session of the agent (must exist: 10004) */
+  skills?: string[];
+  /** route used when a completion names none */
+  default_route?: string | null;
+  /** the default of the agent's completions that name none */
+  multitask_strategy?: 'reject' | 'enqueue' | 'interrupt' | 'rollback';
+  /** tool calls that wait for a person's approval; null: none */
+  approval?: ApprovalSettings | null;
+  /** Free-form string labels (at most 32 keys, values up to 1000 characters) */
+  metadata?: Record<string, string>;
+}
+
+export interface Deleted {
+  deleted: true;
+}
+
+export interface Session {
+  /** session id */
+  session_id: string;
+  /** agent id */
+  agent_id: string;
+  tenant_id: string;
+  user_id: string;
+  name: string | null;
+  status: SessionStatus;
+  metadata: Record<string, string>;
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+  /** ISO 8601 UTC timestamp */
+  updated_at: string;
+  /** ISO 8601 UTC timestamp */
+  archived_at: string | null;
+}
+
+export type SessionStatus = 'active' | 'archived';
+
+export interface CreateSessionRequest {
+  name?: string;
+  /** end user the session serves; defaults to the caller (API key id or JWT subject) */
+  user_id?: string;
+  /**
+   * Free-form string labels (at most 32 keys, values up to 1000 characters)
+   * @default {}
+   */
+  metadata?: Record<string, string>;
+}
+
+export interface SessionPage {
+  items: Session[];
+  /** number of items across all pages */
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface Message {
+  /** message id */
+  message_id: string;
+  /** session id */
+  session_id: string;
+  role: 'user' | 'assistant' | 'system' | 'tool';
+  content: string;
+  metadata: Record<string, string>;
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+}
+
+export interface CreateMessageRequest {
+  /** @default "user" */
+  role?: 'user' | 'assistant' | 'system' | 'tool';
+  content: string;
+  /**
+   * Free-form string labels (at most 32 keys, values up to 1000 characters)
+   * @default {}
+   */
+  metadata?: Record<string, string>;
+}
+
+export interface MessagePage {
+  items: Message[];
+  /** number of items across all pages */
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface CompletionReply {
+  /** session id */
+  session_id: string;
+  /** Markdown */
+  answer: string;
+  reference: Reference[];
+  /** trace id of one completion run */
+  trace_id: string;
+  cost: Cost;
+  /** the route the run took */
+  route: string;
+  /** the model that answered; null when no language model was used */
+  model: string | null;
+  /** true: no language model is configured; the answer quotes knowledge-base passages and says so */
+  offline: boolean;
+  stop_reason: StopReason;
+  /** what the run produced besides the answer (review report, imported items) */
+  artifacts: Array<Record<string, unknown>>;
+}
+
+export interface Reference {
+  /** the [n] the answer cites */
+  index: number;
+  chunk_id: string;
+  /** document id */
+  doc_id: string;
+  doc_name: string;
+  kb_id: string;
+  content: string;
+  similarity: number;
+}
+
+export interface Cost {
+  /** prompt + generated tokens of every model call of the run */
+  tokens: number;
+  /** from the request to the recorded answer */
+  duration_ms: number;
+}
+
+/** `step_limit` / `token_limit`: the run hit COMPLETION_MAX_STEPS / COMPLETION_MAX_TOKENS and answers with what it has; `canceled`: the run was cancelled (POST …/cancel, or a later run's `interrupt` / `rollback`) and `answer` is what it had written by then */
+export type StopReason = 'answered' | 'step_limit' | 'token_limit' | 'canceled';
+
+/** One server-sent event of a completion stream (its `event:`, `id:` and `data:` lines); see the operation description. */
+export type CompletionEvent =
+  ThinkingEvent | ToolCallEvent | ApprovalRequiredEvent | ApprovalDecidedEvent | ToolResultEvent | MessageEvent | ErrorEvent | DoneEvent;
+
+export interface ThinkingEvent {
+  event: 'thinking';
+  /** `<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume */
+  id: string;
+  data: StreamEventThinking;
+}
+
+/** What the run is doing: `accepted` (the first event), `queued` (it waits for an earlier run of its session), `retrieval`, `model`, `model_retry` */
+export interface StreamEventThinking {
+  phase: 'accepted' | 'queued' | 'retrieval' | 'model' | 'model_retry';
+  /** `accepted` only */
+  trace_id?: string;
+  /** `accepted` only: the route the run takes */
+  route?: string;
+  /** `accepted` only: true when no language model is configured */
+  offline?: boolean;
+  /** `model` / `model_retry`: the model call of the run, from 1 */
+  step?: number;
+  /** `model` / `model_retry`: the attempt of that call, from 1 */
+  attempt?: number;
+}
+
+export interface ToolCallEvent {
+  event: 'tool_call';
+  /** `<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume */
+  id: string;
+  data: StreamEventToolCall;
+}
+
+/** The model called a tool with these arguments */
+export interface StreamEventToolCall {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+export interface ApprovalRequiredEvent {
+  event: 'approval_required';
+  /** `<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume */
+  id: string;
+  data: StreamEventApprovalRequired;
+}
+
+/** The model called a tool that needs a person's approval: the run waits (`waiting_approval`) for POST …/approvals/{approval_id}, at most until `expires_at` (then it counts as rejected) */
+export interface StreamEventApprovalRequired {
+  /** approval id of one tool call waiting for a person */
+  approval_id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  step: number;
+  /** ISO 8601 UTC timestamp */
+  expires_at: string;
+}
+
+export interface ApprovalDecidedEvent {
+  event: 'approval_decided';
+  /** `<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume */
+  id: string;
+  data: StreamEventApprovalDecided;
+}
+
+/** A waiting tool call was decided: `approved` (it runs now), `rejected` or `timed_out` (the model is told it did not run) */
+export interface StreamEventApprovalDecided {
+  /** approval id of one tool call waiting for a person */
+  approval_id: string;
+  tool: string;
+  status: 'approved' | 'rejected' | 'timed_out';
+  comment: string | null;
+}
+
+export interface ToolResultEvent {
+  event: 'tool_result';
+  /** `<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume */
+  id: string;
+  data: StreamEventToolResult;
+}
+
+export interface StreamEventToolResult {
+  tool: string;
+  /** the tool's JSON result; a failed tool gives `{ "error": "..." }` */
+  result?: unknown;
+}
+
+export interface MessageEvent {
+  event: 'message';
+  /** `<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume */
+  id: string;
+  data: StreamEventMessage;
+}
+
+export interface StreamEventMessage {
+  /** the whole answer so far of the current model step (not a delta) */
+  answer: string;
+  /** on the last message only */
+  reference?: Reference[];
+}
+
+export interface ErrorEvent {
+  event: 'error';
+  /** `<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume */
+  id: string;
+  data: StreamEventError;
+}
+
+/** The run failed; always followed by `done` */
+export interface StreamEventError {
+  /** 30001, 30002 or 20001 */
+  code: number;
+  message: string;
+}
+
+export interface DoneEvent {
+  event: 'done';
+  /** `<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume */
+  id: string;
+  data: StreamEventDone;
+}
+
+/** The last event; `cost` is absent when the run ended without finishing its stream */
+export interface StreamEventDone {
+  /** session id */
+  session_id: string;
+  /** trace id of one completion run */
+  trace_id: string;
+  cost?: Cost;
+  /** why the run ended: a StopReason, or `failed` after an `error` event; absent in streams written before it existed */
+  stop_reason?: 'answered' | 'step_limit' | 'token_limit' | 'canceled' | 'failed';
+}
+
+/** HTTP 202, code 0: the run is accepted and goes on (a `background` request, or one that did not answer within COMPLETION_REPLY_WAIT_MS); follow it with `links.self`. */
+export interface RunAccepted {
+  /** trace id of one completion run */
+  trace_id: string;
+  /** session id */
+  session_id: string;
+  /** where the run is now; it goes on */
+  status: 'running' | 'queued' | 'waiting_approval';
+  links: {
+    /** GET it for the run's status and, once ended, its result */
+    self: string;
+    /** its event stream (text/event-stream), from the start or after Last-Event-ID */
+    events: string;
+  };
+}
+
+export interface CompletionRequest {
+  /** an active session of this agent (create it first) (`ses_…`; one that names nothing: 10004) */
+  session_id: string;
+  /** the user message */
+  question: string;
+  /**
+   * `true`: a text/event-stream reply (see the description)
+   * @default false
+   */
+  stream?: boolean;
+  /**
+   * `true`: answer at once with HTTP 202 `RunAccepted` (not with `stream`); the run goes on whatever the client does, and is followed with its links
+   * @default false
+   */
+  background?: boolean;
+  /** when the session already has a run going; default: the agent's `multitask_strategy` (`reject` unless set) */
+  multitask_strategy?: 'reject' | 'enqueue' | 'interrupt' | 'rollback';
+  /** `@scenario@processor@mode@` (GET /v1/combo/scenarios); default: the agent's default_route, else `@chat@llm@default@` */
+  route?: string;
+  /**
+   * files uploaded with POST /v1/files whose text the run reads (at most 10)
+   * @default []
+   */
+  attachments?: string[];
+  /**
+   * knowledge-base documents retrieval is restricted to (documents of the agent's knowledge bases)
+   * @default []
+   */
+  context_ids?: string[];
+}
+
+export interface CompletionRun {
+  /** session id */
+  session_id: string;
+  /** trace id of one completion run */
+  trace_id: string;
+  kind: RunKind;
+  /** the route the run took */
+  route: string;
+  agent_id: string;
+  status: RunStatus;
+  /** the run's Temporal workflow id (`completion-<trace_id>`; older runs: `completion-<session_id>`) */
+  workflow_id: string;
+  /** its Temporal run id; null while queued; for a running run, in lists, null until its end is recorded (GET of the run reads it from Temporal) */
+  run_id: string | null;
+  /** Markdown; null until completed */
+  answer: string | null;
+  reference: Reference[];
+  cost: Cost | null;
+  model: string | null;
+  offline: boolean;
+  stop_reason: StopReason | null;
+  artifacts: Array<Record<string, unknown>>;
+  error: {
+    code: number;
+    message: string;
+  } | null;
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+  /** when its workflow started (later than created_at for a queued run) */
+  started_at: string | null;
+  /** ISO 8601 UTC timestamp */
+  finished_at: string | null;
+  /** the run's tool calls that needed a person's approval, oldest first */
+  approvals: ToolApproval[];
+}
+
+/** `chat`: a completion asked through the API; `trigger`: started by an event trigger; `cron`: started by a cron job */
+export type RunKind = 'chat' | 'trigger' | 'cron';
+
+/** `queued`: waiting for an earlier run of its session (`enqueue`); `running`; `waiting_approval`: a tool call waits for a person; then `completed`, `failed` or `canceled` */
+export type RunStatus = 'queued' | 'running' | 'waiting_approval' | 'completed' | 'failed' | 'canceled';
+
+/** A tool call waiting for (or given) a person's decision */
+export interface ToolApproval {
+  /** approval id of one tool call waiting for a person */
+  approval_id: string;
+  /** the tool as the model called it (`<skill>__<tool>` for a skill tool) */
+  tool: string;
+  /** the arguments the model gave: what the tool would run with */
+  arguments: Record<string, unknown>;
+  /** the model call of the run that asked for it, from 1 */
+  step: number;
+  status: ApprovalStatus;
+  /** the decider's comment (given to the model with a rejection) */
+  comment: string | null;
+  /** who decided: `api_key:<key id>` or `user:<console user>`; null when pending or timed out */
+  decided_by: string | null;
+  /** ISO 8601 UTC timestamp */
+  requested_at: string;
+  /** when it counts as rejected if nobody decides */
+  expires_at: string;
+  /** ISO 8601 UTC timestamp */
+  decided_at: string | null;
+}
+
+/** `pending`: waiting for a decision; `approved` (the tool ran); `rejected` (the model was told and went on); `timed_out`: no decision within `timeout_s`, counted as rejected; `canceled`: the run ended (cancelled, failed) before a decision */
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'timed_out' | 'canceled';
+
+export interface ApprovalDecision {
+  /** trace id of one completion run */
+  trace_id: string;
+  approval: ToolApproval;
+  /** true: this request decided it; false: it had been decided the same way before (a repeated request) */
+  applied: boolean;
+}
+
+export interface ApprovalDecisionRequest {
+  decision: 'approve' | 'reject';
+  /** kept with the decision; a rejection passes it to the model */
+  comment?: string;
+}
+
+export interface CompletionRunPage {
+  items: CompletionRun[];
+  /** number of items across all pages */
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface ScenarioList {
+  items: Scenario[];
+}
+
+export interface Scenario {
+  scenario_id: string;
+  description: string;
+  /** processors this scenario accepts in a route */
+  processors: string[];
+  default_processor: string;
+  /** outbound events a run of this scenario emits when it finishes (besides session.finished) */
+  events: EventName[];
+}
+
+export type EventName =
+  | 'session.created'
+  | 'session.finished'
+  | 'session.archived'
+  | 'tool.called'
+  | 'tool.error'
+  | 'agent.step'
+  | 'review.completed'
+  | 'import.completed'
+  | 'cost.threshold_exceeded'
+  | 'run.failed'
+  | 'run.canceled'
+  | 'run.approval_required'
+  | 'document.parsed'
+  | 'document.failed';
+
+export interface ProcessorList {
+  items: Processor[];
+}
+
+export interface Processor {
+  processor_id: string;
+  description: string;
+  /** the processor calls a language model (without one configured, the route is answered offline) */
+  uses_model: boolean;
+  modes: ProcessorMode[];
+}
+
+export interface ProcessorMode {
+  mode: string;
+  description: string;
+}
+
+export interface CreatedApiKey {
+  /** API key id (public) */
+  key_id: string;
+  name: string;
+  role: Role;
+  /** first characters of the key, to recognise it */
+  prefix: string;
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+  /** ISO 8601 UTC timestamp */
+  expires_at: string | null;
+  /** ISO 8601 UTC timestamp */
+  revoked_at: string | null;
+  /** the secret key; shown only in this reply, stored hashed */
+  api_key: string;
+}
+
+export type Role = 'admin' | 'member';
+
+export interface CreateApiKeyRequest {
+  name: string;
+  role?: Role;
+  /** ISO 8601; the key stops working then */
+  expires_at?: string;
+}
+
+export interface ApiKeyPage {
+  items: ApiKey[];
+  /** number of items across all pages */
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface ApiKey {
+  /** API key id (public) */
+  key_id: string;
+  name: string;
+  role: Role;
+  /** first characters of the key, to recognise it */
+  prefix: string;
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+  /** ISO 8601 UTC timestamp */
+  expires_at: string | null;
+  /** ISO 8601 UTC timestamp */
+  revoked_at: string | null;
+}
+
+export interface EventPage {
+  items: Event[];
+  /** number of items across all pages */
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface Event {
+  event_id: string;
+  event: EventName;
+  tenant_id: string;
+  /** ISO 8601 UTC timestamp */
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+export interface WebhookSubscriptionWithSecret {
+  /** webhook subscription id */
+  subscription_id: string;
+  url: string;
+  events: EventName[];
+  description: string;
+  enabled: boolean;
+  /** last four characters of the secret, to tell secrets apart */
+  secret_last4: string;
+  /** until when deliveries also carry a signature made with the secret replaced by the last rotation; null when they do not */
+  previous_secret_valid_until: string | null;
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+  /** ISO 8601 UTC timestamp */
+  updated_at: string;
+  /** the signing secret; shown only in this reply */
+  secret: string;
+}
+
+export interface CreateWebhookSubscriptionRequest {
+  /** http(s) URL; private and loopback addresses are refused unless ALLOW_PRIVATE_URLS */
+  url: string;
+  events: EventName[];
+  /** shared signing secret; generated when absent. Shown only in the reply that sets it. */
+  secret?: string;
+  /** @default "" */
+  description?: string;
+  /** @default true */
+  enabled?: boolean;
+}
+
+export interface WebhookSubscriptionPage {
+  items: WebhookSubscription[];
+  /** number of items across all pages */
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface WebhookSubscription {
+  /** webhook subscription id */
+  subscription_id: string;
+  url: string;
+  events: EventName[];
+  description: string;
+  enabled: boolean;
+  /** last four characters of the secret, to tell secrets apart */
+  secret_last4: string;
+  /** until when deliveries also carry a signature made with the secret replaced by the last rotation; null when they do not */
+  previous_secret_valid_until: string | null;
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+  /** ISO 8601 UTC timestamp */
+  updated_at: string;
+}
+
+export interface UpdateWebhookSubscriptionRequest {
+  url?: string;
+  events?: EventName[];
+  description?: string;
+  enabled?: boolean;
+}
+
+export interface RotateWebhookSecretRequest {
+  /** shared signing secret; generated when absent. Shown only in the reply that sets it. */
+  secret?: string;
+  /**
+   * how long deliveries keep carrying the replaced secret's signature beside the new one, 0-604800 seconds (default 0: the new secret alone from now on)
+   * @default 0
+   */
+  grace_seconds?: number;
+}
+
+export interface WebhookDelivery {
+  /** delivery id */
+  delivery_id: string;
+  /** webhook subscription id */
+  subscription_id: string;
+  event_id: string;
+  event: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  attempts: DeliveryAttempt[];
+  /** the Temporal workflow that delivers it */
+  workflow_id: string;
+  /** the dead letter this delivery replays */
+  replay_of: string | null;
+  /** the historical replay that made it */
+  replay_id: string | null;
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+  /** ISO 8601 UTC timestamp */
+  delivered_at: string | null;
+  /** ISO 8601 UTC timestamp */
+  dead_at: string | null;
+}
+
+/** `dead`: all five attempts failed; the delivery is in the dead-letter queue */
+export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
+
+export interface DeliveryAttempt {
+  attempt: number;
+  /** ISO 8601 UTC timestamp */
+  at: string;
+  ok: boolean;
+  /** HTTP status, null when no answer came */
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
+export interface WebhookDeliveryPage {
+  items: WebhookDelivery[];
+  /** number of items across all pages */
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface WebhookReplay {
+  replay_id: string;
+  workflow_id: string;
+  status: 'running' | 'completed' | 'failed';
+  deliveries_started: number | null;
+}
+
+export interface WebhookReplayRequest {
+  /** inclusive lower bound on the event timestamp */
+  since: string;
+  /** exclusive upper bound on the event timestamp */
+  until: string;
+  /** only these event names */
+  events?: EventName[];
+  /** only this subscription */
+  subscription_id?: string;
+}
+
+export interface InboundWebhookAccepted {
+  /** the X-Combo-Event-Id */
+  event_id: string;
+  /** true: this integration had already received this event id; nothing was started */
+  duplicate: boolean;
+  /** the inbound channel (`/v1/webhook/{channel}`), or `generic` for `/v1/webhook/generic/{trigger_id}` */
+  source: 'workchat-a' | 'workchat-b' | 'review-a' | 'git-a' | 'git-b' | 'git-c' | 'generic';
+  /** the normalised event name (`push`, `pull_request.opened`, `message`, ...), `unknown` when the channel does not recognise the payload */
+  event: string;
+  project: string | null;
+  actor: string | null;
+  url: string | null;
+  /** ISO 8601 UTC timestamp */
+  received_at: string;
+  /** one agent task per matching event trigger */
+  tasks: Array<{
+    trigger_id: string;
+    workflow_id: string;
+    /** false: the trigger already had its task for this event, or `error` says why none was started */
+    started: boolean;
+    /** why no task was started: an input of the trigger names a path this event lacks */
+    error?: string;
+  }>;
+}
+
+/** the sending system's JSON object, as it documents it */
+export type InboundWebhookPayload = Record<string, unknown>;
+
+export interface IntegrationWithSecret {
+  /** integration id */
+  integration_id: string;
+  /** the inbound channel (`/v1/webhook/{channel}`), or `generic` for `/v1/webhook/generic/{trigger_id}` */
+  channel: 'workchat-a' | 'workchat-b' | 'review-a' | 'git-a' | 'git-b' | 'git-c' | 'generic';
+  name: string;
+  /** the URL to configure in the sending system: the inbound path with `?integration_id=`. For `generic`, replace `{trigger_id}` with the trigger's id. */
+  webhook_url: string;
+  /** last four characters of the current secret, to tell secrets apart */
+  secret_last4: string;
+  /** until when the secret replaced by the last rotation still verifies; null when it no longer does */
+  previous_secret_valid_until: string | null;
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+  /** ISO 8601 UTC timestamp */
+  updated_at: string;
+  /** the shared signing secret (HMAC key); shown only in this reply */
+  secret: string;
+}
+
+export interface CreateIntegrationRequest {
+  /** the inbound channel (`/v1/webhook/{channel}`), or `generic` for `/v1/webhook/generic/{trigger_id}` */
+  channel: 'workchat-a' | 'workchat-b' | 'review-a' | 'git-a' | 'git-b' | 'git-c' | 'generic';
+  /** a label; defaults to the channel */
+  name?: string;
+}
+
+export interface IntegrationPage {
+  items: Integration[];
+  /** number of items across all pages */
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface Integration {
+  /** integration id */
+  integration_id: string;
+  /** the inbound channel (`/v1/webhook/{channel}`), or `generic` for `/v1/webhook/generic/{trigger_id}` */
+  channel: 'workchat-a' | 'workchat-b' | 'review-a' | 'git-a' | 'git-b' | 'git-c' | 'generic';
+  name: string;
+  /** the URL to configure in the sending system: the inbound path with `?integration_id=`. For `generic`, replace `{trigger_id}` with the trigger's id. */
+  webhook_url: string;
+  /** last four characters of the current secret, to tell secrets apart */
+  secret_last4: string;
+  /** until when the secret replaced by the last rotation still verifies; null when it no longer does */
+  previous_secret_valid_until: string | null;
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+  /** ISO 8601 UTC timestamp */
+  updated_at: string;
+}
+
+export interface RotateIntegrationSecretRequest {
+  /**
+   * how long the previous secret keeps verifying, 0-604800 seconds (default 3600)
+   * @default 3600
+   */
+  grace_seconds?: number;
+}
+
+export interface CronJob {
+  /** cron job id */
+  cron_id: string;
+  name: string;
+  cron: string;
+  timezone: string;
+  /** agent id */
+  agent_id: string;
+  question: string;
+  inputs: Record<string, string>;
+  /** how the task opens its session and what it asks; GET /v1/event-trigger/templates lists them */
+  session_template: 'default' | 'code-review' | 'import-requirements' | 'import-bugs';
+  /** what happens when a run is due while the previous one is still going: `skip` it, `buffer_one` (run once after), `buffer_all` (run each after), `cancel_other` / `terminate_other` (stop the old one), `allow_all` (run side by side) */
+  overlap: 'skip' | 'buffer_one' | 'buffer_all' | 'cancel_other' | 'terminate_other' | 'allow_all';
+  paused: boolean;
+  /** the Temporal Schedule behind the job */
+  schedule_id: string;
+  /** false when the Temporal Schedule was removed outside the service; delete the job then */
+  schedule_exists: boolean;
+  /** the next (up to) 5 due times; empty while paused */
+  next_run_times: string[];
+  /** the latest runs Temporal remembers (up to 10), oldest first */
+  recent_runs: CronRun[];
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+  /** ISO 8601 UTC timestamp */
+  updated_at: string;
+}
+
+export interface CronRun {
+  workflow_id: string;
+  run_id: string;
+  /** time the run was due (the trigger time for a manual run) */
+  scheduled_at: string;
+  /** time the schedule started it */
+  started_at: string;
+  /** read for a single job; in lists only `running` is known (null otherwise); null also when Temporal no longer keeps the run. `canceled`: the run was cancelled (`POST /v1/combo/completions/{trace_id}/cancel`, or the task in the Temporal UI) */
+  status: 'running' | 'paused' | 'completed' | 'failed' | 'canceled' | 'terminated' | 'timed_out' | 'continued_as_new' | null;
+}
+
+export interface CreateCronJobRequest {
+  name: string;
+  /** five fields: minute hour day-of-month month day-of-week, with `*`, values, ranges, steps, lists and JAN-DEC / SUN-SAT names. When both day-of-month and day-of-week are restricted, a run needs both to match (`0 9 1-7 * MON` is the first Monday). */
+  cron: string;
+  /**
+   * IANA time zone the expression is read in
+   * @default "UTC"
+   */
+  timezone?: string;
+  /** agent that runs the task (must exist in the tenant: 10001 otherwise) */
+  agent_id: string;
+  /** what the agent is asked on every run */
+  question: string;
+  /**
+   * input names (1-40 of a-z 0-9 _, starting with a letter; at most 20) and their values, handed to the session template
+   * @default {}
+   */
+  inputs?: Record<string, string>;
+  /**
+   * how the task opens its session and what it asks; GET /v1/event-trigger/templates lists them
+   * @default "default"
+   */
+  session_template?: 'default' | 'code-review' | 'import-requirements' | 'import-bugs';
+  /**
+   * what happens when a run is due while the previous one is still going: `skip` it, `buffer_one` (run once after), `buffer_all` (run each after), `cancel_other` / `terminate_other` (stop the old one), `allow_all` (run side by side)
+   * @default "skip"
+   */
+  overlap?: 'skip' | 'buffer_one' | 'buffer_all' | 'cancel_other' | 'terminate_other' | 'allow_all';
+  /**
+   * create the job without running it until unpaused
+   * @default false
+   */
+  paused?: boolean;
+}
+
+export interface CronJobPage {
+  items: CronJob[];
+  /** number of items across all pages */
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface UpdateCronJobRequest {
+  /** true stops the runs until set to false again */
+  paused: boolean;
+}
+
+export interface CronJobTriggered {
+  /** cron job id */
+  cron_id: string;
+  /** ISO 8601 UTC timestamp */
+  triggered_at: string;
+}
+
+export interface CronJobBackfill {
+  /** cron job id */
+  cron_id: string;
+  /** ISO 8601 UTC timestamp */
+  since: string;
+  /** ISO 8601 UTC timestamp */
+  until: string;
+  /** what happens when a run is due while the previous one is still going: `skip` it, `buffer_one` (run once after), `buffer_all` (run each after), `cancel_other` / `terminate_other` (stop the old one), `allow_all` (run side by side) */
+  overlap: 'skip' | 'buffer_one' | 'buffer_all' | 'cancel_other' | 'terminate_other' | 'allow_all';
+  /** due times of the job's expression in [since, until), each started as a run (at most 1000) */
+  runs: number;
+  /** the earliest of those due times; null when there are none */
+  first_run_at: string | null;
+  /** the latest of those due times; null when there are none */
+  last_run_at: string | null;
+}
+
+export interface BackfillCronJobRequest {
+  /** inclusive lower bound: due times at or after it run */
+  since: string;
+  /** exclusive upper bound: due times before it run; not in the future (due times to come run on schedule) */
+  until: string;
+  /**
+   * how the backfilled runs overlap one another and the job's own runs; default `buffer_all`: one after another, each of them runs (the job's `overlap` applies to its scheduled runs only)
+   * @default "buffer_all"
+   */
+  overlap?: 'skip' | 'buffer_one' | 'buffer_all' | 'cancel_other' | 'terminate_other' | 'allow_all';
+}
+
+export interface SessionTemplateList {
+  items: Array<{
+    name: string;
+    description: string;
+    route: string;
+  }>;
+}
+
+export interface EventTrigger {
+  /** event trigger id */
+  trigger_id: string;
+  name: string;
+  enabled: boolean;
+  trigger: EventTriggerConfig;
+  /** for `generic` triggers, the path external systems POST their events to; null for channel triggers */
+  inbound_path: string | null;
+  /** what is wrong with a trigger saved before it was checked (e.g. an input naming `{{ event.foo }}`, which fills as empty); empty when nothing is. Saving the trigger again requires fixing them. */
+  problems: Array<{
+    field: string;
+    message: string;
+  }>;
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+  /** ISO 8601 UTC timestamp */
+  updated_at: string;
+}
+
+export interface EventTriggerConfig {
+  /** channel of the source system (`/v1/webhook/{channel}`), or `generic` for `/v1/webhook/generic/{trigger_id}` */
+  source: 'workchat-a' | 'workchat-b' | 'review-a' | 'git-a' | 'git-b' | 'git-c' | 'generic';
+  /** only events received through this integration (of the tenant, on the `source` channel: 10001 otherwise); absent: events through every integration of the channel */
+  integration_id?: string;
+  match: {
+    /** the normalised event name (`push`, `pull_request.opened`, `patchset-created`, `message`, ...), or `*` for every event of the source */
+    event: string;
+    /** RE2 regular expression searched for in the event's project (at most 500 characters). It runs on a linear-time engine, so no pattern can backtrack catastrophically; backreferences and lookaround are therefore not supported. An event without a project never matches a pattern. Absent: every project. */
+    project_regex?: string;
+  };
+  action: {
+    /** the agent to run (must exist in the tenant: 10001 otherwise) */
+    agent_id: string;
+    /** how the task opens its session and what it asks; GET /v1/event-trigger/templates lists them */
+    session_template: 'default' | 'code-review' | 'import-requirements' | 'import-bugs';
+    /**
+     * Input names (1-40 of a-z 0-9 _, starting with a letter; at most 20) and their templates, filled from the normalised inbound event: `event_id`, `source`, `event`, `project`, `actor`, `url`, `received_at`, and `payload` (the body as sent) with any path below it (`payload.pull_request.labels.0.name`). Strings are filled as they are, numbers and booleans as text, objects as JSON, JSON null (and a null field such as `project`) as the empty string; a filled value is cut at 20 000 characters. When an event lacks a path an input names, the trigger starts no task for it: its entry in the inbound call's `tasks` has `started: false` and `error` naming the path.
+     * @default {}
+     */
+    inputs?: Record<string, string>;
+  };
+}
+
+export interface CreateEventTriggerRequest {
+  name: string;
+  /** @default true */
+  enabled?: boolean;
+  trigger: EventTriggerConfig;
+}
+
+export interface EventTriggerPage {
+  items: EventTrigger[];
+  /** number of items across all pages */
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface UpdateEventTriggerRequest {
+  name?: string;
+  enabled?: boolean;
+  trigger?: EventTriggerConfig;
+}
+
+export interface ParserList {
+  items: Array<{
+    parser_id: string;
+    description: string;
+  }>;
+}
+
+export interface EmbeddingModelList {
+  default: string;
+  items: Array<{
+    model: string;
+    dimension: number | null;
+  }>;
+}
+
+export interface KnowledgeBase {
+  /** knowledge base id */
+  kb_id: string;
+  name: string;
+  description: string;
+  embedding_model: string;
+  /** vector size of embedding_model, recorded at creation */
+  dimension: number;
+  parser_id: string;
+  chunk_tokens: number;
+  overlap_tokens: number;
+  metadata: Record<string, string>;
+  document_count: number;
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+  /** ISO 8601 UTC timestamp */
+  updated_at: string;
+}
+
+export interface CreateKnowledgeBaseRequest {
+  name: string;
+  /** @default "" */
+  description?: string;
+  /** one of GET /v1/kb/embedding-models; the installation default when absent. Fixed once created. */
+  embedding_model?: string;
+  /**
+   * parser of uploads that name none
+   * @default "naive"
+   */
+  parser_id?: string;
+  /**
+   * largest chunk, in cl100k tokens (64-4096)
+   * @default 512
+   */
+  chunk_tokens?: number;
+  /**
+   * tokens repeated between neighbouring chunks by splitting parsers (0-1024, below chunk_tokens)
+   * @default 64
+   */
+  overlap_tokens?: number;
+  /**
+   * Free-form string labels (at most 32 keys, values up to 1000 characters)
+   * @default {}
+   */
+  metadata?: Record<string, string>;
+}
+
+export interface KnowledgeBasePage {
+  items: KnowledgeBase[];
+  /** number of items across all pages */
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+/** Chunking changes apply to documents uploaded afterwards. */
+export interface UpdateKnowledgeBaseRequest {
+  name?: string;
+  description?: string;
+  /** chunking parser; GET /v1/kb/parsers lists them */
+  parser_id?: string;
+  /** largest chunk, in cl100k tokens (64-4096) */
+  chunk_tokens?: number;
+  /** tokens repeated between neighbouring chunks by splitting parsers (0-1024, below chunk_tokens) */
+  overlap_tokens?: number;
+  /** Free-form string labels (at most 32 keys, values up to 1000 characters) */
+  metadata?: Record<string, string>;
+}
+
+export interface DocumentPage {
+  items: Document[];
+  /** number of items across all pages */
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface Document {
+  /** document id */
+  doc_id: string;
+  /** knowledge base id */
+  kb_id: string;
+  /** the uploaded file name */
+  name: string;
+  content_type: string;
+  /** detected format (text, markdown, html, pdf, docx, csv, xlsx, json) */
+  format: string | null;
+  size_bytes: number;
+  parser_id: string;
+  status: DocumentStatus;
+  /** chunks searchable so far (during a reparse, and after one that failed, the previous parse's, which answer until a parse succeeds) */
+  chunk_count: number;
+  /** which parse `status` and `progress` describe: 1 for the upload's, one more for every reparse */
+  parse: number;
+  error: DocumentFailure;
+  progress: DocumentProgress;
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+  /** ISO 8601 UTC timestamp */
+  updated_at: string;
+}
+
+/** `parsing` from upload until the chunks are searchable; then `ready`, or `failed` with `error`. */
+export type DocumentStatus = 'parsing' | 'ready' | 'failed';
+
+export type DocumentFailure = {
+  /** `unsupported`: not one of the supported formats (or its parser was removed); `encrypted`: password-protected; `corrupt`: the file cannot be read, or its extraction and splitting ran over the time limit (PARSE_TIMEOUT_MS); `too_large`: a DOCX or XLSX that unpacks past ZIP_MAX_UNCOMPRESSED_BYTES or ZIP_MAX_COMPRESSION_RATIO (a zip bomb), or a file whose extraction needs more memory than a parsing thread has (PARSE_THREAD_MEMORY_MB); `empty`: no text to index; `embedding_failed`: the embedding model refused the chunks or is not configured; `indexing_failed`: the index, the database or the embedding upstream stayed unavailable through every retry; `timed_out`: still being parsed after DOCUMENT_INGEST_TIMEOUT_MS. */
+  reason: 'unsupported' | 'encrypted' | 'corrupt' | 'empty' | 'too_large' | 'embedding_failed' | 'indexing_failed' | 'timed_out';
+  /** What went wrong, fit to show the uploader. */
+  message: string;
+} | null;
+
+/** Written as the parse goes once it has run for a second; a shorter parse records it all with its outcome. */
+export interface DocumentProgress {
+  stage: 'queued' | 'extracting' | 'embedding' | 'done' | 'failed';
+  /** share of the work done, 0 to 1 */
+  fraction: number;
+  /** chunks the parser produced; null until split */
+  chunks_total: number | null;
+  chunks_indexed: number;
+  /** tokens over all chunks (cl100k) */
+  token_count: number;
+  /** ISO 8601 UTC timestamp */
+  started_at: string | null;
+  /** ISO 8601 UTC timestamp */
+  finished_at: string | null;
+}
+
+export interface UploadDocumentRequest {
+  /** knowledge base id */
+  kb_id: string;
+  /** parser for this document; the knowledge base's parser_id when absent */
+  parser_id?: string;
+  /** the document (text, Markdown, HTML, PDF, DOCX, CSV, XLSX or JSON) */
+  file: Uploadable;
+}
+
+export interface ReparseDocumentRequest {
+  /** parser for the new parse; the document's own parser_id when absent */
+  parser_id?: string;
+}
+
+export interface ChunkSearchResult {
+  chunks: SearchedChunk[];
+  /** candidates at or above similarity_threshold (before top_k) */
+  total: number;
+  /** candidates per document, most first */
+  doc_aggs: Array<{
+    /** document id */
+    doc_id: string;
+    doc_name: string;
+    count: number;
+  }>;
+  embedding_model: string;
+  reranker: string | null;
+}
+
+export interface SearchedChunk {
+  chunk_id: string;
+  content: string;
+  /** document id */
+  doc_id: string;
+  doc_name: string;
+  /** knowledge base id */
+  kb_id: string;
+  /** 0-based order of the chunk in its document */
+  position: number;
+  section_path: string[];
+  role: string | null;
+  page: number | null;
+  /** combined: (wv·vector + wk·term) / (wv + wk) */
+  similarity: number;
+  /** cosine similarity of question and chunk, clamped to 0-1 */
+  vector_similarity: number;
+  /** BM25 score relative to the best BM25 score among the candidates, 0-1 */
+  term_similarity: number;
+  /** reranker score, 0-1; null when the chunk was not re-scored */
+  rerank_score: number | null;
+  /** the content (or, when only its headings matched, the section path) with matched terms in <em> */
+  highlight: string | null;
+}
+
+export interface ChunkSearchRequest {
+  question: string;
+  kb_ids: string[];
+  /** restrict the search to these documents of the knowledge bases */
+  doc_ids?: string[];
+  /**
+   * chunks returned (1-100, default 8)
+   * @default 8
+   */
+  top_k?: number;
+  /**
+   * chunks whose combined similarity is below this are dropped (0-1, default 0.2)
+   * @default 0.2
+   */
+  similarity_threshold?: number;
+  /** weight of the vector (cosine) part, 0-1; default 0.7, or 1 - keyword_weight when only that is given */
+  vector_similarity_weight?: number;
+  /** weight of the term (BM25) part, 0-1; default 0.3, or 1 - vector_similarity_weight when only that is given */
+  keyword_weight?: number;
+  /**
+   * best candidates (by combined similarity) re-scored by the reranker; they lead the order by the mean of similarity and rerank_score, then top_k are taken; 0 turns reranking off (0-200, default 10)
+   * @default 10
+   */
+  rerank_top_n?: number;
+  /**
+   * return matched terms wrapped in <em>
+   * @default true
+   */
+  highlight?: boolean;
+}
+
+export interface SkillPage {
+  items: Skill[];
+  /** number of items across all pages */
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface Skill {
+  /** skill id */
+  skill_id: string;
+  name: string;
+  version: string;
+  description: string;
+  instructions: string;
+  tools: SkillTool[];
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+}
+
+export interface SkillTool {
+  name: string;
+  /** what the tool does, for the model */
+  description: string;
+  /** JSON Schema (draft-07) of the arguments, `type: "object"`, self-contained (no `$id`; `$ref` only within it), at most 16384 characters. Shown to the model as is; every call's arguments are validated against it. */
+  parameters: Record<string, unknown>;
+  http: SkillToolHttp;
+}
+
+/** The request one call makes. GET and DELETE put the arguments in the query string (strings, numbers and booleans as they are, arrays as repeated parameters, objects as JSON text, nulls left out); the other methods send them as a JSON body. A 2xx answer is the tool result (JSON parsed; other content as `{text}`; at most 64 KiB); any other status, a refused address or a network failure is reported to the model as the tool result. */
+export interface SkillToolHttp {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** http(s) URL without credentials. Private, loopback and reserved addresses are refused at install and at every call unless the installation sets ALLOW_PRIVATE_URLS. Redirects are not followed. */
+  url: string;
+  /**
+   * Fixed, non-secret request headers, stored and shown back as given. Names that carry credentials (Authorization, Cookie, anything with auth, token, secret, password, api-key or signature) and transport headers (Host, Content-Type, Content-Length, ...) are refused.
+   * @default {}
+   */
+  headers?: Record<string, string>;
+  /**
+   * whole request, 100-30000 ms; default 10000
+   * @default 10000
+   */
+  timeout_ms?: number;
+}
+
+/** The manifest is wrapped in `manifest`. A tenant installs each name+version once (again: 10005); another version of the same name is a separate skill. */
+export interface InstallSkillRequest {
+  manifest: SkillManifest;
+}
+
+export interface SkillManifest {
+  /** slug naming the skill; the tools the model sees are called `<name>__<tool name>` */
+  name: string;
+  /** semantic version `x.y.z`; a tenant installs one name+version once */
+  version: string;
+  /** @default "" */
+  description?: string;
+  /**
+   * added to the agent's system prompt on sessions where the skill is active
+   * @default ""
+   */
+  instructions?: string;
+  /**
+   * at most 16 tools, names unique within the skill
+   * @default []
+   */
+  tools?: SkillTool[];
+}
+
+export interface SkillActivation {
+  /** session id */
+  session_id: string;
+  /** skill id */
+  skill_id: string;
+  /** every skill active on the session, in activation order */
+  active_skill_ids: string[];
+}
+
+/** an active session of the tenant (archived: 10005) */
+export interface ActivateSkillRequest {
+  /** session id (`ses_…`; one that names nothing: 10004) */
+  session_id: string;
+}
+
+export interface File {
+  /** attachment file id (POST /v1/files) */
+  file_id: string;
+  /** the uploaded file name */
+  name: string;
+  content_type: string;
+  /** detected format (text, markdown, html, pdf, docx, csv, xlsx, json) */
+  format: string;
+  size_bytes: number;
+  /** tokens of the kept text (cl100k) */
+  token_count: number;
+  /** the extracted text was longer than 2097152 bytes (UTF-8) and was cut there */
+  truncated: boolean;
+  /** the first 200 characters of the extracted text */
+  text_preview: string;
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+}
+
+export interface UploadFileRequest {
+  /** the file (text, Markdown, HTML, PDF, DOCX, CSV, XLSX or JSON) */
+  file: Uploadable;
+}
+
+export interface CostSummary {
+  /** UTC calendar month, `YYYY-MM` */
+  period: string;
+  /** tokens of the completion runs recorded in the period */
+  tokens: number;
+  /** summed run durations */
+  duration_ms: number;
+  /** completion runs recorded in the period */
+  runs: number;
+  /** the tenant's threshold per period in tokens; null when there is none */
+  threshold_tokens: number | null;
+  /** `tenant`: set with PUT /v1/costs/threshold; `default`: the installation default (COST_THRESHOLD_TOKENS); `none`: no threshold */
+  threshold_source: 'tenant' | 'default' | 'none';
+  /** tokens >= threshold_tokens */
+  threshold_exceeded: boolean;
+}
+
+export interface SetCostThresholdRequest {
+  /** tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default */
+  threshold_tokens: number | null;
+}
+
+export interface Health {
+  status: 'ok';
+  uptime_s: number;
+}
+
+export interface Readiness {
+  status: 'ready';
+  checks: Record<
+    string,
+    {
+      ok: boolean;
+      latency_ms: number;
+      error?: string;
+    }
+  >;
+}
