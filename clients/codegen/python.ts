@@ -49,7 +49,11 @@ class TypeWriter {
    * requests keep the exact literals. `owner` names inline object classes.
    */
   type(schema: JsonSchema, owner: string, lenient: boolean): string {
-    if (schema.$ref) return this.refType(refName(schema.$ref), lenient);
+    if (schema.$ref) {
+      const name = refName(schema.$ref);
+      // A component may itself be nullable (`type: ["object", "null"]`).
+      return this.orNone(this.refType(name, lenient), isNullable(this.components[name] ?? {}));
+    }
     if (schema.anyOf) {
       const parts = schema.anyOf.filter((s) => s.type !== 'null').map((s) => this.type(s, owner, lenient));
       return this.orNone(parts.join(' | '), isNullable(schema));

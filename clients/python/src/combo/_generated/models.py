@@ -1218,7 +1218,7 @@ class Document(BaseModel):
     """chunks searchable so far (during a reparse, and after one that failed, the previous parse's, which answer until a parse succeeds)"""
     parse: int
     """which parse `status` and `progress` describe: 1 for the upload's, one more for every reparse"""
-    error: DocumentFailure
+    error: DocumentFailure | None
     progress: DocumentProgress
     created_at: str
     """ISO 8601 UTC timestamp"""

@@ -1,0 +1,125 @@
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import combo
+from conftest import unique
+from proxies import CuttingProxy
+
+
+def ended(client: combo.Combo, trace_id: str, *, status: str | None = None, timeout: float = 30.0) -> combo.CompletionRun:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        run = client.runs.get(trace_id)
+        if (status and run.status == status) or (not status and run.status in ("completed", "failed", "canceled")):
+            return run
+        time.sleep(0.2)
+    raise AssertionError(f"run {trace_id} did not reach {status or 'an end'}")
+
+
+def test_json_completion(client: combo.Combo, agent: combo.Agent, session: combo.Session) -> None:
+    reply = client.completions.create(agent.agent_id, session_id=session.session_id, question="Hi")
+    assert isinstance(reply, combo.CompletionReply)
+    assert reply.answer == "Echo: Hi"
+    assert reply.trace_id.startswith("trc_") and reply.cost.tokens > 0 and reply.stop_reason == "answered"
+
+
+def test_a_202_is_followed_to_the_end(client: combo.Combo, agent: combo.Agent, session: combo.Session) -> None:
+    reply = client.completions.create(agent.agent_id, session_id=session.session_id, question="take your time [slow]")
+    assert isinstance(reply, combo.CompletionReply)
+    assert reply.answer == "Echo: take your time [slow]"
+    assert client.runs.get(reply.trace_id).status == "completed"
+
+    accepted = client.completions.create(agent.agent_id, session_id=session.session_id, question="no waiting [slow]", wait=False)
+    assert isinstance(accepted, combo.RunAccepted) and accepted.status == "running"
+    assert accepted.links.self_ == f"/v1/combo/completions/{accepted.trace_id}"
+    assert client.completions.follow(accepted.trace_id).answer == "Echo: no waiting [slow]"
+
+
+def test_stream_events_and_final(client: combo.Combo, agent: combo.Agent, session: combo.Session) -> None:
+    with client.completions.stream(agent.agent_id, session_id=session.session_id, question="stream me") as stream:
+        events = list(stream)
+        final = stream.final()
+    assert isinstance(events[0], combo.ThinkingEvent) and events[0].data.phase == "accepted"
+    assert isinstance(events[-1], combo.DoneEvent)
+    assert any(isinstance(e, combo.MessageEvent) for e in events)
+    assert [int(e.id.rsplit(":", 1)[1]) for e in events] == list(range(len(events)))
+    assert final.answer == "Echo: stream me" and final.trace_id == stream.trace_id and final.cost and final.cost.tokens > 0
+
+
+def test_a_dropped_stream_resumes_once_per_event(client: combo.Combo, base_url: str, agent: combo.Agent) -> None:
+    session = client.sessions.create(agent.agent_id)
+    proxy = CuttingProxy(base_url, cuts=2, after_events=3)
+    try:
+        with combo.Combo(base_url=proxy.url) as through_proxy:
+            with through_proxy.completions.stream(agent.agent_id, session_id=session.session_id, question="resume me [slow]") as stream:
+                ids = [e.id for e in stream]
+                final = stream.final()
+    finally:
+        proxy.close()
+    assert proxy.cut == 2 and proxy.connections >= 3
+    assert [int(i.rsplit(":", 1)[1]) for i in ids] == list(range(len(ids)))  # every event once, in order
+    assert final.answer == "Echo: resume me [slow]"
+
+
+def test_background_runs_events_and_cancel(client: combo.Combo, agent: combo.Agent) -> None:
+    session = client.sessions.create(agent.agent_id)
+    accepted = client.completions.create(agent.agent_id, session_id=session.session_id, question="background [slow]", background=True)
+    assert isinstance(accepted, combo.RunAccepted)
+    events = client.runs.events(accepted.trace_id)
+    first = next(iter(events))
+    assert isinstance(first, combo.ThinkingEvent)
+    assert events.final().answer == "Echo: background [slow]"
+
+    later = client.completions.create(agent.agent_id, session_id=session.session_id, question="stop me [slow]", background=True)
+    assert isinstance(later, combo.RunAccepted)
+    canceled = client.runs.cancel(later.trace_id)
+    assert canceled.trace_id == later.trace_id
+    assert ended(client, later.trace_id).status == "canceled"
+
+    # The run lists: tenant-wide (with filters), per agent and per session.
+    assert later.trace_id in [r.trace_id for r in client.runs.list(status="canceled", page_size=100)]
+    assert accepted.trace_id in [r.trace_id for r in client.runs.list_for_agent(agent.agent_id, page_size=100)]
+    assert {r.trace_id for r in client.runs.list_for_session(session.session_id)} == {accepted.trace_id, later.trace_id}
+
+
+def test_a_failed_run_raises_its_typed_error(client: combo.Combo, agent: combo.Agent) -> None:
+    session = client.sessions.create(agent.agent_id)
+    with pytest.raises(combo.UpstreamModelError) as failed:
+        client.completions.create(agent.agent_id, session_id=session.session_id, question="[fail]")
+    assert failed.value.code == 30001
+    stream = client.completions.stream(agent.agent_id, session_id=session.session_id, question="[fail] again")
+    with pytest.raises(combo.UpstreamModelError):
+        stream.final()
+
+
+def test_tool_call_approval(client: combo.Combo) -> None:
+    agent = client.agents.create(name=unique("approver"), tools=["current_time"], approval={"tools": ["current_time"], "timeout_s": 60})
+    session = client.sessions.create(agent.agent_id)
+    accepted = client.completions.create(
+        agent.agent_id, session_id=session.session_id, question="what time is it [tool:current_time]", background=True
+    )
+    assert isinstance(accepted, combo.RunAccepted)
+    waiting = ended(client, accepted.trace_id, status="waiting_approval")
+    pending = [a for a in waiting.approvals if a.status == "pending"]
+    assert len(pending) == 1 and pending[0].tool == "current_time"
+    decision = client.runs.approvals.decide(accepted.trace_id, pending[0].approval_id, decision="approve", comment="fine")
+    assert decision.applied is True
+    run = ended(client, accepted.trace_id)
+    assert run.status == "completed" and run.answer == "Echo: what time is it [tool:current_time]"
+    kinds = [type(e).__name__ for e in client.runs.events(accepted.trace_id)]
+    assert "ApprovalRequiredEvent" in kinds and "ApprovalDecidedEvent" in kinds and "ToolResultEvent" in kinds
+
+
+@pytest.mark.anyio
+async def test_async_stream_and_follow(aclient: combo.AsyncCombo, agent: combo.Agent) -> None:
+    async with aclient:
+        session = await aclient.sessions.create(agent.agent_id)
+        async with aclient.completions.stream(agent.agent_id, session_id=session.session_id, question="async") as stream:
+            kinds = [type(e).__name__ async for e in stream]
+            final = await stream.final()
+        assert kinds[0] == "ThinkingEvent" and kinds[-1] == "DoneEvent" and final.answer == "Echo: async"
+        reply = await aclient.completions.create(agent.agent_id, session_id=session.session_id, question="async [slow]")
+        assert isinstance(reply, combo.CompletionReply) and reply.answer == "Echo: async [slow]"
