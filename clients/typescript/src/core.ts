@@ -3,7 +3,7 @@
  * retries with backoff and one Idempotency-Key per call, timeouts and cancellation, pages, and the
  * raw response beside the data (`.withResponse()`).
  */
-import { APIConnectionError, APITimeoutError, APIUserAbortError, ComboError, errorFromCode } from './errors';
+import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, ComboError, errorFromCode } from './errors';
 import { isRecord, queryString, readEnv, sleep, uuid } from './internal';
 import { countingStream, multipartBody, sendWithXhr, type MultipartBody, type UploadProgress } from './uploads';
 
@@ -458,7 +458,7 @@ export class ComboCore {
       json = undefined;
     }
     if (isEnvelope(json)) return this.envelopeError(response, json);
-    return new ComboError(`HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`, {
+    return new APIError(`HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`, {
       status: response.status,
       headers: response.headers,
       traceId: response.headers.get('x-trace-id') ?? undefined,

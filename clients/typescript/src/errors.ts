@@ -1,7 +1,8 @@
 /**
  * Errors of the client. An error the service answers is typed by the envelope's `code` (not the HTTP
- * status): `ValidationError` (10001) ... `UpstreamTimeoutError` (30002). A code this version does
- * not know (or a reply without the envelope, e.g. a proxy's error page) is a plain `ComboError`.
+ * status), each an `APIError`: `ValidationError` (10001) ... `UpstreamTimeoutError` (30002). A code
+ * this version does not know (or a reply without the envelope, e.g. a proxy's error page) is an
+ * `APIError` itself.
  * The client's own failures are `APIConnectionError` (and its `APITimeoutError`), and the caller's
  * `AbortSignal` firing is `APIUserAbortError`.
  */
@@ -33,26 +34,29 @@ export class ComboError extends Error {
   }
 }
 
+/** An error the service answered (a typed subclass per envelope code; this class itself for a code this version does not know, or a reply without the envelope). */
+export class APIError extends ComboError {}
+
 /** 10001: invalid parameters; `field` names the offending one (`body.name`, `query.page_size`, ...). */
-export class ValidationError extends ComboError {
+export class ValidationError extends APIError {
   get field(): string | undefined {
     return typeof this.data.field === 'string' ? this.data.field : undefined;
   }
 }
 /** 10002: missing or invalid credentials (also an inbound call whose signature does not verify). */
-export class AuthenticationError extends ComboError {}
+export class AuthenticationError extends APIError {}
 /** 10003: the credentials do not allow this (e.g. an admin-only route with a member key). */
-export class PermissionDeniedError extends ComboError {}
+export class PermissionDeniedError extends APIError {}
 /** 10004: nothing of that id (or another tenant's). */
-export class NotFoundError extends ComboError {}
+export class NotFoundError extends APIError {}
 /** 10005: conflict with the resource's state (archived session, running run, reused idempotency key, ...). */
-export class ConflictError extends ComboError {
+export class ConflictError extends APIError {
   get field(): string | undefined {
     return typeof this.data.field === 'string' ? this.data.field : undefined;
   }
 }
 /** 10006: over the rate limit; `retryAfter` is the server's `Retry-After`, in seconds. */
-export class RateLimitError extends ComboError {
+export class RateLimitError extends APIError {
   get retryAfter(): number | undefined {
     const value = this.headers?.get('retry-after');
     const seconds = value == null ? NaN : Number(value);
@@ -60,11 +64,11 @@ export class RateLimitError extends ComboError {
   }
 }
 /** 20001: an internal error of the service (also a run that failed inside it). */
-export class InternalServerError extends ComboError {}
+export class InternalServerError extends APIError {}
 /** 30001: the language model failed after its attempts. */
-export class UpstreamModelError extends ComboError {}
+export class UpstreamModelError extends APIError {}
 /** 30002: a tool timed out after its attempts. */
-export class UpstreamTimeoutError extends ComboError {}
+export class UpstreamTimeoutError extends APIError {}
 
 /** No response: the connection failed or was dropped. */
 export class APIConnectionError extends ComboError {
@@ -112,6 +116,6 @@ export function errorFromCode(
   init: { status?: number; data?: Record<string, unknown>; traceId?: string; headers?: Headers } = {},
 ): ComboError {
   const known = code === undefined ? undefined : BY_CODE[code];
-  const Cls = known?.cls ?? ComboError;
+  const Cls = known?.cls ?? APIError;
   return new Cls(message, { ...init, code, status: init.status ?? known?.status });
 }

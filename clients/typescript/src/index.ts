@@ -21,6 +21,7 @@ export {
 } from './core';
 export {
   APIConnectionError,
+  APIError,
   APITimeoutError,
   APIUserAbortError,
   AuthenticationError,

@@ -1,0 +1,72 @@
+import { describe, expect, test } from 'vitest';
+import {
+  APIConnectionError,
+  APIError,
+  AuthenticationError,
+  ComboError,
+  ConflictError,
+  NotFoundError,
+  PermissionDeniedError,
+  ValidationError,
+} from '../../src/index';
+import { newClient, tag } from '../support/client';
+
+const client = newClient();
+
+describe('errors are typed by the envelope code', () => {
+  test('10004: NotFoundError with status, trace id and data', async () => {
+    const error = await client.agents.get('agt_doesnotexist').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toBeInstanceOf(APIError);
+    expect(error).toBeInstanceOf(ComboError);
+    const e = error as NotFoundError;
+    expect(e).toMatchObject({ name: 'NotFoundError', code: 10004, status: 404 });
+    expect(e.traceId).toMatch(/^trc_/);
+    expect(e.headers?.get('x-trace-id')).toBe(e.traceId);
+    expect(e.data.trace_id).toBe(e.traceId);
+  });
+
+  test('10001: ValidationError naming the field', async () => {
+    const error = await client.agents.create({ name: 'x', model: { temperature: 7 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ code: 10001, status: 400, field: 'body.model.temperature' });
+  });
+
+  test('10002: AuthenticationError with a bad key', async () => {
+    const error = await newClient({ apiKey: 'combo_00000000_00000000000000000000000000000000' })
+      .agents.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ code: 10002, status: 401 });
+  });
+
+  test('10003: PermissionDeniedError for a member key on an admin route', async () => {
+    const created = await client.apiKeys.create({ name: `member-${tag()}`, role: 'member' });
+    const member = newClient({ apiKey: created.api_key });
+    await expect(member.agents.list()).resolves.toBeDefined();
+    const error = await member.apiKeys.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PermissionDeniedError);
+    expect(error).toMatchObject({ code: 10003, status: 403 });
+    await client.apiKeys.revoke(created.key_id);
+  });
+
+  test('10005: ConflictError (an archived session refuses completions)', async () => {
+    const agent = await client.agents.create({ name: `conflict-${tag()}` });
+    const session = await client.sessions.create(agent.agent_id);
+    await client.sessions.archive(session.session_id);
+    const error = await client.completions
+      .create(agent.agent_id, { session_id: session.session_id, question: 'Hi' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error).toMatchObject({ code: 10005, status: 409 });
+    await client.agents.delete(agent.agent_id);
+  });
+
+  test('no service at the address: APIConnectionError after the retries', async () => {
+    const error = await newClient({ baseURL: 'http://127.0.0.1:9', maxRetries: 1 })
+      .service.health()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error).toMatchObject({ code: undefined, status: undefined });
+  });
+});
