@@ -240,7 +240,7 @@ function renderMethod(doc: OpenApiDocument, writer: TypeWriter, op: Operation, i
   const dict = (args: Argument[]) =>
     args.length <= 2
       ? `{${args.map((a) => `${pyString(a.wire)}: ${a.name}`).join(', ')}}`
-      : `{\n${args.map((a) => `                ${pyString(a.wire)}: ${a.name},\n`).join('')}            }`;
+      : `{\n${args.map((a) => `                    ${pyString(a.wire)}: ${a.name},\n`).join('')}                }`;
   const call = [
     pyString(op.httpMethod),
     `${path.includes('{') ? 'f' : ''}${pyString(path)}`,
@@ -258,7 +258,7 @@ function renderMethod(doc: OpenApiDocument, writer: TypeWriter, op: Operation, i
   return (
     `    ${isAsync ? 'async def' : 'def'} ${snake(op.method)}(\n${params.map((p) => `        ${p},\n`).join('')}    ) -> ${returns}:\n` +
     docstring(doc_, '        ') +
-    `        return ${isAsync ? 'await ' : ''}self._request(\n${call.map((c) => `            ${c},\n`).join('')}        )\n`
+    `        return cast(\n            ${pyString(returns)},\n            ${isAsync ? 'await ' : ''}self._request(\n${call.map((c) => `                ${c},\n`).join('')}            ),\n        )\n`
   );
 }
 
@@ -310,13 +310,14 @@ function renderResources(doc: OpenApiDocument, surface: Operation[]): string {
     '"""The service\'s operations as resource classes (sync and async)."""\n\n' +
     'from __future__ import annotations\n\n' +
     'from functools import cached_property\n' +
-    'from typing import Any, Dict, List, Literal\n\n' +
+    'from typing import Any, Dict, List, Literal, cast\n\n' +
     'from .._base_client import AsyncAPIClient, SyncAPIClient\n' +
     'from .._files import FileInput, ProgressCallback\n' +
     'from .._pagination import AsyncPage, SyncPage\n' +
     'from .._resource import AsyncAPIResource, SyncAPIResource\n' +
     'from .._response import async_to_raw_response, to_raw_response\n' +
-    'from .._types import NOT_GIVEN, NotGiven, RequestOptions, path_segment as _path\n' +
+    'from .._types import NOT_GIVEN, NotGiven, RequestOptions\n' +
+    'from .._types import path_segment as _path\n' +
     'from . import models\n\n\n' +
     classes.join('\n\n')
   );

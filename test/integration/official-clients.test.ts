@@ -91,7 +91,8 @@ describe('official clients', () => {
     expect(await runCommand('node', [join(ROOT, 'dist/clients/codegen/generate.js'), '--check'], ROOT, {})).toBe(0);
   });
 
-  test('the Python client passes its lint and format rules (ruff)', async () => {
+  test('the Python client type-checks (mypy --strict) and passes its lint and format rules (ruff)', async () => {
+    expect(await runCommand(join(PYTHON, 'bin/mypy'), [], join(CLIENTS, 'python'), {})).toBe(0);
     const ruff = join(PYTHON, 'bin/ruff');
     expect(await runCommand(ruff, ['check', '--no-cache', '.'], join(CLIENTS, 'python'), {})).toBe(0);
     expect(await runCommand(ruff, ['format', '--no-cache', '--check', '.'], join(CLIENTS, 'python'), {})).toBe(0);

@@ -115,7 +115,7 @@ class BaseClient:
             after = _retry_after(response.headers.get("retry-after"))
             if after is not None:
                 return min(after, MAX_RETRY_AFTER)
-        return min(0.5 * 2**attempt, 8.0) * (1 - 0.25 * random.random())
+        return min(0.5 * 2.0**attempt, 8.0) * (1 - 0.25 * random.random())
 
     # -- answering -----------------------------------------------------------------------------
 
@@ -126,7 +126,7 @@ class BaseClient:
             return
         envelope = _json(response)
         if isinstance(envelope, dict) and isinstance(envelope.get("code"), int) and envelope["code"] != 0:
-            data = envelope.get("data") if isinstance(envelope.get("data"), dict) else {}
+            data: dict[str, Any] = envelope["data"] if isinstance(envelope.get("data"), dict) else {}
             trace_id = data.get("trace_id") or response.headers.get("x-trace-id")
             raise error_for(
                 envelope["code"],
@@ -248,7 +248,7 @@ class SyncAPIClient(BaseClient):
         options: RequestOptions | None = None,
     ) -> httpx.Response:
         """An open text/event-stream response (errors raised typed), after the same retries as any call."""
-        opts: RequestOptions = dict(options or {})  # type: ignore[assignment]
+        opts = RequestOptions(**(options or {}))
         if method == "POST":
             opts.setdefault("idempotency_key", str(uuid.uuid4()))
 
@@ -282,7 +282,7 @@ class SyncAPIClient(BaseClient):
         content: bytes | None = None,
         anonymous: bool = False,
     ) -> Any:
-        options = dict(options or {})  # type: ignore[assignment]
+        options = RequestOptions(**(options or {}))
         # One key for every attempt of this call, so a retried POST acts once.
         if method == "POST":
             options.setdefault("idempotency_key", str(uuid.uuid4()))
@@ -312,6 +312,9 @@ class SyncAPIClient(BaseClient):
         if page_of is not None:
             from ._pagination import SyncPage
 
+            page_options = RequestOptions(**options)
+            page_options.pop("raw_response", None)
+
             def fetch(page: int) -> Any:
                 return self._request(
                     method,
@@ -320,8 +323,8 @@ class SyncAPIClient(BaseClient):
                     cast_to=cast_to,
                     page_of=page_of,
                     retry_gateway_errors=retry_gateway_errors,
-                    options={k: v for k, v in options.items() if k != "raw_response"},
-                )  # type: ignore[arg-type]
+                    options=page_options,
+                )
 
             parsed = SyncPage(parsed, fetch)
         return APIResponse(response, parsed) if options.get("raw_response") else parsed
@@ -377,7 +380,7 @@ class AsyncAPIClient(BaseClient):
         options: RequestOptions | None = None,
     ) -> httpx.Response:
         """An open text/event-stream response (errors raised typed), after the same retries as any call."""
-        opts: RequestOptions = dict(options or {})  # type: ignore[assignment]
+        opts = RequestOptions(**(options or {}))
         if method == "POST":
             opts.setdefault("idempotency_key", str(uuid.uuid4()))
 
@@ -411,7 +414,7 @@ class AsyncAPIClient(BaseClient):
         content: bytes | None = None,
         anonymous: bool = False,
     ) -> Any:
-        options = dict(options or {})  # type: ignore[assignment]
+        options = RequestOptions(**(options or {}))
         if method == "POST":
             options.setdefault("idempotency_key", str(uuid.uuid4()))
         to_close: list[Any] = []
@@ -442,6 +445,9 @@ class AsyncAPIClient(BaseClient):
         if page_of is not None:
             from ._pagination import AsyncPage
 
+            page_options = RequestOptions(**options)
+            page_options.pop("raw_response", None)
+
             async def fetch(page: int) -> Any:
                 return await self._request(
                     method,
@@ -450,8 +456,8 @@ class AsyncAPIClient(BaseClient):
                     cast_to=cast_to,
                     page_of=page_of,
                     retry_gateway_errors=retry_gateway_errors,
-                    options={k: v for k, v in options.items() if k != "raw_response"},
-                )  # type: ignore[arg-type]
+                    options=page_options,
+                )
 
             parsed = AsyncPage(parsed, fetch)
         return APIResponse(response, parsed) if options.get("raw_response") else parsed

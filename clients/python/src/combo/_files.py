@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import IO, Callable, Union
 
-FileInput = Union[str, os.PathLike, bytes, IO[bytes], tuple[str, Union[bytes, IO[bytes]]]]
+FileInput = Union[str, "os.PathLike[str]", bytes, IO[bytes], tuple[str, Union[bytes, IO[bytes]]]]
 """A path, bytes, an open binary file, or (file name, bytes or file)."""
 
 ProgressCallback = Callable[[int, int], None]

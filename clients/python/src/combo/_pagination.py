@@ -41,7 +41,7 @@ class SyncPage(_Page[T]):
                 return
             page = page.next_page()
 
-    def __iter__(self) -> Iterator[T]:  # type: ignore[override]
+    def __iter__(self) -> Iterator[T]:
         for page in self.iter_pages():
             yield from page.items
 

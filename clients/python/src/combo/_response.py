@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Awaitable, Callable, Generic, TypeVar, cast
+from typing import Any, Awaitable, Callable, Generic, TypeVar, cast
 
 import httpx
 from typing_extensions import ParamSpec
@@ -50,7 +50,7 @@ class APIResponse(Generic[T]):
     @property
     def trace_id(self) -> str | None:
         """X-Trace-Id: the request's trace id (give it when reporting a problem)."""
-        return self.http_response.headers.get("x-trace-id")
+        return cast("str | None", self.http_response.headers.get("x-trace-id"))
 
     @property
     def rate_limit(self) -> RateLimit:
@@ -59,10 +59,10 @@ class APIResponse(Generic[T]):
     @property
     def idempotent_replayed(self) -> bool:
         """The service answered the kept first response to this Idempotency-Key."""
-        return self.http_response.headers.get("idempotent-replayed") == "true"
+        return bool(self.http_response.headers.get("idempotent-replayed") == "true")
 
 
-def _raw(kwargs: dict) -> dict:
+def _raw(kwargs: dict[str, Any]) -> dict[str, Any]:
     options = dict(kwargs.get("options") or {})
     options["raw_response"] = True
     return {**kwargs, "options": options}

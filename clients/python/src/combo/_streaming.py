@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Iterator, Union
+from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Awaitable, Callable, Generator, Iterator, Union
 
 import httpx
 import pydantic
@@ -136,7 +136,7 @@ class Stream:
         self._open_first = open_first
         self._state = _StreamState(trace_id, last_event_id, client.max_stream_resumes)
         self._response: httpx.Response | None = None
-        self._iterator = self._events()
+        self._iterator: Generator[StreamEvent, None, None] = self._events()
 
     @property
     def trace_id(self) -> str | None:
@@ -149,7 +149,7 @@ class Stream:
         assert state.trace_id is not None
         return self._client._open_events(state.trace_id, state.last_event_id)
 
-    def _events(self) -> Iterator[StreamEvent]:
+    def _events(self) -> Generator[StreamEvent, None, None]:
         state = self._state
         while not state.done:
             self._response = self._open()
@@ -207,7 +207,7 @@ class AsyncStream:
         self._open_first = open_first
         self._state = _StreamState(trace_id, last_event_id, client.max_stream_resumes)
         self._response: httpx.Response | None = None
-        self._iterator = self._events()
+        self._iterator: AsyncGenerator[StreamEvent, None] = self._events()
 
     @property
     def trace_id(self) -> str | None:
@@ -220,7 +220,7 @@ class AsyncStream:
         assert state.trace_id is not None
         return await self._client._open_events(state.trace_id, state.last_event_id)
 
-    async def _events(self) -> AsyncIterator[StreamEvent]:
+    async def _events(self) -> AsyncGenerator[StreamEvent, None]:
         state = self._state
         while not state.done:
             self._response = await self._open()
@@ -251,7 +251,7 @@ class AsyncStream:
         return self._state.result()
 
     async def close(self) -> None:
-        await self._iterator.aclose()  # type: ignore[attr-defined]
+        await self._iterator.aclose()
         if self._response is not None:
             await self._response.aclose()
 

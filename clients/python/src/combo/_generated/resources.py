@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Dict, List, Literal
+from typing import Any, Dict, List, Literal, cast
 
 from .._base_client import AsyncAPIClient, SyncAPIClient
 from .._files import FileInput, ProgressCallback
@@ -56,24 +56,27 @@ class Agents(SyncAPIResource):
 
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
-        return self._request(
-            "POST",
-            "/v1/combo/agents",
-            body={
-                "name": name,
-                "description": description,
-                "instructions": instructions,
-                "model": model,
-                "tools": tools,
-                "kb_ids": kb_ids,
-                "skills": skills,
-                "default_route": default_route,
-                "multitask_strategy": multitask_strategy,
-                "approval": approval,
-                "metadata": metadata,
-            },
-            cast_to=models.Agent,
-            options=options,
+        return cast(
+            "models.Agent",
+            self._request(
+                "POST",
+                "/v1/combo/agents",
+                body={
+                    "name": name,
+                    "description": description,
+                    "instructions": instructions,
+                    "model": model,
+                    "tools": tools,
+                    "kb_ids": kb_ids,
+                    "skills": skills,
+                    "default_route": default_route,
+                    "multitask_strategy": multitask_strategy,
+                    "approval": approval,
+                    "metadata": metadata,
+                },
+                cast_to=models.Agent,
+                options=options,
+            ),
         )
 
     def list(
@@ -89,14 +92,17 @@ class Agents(SyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return self._request(
-            "GET",
-            "/v1/combo/agents",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.AgentPage,
-            page_of=models.Agent,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.Agent]",
+            self._request(
+                "GET",
+                "/v1/combo/agents",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.AgentPage,
+                page_of=models.Agent,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def get(
@@ -109,12 +115,15 @@ class Agents(SyncAPIResource):
 
         agent_id: agent id
         """
-        return self._request(
-            "GET",
-            f"/v1/combo/agents/{_path(agent_id)}",
-            cast_to=models.Agent,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Agent",
+            self._request(
+                "GET",
+                f"/v1/combo/agents/{_path(agent_id)}",
+                cast_to=models.Agent,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def update(
@@ -154,24 +163,27 @@ class Agents(SyncAPIResource):
 
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
-        return self._request(
-            "PUT",
-            f"/v1/combo/agents/{_path(agent_id)}",
-            body={
-                "name": name,
-                "description": description,
-                "instructions": instructions,
-                "model": model,
-                "tools": tools,
-                "kb_ids": kb_ids,
-                "skills": skills,
-                "default_route": default_route,
-                "multitask_strategy": multitask_strategy,
-                "approval": approval,
-                "metadata": metadata,
-            },
-            cast_to=models.Agent,
-            options=options,
+        return cast(
+            "models.Agent",
+            self._request(
+                "PUT",
+                f"/v1/combo/agents/{_path(agent_id)}",
+                body={
+                    "name": name,
+                    "description": description,
+                    "instructions": instructions,
+                    "model": model,
+                    "tools": tools,
+                    "kb_ids": kb_ids,
+                    "skills": skills,
+                    "default_route": default_route,
+                    "multitask_strategy": multitask_strategy,
+                    "approval": approval,
+                    "metadata": metadata,
+                },
+                cast_to=models.Agent,
+                options=options,
+            ),
         )
 
     def delete(
@@ -187,12 +199,15 @@ class Agents(SyncAPIResource):
 
         cascade: `true`: also delete the cron jobs and event triggers that run this agent (otherwise their existence is 10005)
         """
-        return self._request(
-            "DELETE",
-            f"/v1/combo/agents/{_path(agent_id)}",
-            query={"cascade": cascade},
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            self._request(
+                "DELETE",
+                f"/v1/combo/agents/{_path(agent_id)}",
+                query={"cascade": cascade},
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
 
@@ -245,24 +260,27 @@ class AsyncAgents(AsyncAPIResource):
 
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
-        return await self._request(
-            "POST",
-            "/v1/combo/agents",
-            body={
-                "name": name,
-                "description": description,
-                "instructions": instructions,
-                "model": model,
-                "tools": tools,
-                "kb_ids": kb_ids,
-                "skills": skills,
-                "default_route": default_route,
-                "multitask_strategy": multitask_strategy,
-                "approval": approval,
-                "metadata": metadata,
-            },
-            cast_to=models.Agent,
-            options=options,
+        return cast(
+            "models.Agent",
+            await self._request(
+                "POST",
+                "/v1/combo/agents",
+                body={
+                    "name": name,
+                    "description": description,
+                    "instructions": instructions,
+                    "model": model,
+                    "tools": tools,
+                    "kb_ids": kb_ids,
+                    "skills": skills,
+                    "default_route": default_route,
+                    "multitask_strategy": multitask_strategy,
+                    "approval": approval,
+                    "metadata": metadata,
+                },
+                cast_to=models.Agent,
+                options=options,
+            ),
         )
 
     async def list(
@@ -278,14 +296,17 @@ class AsyncAgents(AsyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return await self._request(
-            "GET",
-            "/v1/combo/agents",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.AgentPage,
-            page_of=models.Agent,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.Agent]",
+            await self._request(
+                "GET",
+                "/v1/combo/agents",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.AgentPage,
+                page_of=models.Agent,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def get(
@@ -298,12 +319,15 @@ class AsyncAgents(AsyncAPIResource):
 
         agent_id: agent id
         """
-        return await self._request(
-            "GET",
-            f"/v1/combo/agents/{_path(agent_id)}",
-            cast_to=models.Agent,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Agent",
+            await self._request(
+                "GET",
+                f"/v1/combo/agents/{_path(agent_id)}",
+                cast_to=models.Agent,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def update(
@@ -343,24 +367,27 @@ class AsyncAgents(AsyncAPIResource):
 
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
-        return await self._request(
-            "PUT",
-            f"/v1/combo/agents/{_path(agent_id)}",
-            body={
-                "name": name,
-                "description": description,
-                "instructions": instructions,
-                "model": model,
-                "tools": tools,
-                "kb_ids": kb_ids,
-                "skills": skills,
-                "default_route": default_route,
-                "multitask_strategy": multitask_strategy,
-                "approval": approval,
-                "metadata": metadata,
-            },
-            cast_to=models.Agent,
-            options=options,
+        return cast(
+            "models.Agent",
+            await self._request(
+                "PUT",
+                f"/v1/combo/agents/{_path(agent_id)}",
+                body={
+                    "name": name,
+                    "description": description,
+                    "instructions": instructions,
+                    "model": model,
+                    "tools": tools,
+                    "kb_ids": kb_ids,
+                    "skills": skills,
+                    "default_route": default_route,
+                    "multitask_strategy": multitask_strategy,
+                    "approval": approval,
+                    "metadata": metadata,
+                },
+                cast_to=models.Agent,
+                options=options,
+            ),
         )
 
     async def delete(
@@ -376,12 +403,15 @@ class AsyncAgents(AsyncAPIResource):
 
         cascade: `true`: also delete the cron jobs and event triggers that run this agent (otherwise their existence is 10005)
         """
-        return await self._request(
-            "DELETE",
-            f"/v1/combo/agents/{_path(agent_id)}",
-            query={"cascade": cascade},
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            await self._request(
+                "DELETE",
+                f"/v1/combo/agents/{_path(agent_id)}",
+                query={"cascade": cascade},
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
 
@@ -415,16 +445,19 @@ class SessionsMessages(SyncAPIResource):
 
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
-        return self._request(
-            "POST",
-            f"/v1/combo/sessions/{_path(session_id)}/messages",
-            body={
-                "role": role,
-                "content": content,
-                "metadata": metadata,
-            },
-            cast_to=models.Message,
-            options=options,
+        return cast(
+            "models.Message",
+            self._request(
+                "POST",
+                f"/v1/combo/sessions/{_path(session_id)}/messages",
+                body={
+                    "role": role,
+                    "content": content,
+                    "metadata": metadata,
+                },
+                cast_to=models.Message,
+                options=options,
+            ),
         )
 
     def list(
@@ -443,14 +476,17 @@ class SessionsMessages(SyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return self._request(
-            "GET",
-            f"/v1/combo/sessions/{_path(session_id)}/messages",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.MessagePage,
-            page_of=models.Message,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.Message]",
+            self._request(
+                "GET",
+                f"/v1/combo/sessions/{_path(session_id)}/messages",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.MessagePage,
+                page_of=models.Message,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def get(
@@ -466,12 +502,15 @@ class SessionsMessages(SyncAPIResource):
 
         message_id: message id
         """
-        return self._request(
-            "GET",
-            f"/v1/combo/sessions/{_path(session_id)}/messages/{_path(message_id)}",
-            cast_to=models.Message,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Message",
+            self._request(
+                "GET",
+                f"/v1/combo/sessions/{_path(session_id)}/messages/{_path(message_id)}",
+                cast_to=models.Message,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -503,16 +542,19 @@ class AsyncSessionsMessages(AsyncAPIResource):
 
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
-        return await self._request(
-            "POST",
-            f"/v1/combo/sessions/{_path(session_id)}/messages",
-            body={
-                "role": role,
-                "content": content,
-                "metadata": metadata,
-            },
-            cast_to=models.Message,
-            options=options,
+        return cast(
+            "models.Message",
+            await self._request(
+                "POST",
+                f"/v1/combo/sessions/{_path(session_id)}/messages",
+                body={
+                    "role": role,
+                    "content": content,
+                    "metadata": metadata,
+                },
+                cast_to=models.Message,
+                options=options,
+            ),
         )
 
     async def list(
@@ -531,14 +573,17 @@ class AsyncSessionsMessages(AsyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return await self._request(
-            "GET",
-            f"/v1/combo/sessions/{_path(session_id)}/messages",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.MessagePage,
-            page_of=models.Message,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.Message]",
+            await self._request(
+                "GET",
+                f"/v1/combo/sessions/{_path(session_id)}/messages",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.MessagePage,
+                page_of=models.Message,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def get(
@@ -554,12 +599,15 @@ class AsyncSessionsMessages(AsyncAPIResource):
 
         message_id: message id
         """
-        return await self._request(
-            "GET",
-            f"/v1/combo/sessions/{_path(session_id)}/messages/{_path(message_id)}",
-            cast_to=models.Message,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Message",
+            await self._request(
+                "GET",
+                f"/v1/combo/sessions/{_path(session_id)}/messages/{_path(message_id)}",
+                cast_to=models.Message,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -597,16 +645,19 @@ class Sessions(SyncAPIResource):
 
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
-        return self._request(
-            "POST",
-            f"/v1/combo/agents/{_path(agent_id)}/sessions",
-            body={
-                "name": name,
-                "user_id": user_id,
-                "metadata": metadata,
-            },
-            cast_to=models.Session,
-            options=options,
+        return cast(
+            "models.Session",
+            self._request(
+                "POST",
+                f"/v1/combo/agents/{_path(agent_id)}/sessions",
+                body={
+                    "name": name,
+                    "user_id": user_id,
+                    "metadata": metadata,
+                },
+                cast_to=models.Session,
+                options=options,
+            ),
         )
 
     def list(
@@ -625,14 +676,17 @@ class Sessions(SyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return self._request(
-            "GET",
-            f"/v1/combo/agents/{_path(agent_id)}/sessions",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.SessionPage,
-            page_of=models.Session,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.Session]",
+            self._request(
+                "GET",
+                f"/v1/combo/agents/{_path(agent_id)}/sessions",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.SessionPage,
+                page_of=models.Session,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def get(
@@ -645,12 +699,15 @@ class Sessions(SyncAPIResource):
 
         session_id: session id
         """
-        return self._request(
-            "GET",
-            f"/v1/combo/sessions/{_path(session_id)}",
-            cast_to=models.Session,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Session",
+            self._request(
+                "GET",
+                f"/v1/combo/sessions/{_path(session_id)}",
+                cast_to=models.Session,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def delete(
@@ -663,11 +720,14 @@ class Sessions(SyncAPIResource):
 
         session_id: session id
         """
-        return self._request(
-            "DELETE",
-            f"/v1/combo/sessions/{_path(session_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            self._request(
+                "DELETE",
+                f"/v1/combo/sessions/{_path(session_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
     def archive(
@@ -680,11 +740,14 @@ class Sessions(SyncAPIResource):
 
         session_id: session id
         """
-        return self._request(
-            "POST",
-            f"/v1/combo/sessions/{_path(session_id)}/archive",
-            cast_to=models.Session,
-            options=options,
+        return cast(
+            "models.Session",
+            self._request(
+                "POST",
+                f"/v1/combo/sessions/{_path(session_id)}/archive",
+                cast_to=models.Session,
+                options=options,
+            ),
         )
 
 
@@ -725,16 +788,19 @@ class AsyncSessions(AsyncAPIResource):
 
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
-        return await self._request(
-            "POST",
-            f"/v1/combo/agents/{_path(agent_id)}/sessions",
-            body={
-                "name": name,
-                "user_id": user_id,
-                "metadata": metadata,
-            },
-            cast_to=models.Session,
-            options=options,
+        return cast(
+            "models.Session",
+            await self._request(
+                "POST",
+                f"/v1/combo/agents/{_path(agent_id)}/sessions",
+                body={
+                    "name": name,
+                    "user_id": user_id,
+                    "metadata": metadata,
+                },
+                cast_to=models.Session,
+                options=options,
+            ),
         )
 
     async def list(
@@ -753,14 +819,17 @@ class AsyncSessions(AsyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return await self._request(
-            "GET",
-            f"/v1/combo/agents/{_path(agent_id)}/sessions",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.SessionPage,
-            page_of=models.Session,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.Session]",
+            await self._request(
+                "GET",
+                f"/v1/combo/agents/{_path(agent_id)}/sessions",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.SessionPage,
+                page_of=models.Session,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def get(
@@ -773,12 +842,15 @@ class AsyncSessions(AsyncAPIResource):
 
         session_id: session id
         """
-        return await self._request(
-            "GET",
-            f"/v1/combo/sessions/{_path(session_id)}",
-            cast_to=models.Session,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Session",
+            await self._request(
+                "GET",
+                f"/v1/combo/sessions/{_path(session_id)}",
+                cast_to=models.Session,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def delete(
@@ -791,11 +863,14 @@ class AsyncSessions(AsyncAPIResource):
 
         session_id: session id
         """
-        return await self._request(
-            "DELETE",
-            f"/v1/combo/sessions/{_path(session_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            await self._request(
+                "DELETE",
+                f"/v1/combo/sessions/{_path(session_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
     async def archive(
@@ -808,11 +883,14 @@ class AsyncSessions(AsyncAPIResource):
 
         session_id: session id
         """
-        return await self._request(
-            "POST",
-            f"/v1/combo/sessions/{_path(session_id)}/archive",
-            cast_to=models.Session,
-            options=options,
+        return cast(
+            "models.Session",
+            await self._request(
+                "POST",
+                f"/v1/combo/sessions/{_path(session_id)}/archive",
+                cast_to=models.Session,
+                options=options,
+            ),
         )
 
 
@@ -873,12 +951,15 @@ class RunsApprovals(SyncAPIResource):
 
         comment: kept with the decision; a rejection passes it to the model
         """
-        return self._request(
-            "POST",
-            f"/v1/combo/completions/{_path(trace_id)}/approvals/{_path(approval_id)}",
-            body={"decision": decision, "comment": comment},
-            cast_to=models.ApprovalDecision,
-            options=options,
+        return cast(
+            "models.ApprovalDecision",
+            self._request(
+                "POST",
+                f"/v1/combo/completions/{_path(trace_id)}/approvals/{_path(approval_id)}",
+                body={"decision": decision, "comment": comment},
+                cast_to=models.ApprovalDecision,
+                options=options,
+            ),
         )
 
 
@@ -910,12 +991,15 @@ class AsyncRunsApprovals(AsyncAPIResource):
 
         comment: kept with the decision; a rejection passes it to the model
         """
-        return await self._request(
-            "POST",
-            f"/v1/combo/completions/{_path(trace_id)}/approvals/{_path(approval_id)}",
-            body={"decision": decision, "comment": comment},
-            cast_to=models.ApprovalDecision,
-            options=options,
+        return cast(
+            "models.ApprovalDecision",
+            await self._request(
+                "POST",
+                f"/v1/combo/completions/{_path(trace_id)}/approvals/{_path(approval_id)}",
+                body={"decision": decision, "comment": comment},
+                cast_to=models.ApprovalDecision,
+                options=options,
+            ),
         )
 
 
@@ -962,21 +1046,24 @@ class Runs(SyncAPIResource):
 
         until: runs created before this time
         """
-        return self._request(
-            "GET",
-            f"/v1/combo/agents/{_path(agent_id)}/completions",
-            query={
-                "page": page,
-                "page_size": page_size,
-                "status": status,
-                "kind": kind,
-                "since": since,
-                "until": until,
-            },
-            cast_to=models.CompletionRunPage,
-            page_of=models.CompletionRun,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.CompletionRun]",
+            self._request(
+                "GET",
+                f"/v1/combo/agents/{_path(agent_id)}/completions",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "status": status,
+                    "kind": kind,
+                    "since": since,
+                    "until": until,
+                },
+                cast_to=models.CompletionRunPage,
+                page_of=models.CompletionRun,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def get(
@@ -989,12 +1076,15 @@ class Runs(SyncAPIResource):
 
         trace_id: trace id of one completion run
         """
-        return self._request(
-            "GET",
-            f"/v1/combo/completions/{_path(trace_id)}",
-            cast_to=models.CompletionRun,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.CompletionRun",
+            self._request(
+                "GET",
+                f"/v1/combo/completions/{_path(trace_id)}",
+                cast_to=models.CompletionRun,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def cancel(
@@ -1007,11 +1097,14 @@ class Runs(SyncAPIResource):
 
         trace_id: trace id of one completion run
         """
-        return self._request(
-            "POST",
-            f"/v1/combo/completions/{_path(trace_id)}/cancel",
-            cast_to=models.CompletionRun,
-            options=options,
+        return cast(
+            "models.CompletionRun",
+            self._request(
+                "POST",
+                f"/v1/combo/completions/{_path(trace_id)}/cancel",
+                cast_to=models.CompletionRun,
+                options=options,
+            ),
         )
 
     def list(
@@ -1039,21 +1132,24 @@ class Runs(SyncAPIResource):
 
         until: runs created before this time
         """
-        return self._request(
-            "GET",
-            "/v1/combo/completions",
-            query={
-                "page": page,
-                "page_size": page_size,
-                "status": status,
-                "kind": kind,
-                "since": since,
-                "until": until,
-            },
-            cast_to=models.CompletionRunPage,
-            page_of=models.CompletionRun,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.CompletionRun]",
+            self._request(
+                "GET",
+                "/v1/combo/completions",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "status": status,
+                    "kind": kind,
+                    "since": since,
+                    "until": until,
+                },
+                cast_to=models.CompletionRunPage,
+                page_of=models.CompletionRun,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def list_for_session(
@@ -1084,21 +1180,24 @@ class Runs(SyncAPIResource):
 
         until: runs created before this time
         """
-        return self._request(
-            "GET",
-            f"/v1/combo/sessions/{_path(session_id)}/completions",
-            query={
-                "page": page,
-                "page_size": page_size,
-                "status": status,
-                "kind": kind,
-                "since": since,
-                "until": until,
-            },
-            cast_to=models.CompletionRunPage,
-            page_of=models.CompletionRun,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.CompletionRun]",
+            self._request(
+                "GET",
+                f"/v1/combo/sessions/{_path(session_id)}/completions",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "status": status,
+                    "kind": kind,
+                    "since": since,
+                    "until": until,
+                },
+                cast_to=models.CompletionRunPage,
+                page_of=models.CompletionRun,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -1150,21 +1249,24 @@ class AsyncRuns(AsyncAPIResource):
 
         until: runs created before this time
         """
-        return await self._request(
-            "GET",
-            f"/v1/combo/agents/{_path(agent_id)}/completions",
-            query={
-                "page": page,
-                "page_size": page_size,
-                "status": status,
-                "kind": kind,
-                "since": since,
-                "until": until,
-            },
-            cast_to=models.CompletionRunPage,
-            page_of=models.CompletionRun,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.CompletionRun]",
+            await self._request(
+                "GET",
+                f"/v1/combo/agents/{_path(agent_id)}/completions",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "status": status,
+                    "kind": kind,
+                    "since": since,
+                    "until": until,
+                },
+                cast_to=models.CompletionRunPage,
+                page_of=models.CompletionRun,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def get(
@@ -1177,12 +1279,15 @@ class AsyncRuns(AsyncAPIResource):
 
         trace_id: trace id of one completion run
         """
-        return await self._request(
-            "GET",
-            f"/v1/combo/completions/{_path(trace_id)}",
-            cast_to=models.CompletionRun,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.CompletionRun",
+            await self._request(
+                "GET",
+                f"/v1/combo/completions/{_path(trace_id)}",
+                cast_to=models.CompletionRun,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def cancel(
@@ -1195,11 +1300,14 @@ class AsyncRuns(AsyncAPIResource):
 
         trace_id: trace id of one completion run
         """
-        return await self._request(
-            "POST",
-            f"/v1/combo/completions/{_path(trace_id)}/cancel",
-            cast_to=models.CompletionRun,
-            options=options,
+        return cast(
+            "models.CompletionRun",
+            await self._request(
+                "POST",
+                f"/v1/combo/completions/{_path(trace_id)}/cancel",
+                cast_to=models.CompletionRun,
+                options=options,
+            ),
         )
 
     async def list(
@@ -1227,21 +1335,24 @@ class AsyncRuns(AsyncAPIResource):
 
         until: runs created before this time
         """
-        return await self._request(
-            "GET",
-            "/v1/combo/completions",
-            query={
-                "page": page,
-                "page_size": page_size,
-                "status": status,
-                "kind": kind,
-                "since": since,
-                "until": until,
-            },
-            cast_to=models.CompletionRunPage,
-            page_of=models.CompletionRun,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.CompletionRun]",
+            await self._request(
+                "GET",
+                "/v1/combo/completions",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "status": status,
+                    "kind": kind,
+                    "since": since,
+                    "until": until,
+                },
+                cast_to=models.CompletionRunPage,
+                page_of=models.CompletionRun,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def list_for_session(
@@ -1272,21 +1383,24 @@ class AsyncRuns(AsyncAPIResource):
 
         until: runs created before this time
         """
-        return await self._request(
-            "GET",
-            f"/v1/combo/sessions/{_path(session_id)}/completions",
-            query={
-                "page": page,
-                "page_size": page_size,
-                "status": status,
-                "kind": kind,
-                "since": since,
-                "until": until,
-            },
-            cast_to=models.CompletionRunPage,
-            page_of=models.CompletionRun,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.CompletionRun]",
+            await self._request(
+                "GET",
+                f"/v1/combo/sessions/{_path(session_id)}/completions",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "status": status,
+                    "kind": kind,
+                    "since": since,
+                    "until": until,
+                },
+                cast_to=models.CompletionRunPage,
+                page_of=models.CompletionRun,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -1312,12 +1426,15 @@ class Scenarios(SyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.ScenarioList:
         """Supported scenarios and the processors each accepts"""
-        return self._request(
-            "GET",
-            "/v1/combo/scenarios",
-            cast_to=models.ScenarioList,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.ScenarioList",
+            self._request(
+                "GET",
+                "/v1/combo/scenarios",
+                cast_to=models.ScenarioList,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -1338,12 +1455,15 @@ class AsyncScenarios(AsyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.ScenarioList:
         """Supported scenarios and the processors each accepts"""
-        return await self._request(
-            "GET",
-            "/v1/combo/scenarios",
-            cast_to=models.ScenarioList,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.ScenarioList",
+            await self._request(
+                "GET",
+                "/v1/combo/scenarios",
+                cast_to=models.ScenarioList,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -1364,12 +1484,15 @@ class Processors(SyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.ProcessorList:
         """Supported processors and their modes"""
-        return self._request(
-            "GET",
-            "/v1/combo/processors",
-            cast_to=models.ProcessorList,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.ProcessorList",
+            self._request(
+                "GET",
+                "/v1/combo/processors",
+                cast_to=models.ProcessorList,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -1390,12 +1513,15 @@ class AsyncProcessors(AsyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.ProcessorList:
         """Supported processors and their modes"""
-        return await self._request(
-            "GET",
-            "/v1/combo/processors",
-            cast_to=models.ProcessorList,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.ProcessorList",
+            await self._request(
+                "GET",
+                "/v1/combo/processors",
+                cast_to=models.ProcessorList,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -1422,16 +1548,19 @@ class ApiKeys(SyncAPIResource):
 
         expires_at: ISO 8601; the key stops working then
         """
-        return self._request(
-            "POST",
-            "/v1/api-keys",
-            body={
-                "name": name,
-                "role": role,
-                "expires_at": expires_at,
-            },
-            cast_to=models.CreatedApiKey,
-            options=options,
+        return cast(
+            "models.CreatedApiKey",
+            self._request(
+                "POST",
+                "/v1/api-keys",
+                body={
+                    "name": name,
+                    "role": role,
+                    "expires_at": expires_at,
+                },
+                cast_to=models.CreatedApiKey,
+                options=options,
+            ),
         )
 
     def list(
@@ -1447,14 +1576,17 @@ class ApiKeys(SyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return self._request(
-            "GET",
-            "/v1/api-keys",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.ApiKeyPage,
-            page_of=models.ApiKey,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.ApiKey]",
+            self._request(
+                "GET",
+                "/v1/api-keys",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.ApiKeyPage,
+                page_of=models.ApiKey,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def revoke(
@@ -1467,11 +1599,14 @@ class ApiKeys(SyncAPIResource):
 
         key_id: API key id
         """
-        return self._request(
-            "DELETE",
-            f"/v1/api-keys/{_path(key_id)}",
-            cast_to=models.ApiKey,
-            options=options,
+        return cast(
+            "models.ApiKey",
+            self._request(
+                "DELETE",
+                f"/v1/api-keys/{_path(key_id)}",
+                cast_to=models.ApiKey,
+                options=options,
+            ),
         )
 
 
@@ -1500,16 +1635,19 @@ class AsyncApiKeys(AsyncAPIResource):
 
         expires_at: ISO 8601; the key stops working then
         """
-        return await self._request(
-            "POST",
-            "/v1/api-keys",
-            body={
-                "name": name,
-                "role": role,
-                "expires_at": expires_at,
-            },
-            cast_to=models.CreatedApiKey,
-            options=options,
+        return cast(
+            "models.CreatedApiKey",
+            await self._request(
+                "POST",
+                "/v1/api-keys",
+                body={
+                    "name": name,
+                    "role": role,
+                    "expires_at": expires_at,
+                },
+                cast_to=models.CreatedApiKey,
+                options=options,
+            ),
         )
 
     async def list(
@@ -1525,14 +1663,17 @@ class AsyncApiKeys(AsyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return await self._request(
-            "GET",
-            "/v1/api-keys",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.ApiKeyPage,
-            page_of=models.ApiKey,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.ApiKey]",
+            await self._request(
+                "GET",
+                "/v1/api-keys",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.ApiKeyPage,
+                page_of=models.ApiKey,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def revoke(
@@ -1545,11 +1686,14 @@ class AsyncApiKeys(AsyncAPIResource):
 
         key_id: API key id
         """
-        return await self._request(
-            "DELETE",
-            f"/v1/api-keys/{_path(key_id)}",
-            cast_to=models.ApiKey,
-            options=options,
+        return cast(
+            "models.ApiKey",
+            await self._request(
+                "DELETE",
+                f"/v1/api-keys/{_path(key_id)}",
+                cast_to=models.ApiKey,
+                options=options,
+            ),
         )
 
 
@@ -1586,20 +1730,23 @@ class Events(SyncAPIResource):
 
         until: exclusive upper bound on timestamp
         """
-        return self._request(
-            "GET",
-            "/v1/events",
-            query={
-                "page": page,
-                "page_size": page_size,
-                "event": event,
-                "since": since,
-                "until": until,
-            },
-            cast_to=models.EventPage,
-            page_of=models.Event,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.Event]",
+            self._request(
+                "GET",
+                "/v1/events",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "event": event,
+                    "since": since,
+                    "until": until,
+                },
+                cast_to=models.EventPage,
+                page_of=models.Event,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -1634,20 +1781,23 @@ class AsyncEvents(AsyncAPIResource):
 
         until: exclusive upper bound on timestamp
         """
-        return await self._request(
-            "GET",
-            "/v1/events",
-            query={
-                "page": page,
-                "page_size": page_size,
-                "event": event,
-                "since": since,
-                "until": until,
-            },
-            cast_to=models.EventPage,
-            page_of=models.Event,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.Event]",
+            await self._request(
+                "GET",
+                "/v1/events",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "event": event,
+                    "since": since,
+                    "until": until,
+                },
+                cast_to=models.EventPage,
+                page_of=models.Event,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -1678,18 +1828,21 @@ class WebhooksSubscriptions(SyncAPIResource):
 
         secret: shared signing secret; generated when absent. Shown only in the reply that sets it.
         """
-        return self._request(
-            "POST",
-            "/v1/webhook/subscriptions",
-            body={
-                "url": url,
-                "events": events,
-                "secret": secret,
-                "description": description,
-                "enabled": enabled,
-            },
-            cast_to=models.WebhookSubscriptionWithSecret,
-            options=options,
+        return cast(
+            "models.WebhookSubscriptionWithSecret",
+            self._request(
+                "POST",
+                "/v1/webhook/subscriptions",
+                body={
+                    "url": url,
+                    "events": events,
+                    "secret": secret,
+                    "description": description,
+                    "enabled": enabled,
+                },
+                cast_to=models.WebhookSubscriptionWithSecret,
+                options=options,
+            ),
         )
 
     def list(
@@ -1705,14 +1858,17 @@ class WebhooksSubscriptions(SyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return self._request(
-            "GET",
-            "/v1/webhook/subscriptions",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.WebhookSubscriptionPage,
-            page_of=models.WebhookSubscription,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.WebhookSubscription]",
+            self._request(
+                "GET",
+                "/v1/webhook/subscriptions",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.WebhookSubscriptionPage,
+                page_of=models.WebhookSubscription,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def get(
@@ -1725,12 +1881,15 @@ class WebhooksSubscriptions(SyncAPIResource):
 
         subscription_id: webhook subscription id
         """
-        return self._request(
-            "GET",
-            f"/v1/webhook/subscriptions/{_path(subscription_id)}",
-            cast_to=models.WebhookSubscription,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.WebhookSubscription",
+            self._request(
+                "GET",
+                f"/v1/webhook/subscriptions/{_path(subscription_id)}",
+                cast_to=models.WebhookSubscription,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def update(
@@ -1747,17 +1906,20 @@ class WebhooksSubscriptions(SyncAPIResource):
 
         subscription_id: webhook subscription id
         """
-        return self._request(
-            "PUT",
-            f"/v1/webhook/subscriptions/{_path(subscription_id)}",
-            body={
-                "url": url,
-                "events": events,
-                "description": description,
-                "enabled": enabled,
-            },
-            cast_to=models.WebhookSubscription,
-            options=options,
+        return cast(
+            "models.WebhookSubscription",
+            self._request(
+                "PUT",
+                f"/v1/webhook/subscriptions/{_path(subscription_id)}",
+                body={
+                    "url": url,
+                    "events": events,
+                    "description": description,
+                    "enabled": enabled,
+                },
+                cast_to=models.WebhookSubscription,
+                options=options,
+            ),
         )
 
     def delete(
@@ -1770,11 +1932,14 @@ class WebhooksSubscriptions(SyncAPIResource):
 
         subscription_id: webhook subscription id
         """
-        return self._request(
-            "DELETE",
-            f"/v1/webhook/subscriptions/{_path(subscription_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            self._request(
+                "DELETE",
+                f"/v1/webhook/subscriptions/{_path(subscription_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
     def rotate_secret(
@@ -1793,12 +1958,15 @@ class WebhooksSubscriptions(SyncAPIResource):
 
         grace_seconds: how long deliveries keep carrying the replaced secret's signature beside the new one, 0-604800 seconds (default 0: the new secret alone from now on)
         """
-        return self._request(
-            "POST",
-            f"/v1/webhook/subscriptions/{_path(subscription_id)}/rotate-secret",
-            body={"secret": secret, "grace_seconds": grace_seconds},
-            cast_to=models.WebhookSubscriptionWithSecret,
-            options=options,
+        return cast(
+            "models.WebhookSubscriptionWithSecret",
+            self._request(
+                "POST",
+                f"/v1/webhook/subscriptions/{_path(subscription_id)}/rotate-secret",
+                body={"secret": secret, "grace_seconds": grace_seconds},
+                cast_to=models.WebhookSubscriptionWithSecret,
+                options=options,
+            ),
         )
 
     def test(
@@ -1811,11 +1979,14 @@ class WebhooksSubscriptions(SyncAPIResource):
 
         subscription_id: webhook subscription id
         """
-        return self._request(
-            "POST",
-            f"/v1/webhook/subscriptions/{_path(subscription_id)}/test",
-            cast_to=models.WebhookDelivery,
-            options=options,
+        return cast(
+            "models.WebhookDelivery",
+            self._request(
+                "POST",
+                f"/v1/webhook/subscriptions/{_path(subscription_id)}/test",
+                cast_to=models.WebhookDelivery,
+                options=options,
+            ),
         )
 
     def list_deliveries(
@@ -1834,14 +2005,17 @@ class WebhooksSubscriptions(SyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return self._request(
-            "GET",
-            f"/v1/webhook/subscriptions/{_path(subscription_id)}/deliveries",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.WebhookDeliveryPage,
-            page_of=models.WebhookDelivery,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.WebhookDelivery]",
+            self._request(
+                "GET",
+                f"/v1/webhook/subscriptions/{_path(subscription_id)}/deliveries",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.WebhookDeliveryPage,
+                page_of=models.WebhookDelivery,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -1879,18 +2053,21 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
 
         secret: shared signing secret; generated when absent. Shown only in the reply that sets it.
         """
-        return await self._request(
-            "POST",
-            "/v1/webhook/subscriptions",
-            body={
-                "url": url,
-                "events": events,
-                "secret": secret,
-                "description": description,
-                "enabled": enabled,
-            },
-            cast_to=models.WebhookSubscriptionWithSecret,
-            options=options,
+        return cast(
+            "models.WebhookSubscriptionWithSecret",
+            await self._request(
+                "POST",
+                "/v1/webhook/subscriptions",
+                body={
+                    "url": url,
+                    "events": events,
+                    "secret": secret,
+                    "description": description,
+                    "enabled": enabled,
+                },
+                cast_to=models.WebhookSubscriptionWithSecret,
+                options=options,
+            ),
         )
 
     async def list(
@@ -1906,14 +2083,17 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return await self._request(
-            "GET",
-            "/v1/webhook/subscriptions",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.WebhookSubscriptionPage,
-            page_of=models.WebhookSubscription,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.WebhookSubscription]",
+            await self._request(
+                "GET",
+                "/v1/webhook/subscriptions",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.WebhookSubscriptionPage,
+                page_of=models.WebhookSubscription,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def get(
@@ -1926,12 +2106,15 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
 
         subscription_id: webhook subscription id
         """
-        return await self._request(
-            "GET",
-            f"/v1/webhook/subscriptions/{_path(subscription_id)}",
-            cast_to=models.WebhookSubscription,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.WebhookSubscription",
+            await self._request(
+                "GET",
+                f"/v1/webhook/subscriptions/{_path(subscription_id)}",
+                cast_to=models.WebhookSubscription,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def update(
@@ -1948,17 +2131,20 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
 
         subscription_id: webhook subscription id
         """
-        return await self._request(
-            "PUT",
-            f"/v1/webhook/subscriptions/{_path(subscription_id)}",
-            body={
-                "url": url,
-                "events": events,
-                "description": description,
-                "enabled": enabled,
-            },
-            cast_to=models.WebhookSubscription,
-            options=options,
+        return cast(
+            "models.WebhookSubscription",
+            await self._request(
+                "PUT",
+                f"/v1/webhook/subscriptions/{_path(subscription_id)}",
+                body={
+                    "url": url,
+                    "events": events,
+                    "description": description,
+                    "enabled": enabled,
+                },
+                cast_to=models.WebhookSubscription,
+                options=options,
+            ),
         )
 
     async def delete(
@@ -1971,11 +2157,14 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
 
         subscription_id: webhook subscription id
         """
-        return await self._request(
-            "DELETE",
-            f"/v1/webhook/subscriptions/{_path(subscription_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            await self._request(
+                "DELETE",
+                f"/v1/webhook/subscriptions/{_path(subscription_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
     async def rotate_secret(
@@ -1994,12 +2183,15 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
 
         grace_seconds: how long deliveries keep carrying the replaced secret's signature beside the new one, 0-604800 seconds (default 0: the new secret alone from now on)
         """
-        return await self._request(
-            "POST",
-            f"/v1/webhook/subscriptions/{_path(subscription_id)}/rotate-secret",
-            body={"secret": secret, "grace_seconds": grace_seconds},
-            cast_to=models.WebhookSubscriptionWithSecret,
-            options=options,
+        return cast(
+            "models.WebhookSubscriptionWithSecret",
+            await self._request(
+                "POST",
+                f"/v1/webhook/subscriptions/{_path(subscription_id)}/rotate-secret",
+                body={"secret": secret, "grace_seconds": grace_seconds},
+                cast_to=models.WebhookSubscriptionWithSecret,
+                options=options,
+            ),
         )
 
     async def test(
@@ -2012,11 +2204,14 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
 
         subscription_id: webhook subscription id
         """
-        return await self._request(
-            "POST",
-            f"/v1/webhook/subscriptions/{_path(subscription_id)}/test",
-            cast_to=models.WebhookDelivery,
-            options=options,
+        return cast(
+            "models.WebhookDelivery",
+            await self._request(
+                "POST",
+                f"/v1/webhook/subscriptions/{_path(subscription_id)}/test",
+                cast_to=models.WebhookDelivery,
+                options=options,
+            ),
         )
 
     async def list_deliveries(
@@ -2035,14 +2230,17 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return await self._request(
-            "GET",
-            f"/v1/webhook/subscriptions/{_path(subscription_id)}/deliveries",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.WebhookDeliveryPage,
-            page_of=models.WebhookDelivery,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.WebhookDelivery]",
+            await self._request(
+                "GET",
+                f"/v1/webhook/subscriptions/{_path(subscription_id)}/deliveries",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.WebhookDeliveryPage,
+                page_of=models.WebhookDelivery,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -2084,20 +2282,23 @@ class WebhooksDeliveries(SyncAPIResource):
 
         status: `dead`: all five attempts failed; the delivery is in the dead-letter queue
         """
-        return self._request(
-            "GET",
-            "/v1/webhook/deliveries",
-            query={
-                "page": page,
-                "page_size": page_size,
-                "event_id": event_id,
-                "subscription_id": subscription_id,
-                "status": status,
-            },
-            cast_to=models.WebhookDeliveryPage,
-            page_of=models.WebhookDelivery,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.WebhookDelivery]",
+            self._request(
+                "GET",
+                "/v1/webhook/deliveries",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "event_id": event_id,
+                    "subscription_id": subscription_id,
+                    "status": status,
+                },
+                cast_to=models.WebhookDeliveryPage,
+                page_of=models.WebhookDelivery,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def get(
@@ -2110,12 +2311,15 @@ class WebhooksDeliveries(SyncAPIResource):
 
         delivery_id: delivery id
         """
-        return self._request(
-            "GET",
-            f"/v1/webhook/deliveries/{_path(delivery_id)}",
-            cast_to=models.WebhookDelivery,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.WebhookDelivery",
+            self._request(
+                "GET",
+                f"/v1/webhook/deliveries/{_path(delivery_id)}",
+                cast_to=models.WebhookDelivery,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -2151,20 +2355,23 @@ class AsyncWebhooksDeliveries(AsyncAPIResource):
 
         status: `dead`: all five attempts failed; the delivery is in the dead-letter queue
         """
-        return await self._request(
-            "GET",
-            "/v1/webhook/deliveries",
-            query={
-                "page": page,
-                "page_size": page_size,
-                "event_id": event_id,
-                "subscription_id": subscription_id,
-                "status": status,
-            },
-            cast_to=models.WebhookDeliveryPage,
-            page_of=models.WebhookDelivery,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.WebhookDelivery]",
+            await self._request(
+                "GET",
+                "/v1/webhook/deliveries",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "event_id": event_id,
+                    "subscription_id": subscription_id,
+                    "status": status,
+                },
+                cast_to=models.WebhookDeliveryPage,
+                page_of=models.WebhookDelivery,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def get(
@@ -2177,12 +2384,15 @@ class AsyncWebhooksDeliveries(AsyncAPIResource):
 
         delivery_id: delivery id
         """
-        return await self._request(
-            "GET",
-            f"/v1/webhook/deliveries/{_path(delivery_id)}",
-            cast_to=models.WebhookDelivery,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.WebhookDelivery",
+            await self._request(
+                "GET",
+                f"/v1/webhook/deliveries/{_path(delivery_id)}",
+                cast_to=models.WebhookDelivery,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -2211,14 +2421,17 @@ class WebhooksDeadLetters(SyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return self._request(
-            "GET",
-            "/v1/webhook/dead-letters",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.WebhookDeliveryPage,
-            page_of=models.WebhookDelivery,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.WebhookDelivery]",
+            self._request(
+                "GET",
+                "/v1/webhook/dead-letters",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.WebhookDeliveryPage,
+                page_of=models.WebhookDelivery,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def replay(
@@ -2231,11 +2444,14 @@ class WebhooksDeadLetters(SyncAPIResource):
 
         delivery_id: delivery id
         """
-        return self._request(
-            "POST",
-            f"/v1/webhook/dead-letters/{_path(delivery_id)}/replay",
-            cast_to=models.WebhookDelivery,
-            options=options,
+        return cast(
+            "models.WebhookDelivery",
+            self._request(
+                "POST",
+                f"/v1/webhook/dead-letters/{_path(delivery_id)}/replay",
+                cast_to=models.WebhookDelivery,
+                options=options,
+            ),
         )
 
 
@@ -2264,14 +2480,17 @@ class AsyncWebhooksDeadLetters(AsyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return await self._request(
-            "GET",
-            "/v1/webhook/dead-letters",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.WebhookDeliveryPage,
-            page_of=models.WebhookDelivery,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.WebhookDelivery]",
+            await self._request(
+                "GET",
+                "/v1/webhook/dead-letters",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.WebhookDeliveryPage,
+                page_of=models.WebhookDelivery,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def replay(
@@ -2284,11 +2503,14 @@ class AsyncWebhooksDeadLetters(AsyncAPIResource):
 
         delivery_id: delivery id
         """
-        return await self._request(
-            "POST",
-            f"/v1/webhook/dead-letters/{_path(delivery_id)}/replay",
-            cast_to=models.WebhookDelivery,
-            options=options,
+        return cast(
+            "models.WebhookDelivery",
+            await self._request(
+                "POST",
+                f"/v1/webhook/dead-letters/{_path(delivery_id)}/replay",
+                cast_to=models.WebhookDelivery,
+                options=options,
+            ),
         )
 
 
@@ -2323,17 +2545,20 @@ class WebhooksReplays(SyncAPIResource):
 
         subscription_id: only this subscription
         """
-        return self._request(
-            "POST",
-            "/v1/webhook/replays",
-            body={
-                "since": since,
-                "until": until,
-                "events": events,
-                "subscription_id": subscription_id,
-            },
-            cast_to=models.WebhookReplay,
-            options=options,
+        return cast(
+            "models.WebhookReplay",
+            self._request(
+                "POST",
+                "/v1/webhook/replays",
+                body={
+                    "since": since,
+                    "until": until,
+                    "events": events,
+                    "subscription_id": subscription_id,
+                },
+                cast_to=models.WebhookReplay,
+                options=options,
+            ),
         )
 
     def get(
@@ -2346,12 +2571,15 @@ class WebhooksReplays(SyncAPIResource):
 
         replay_id: replay id
         """
-        return self._request(
-            "GET",
-            f"/v1/webhook/replays/{_path(replay_id)}",
-            cast_to=models.WebhookReplay,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.WebhookReplay",
+            self._request(
+                "GET",
+                f"/v1/webhook/replays/{_path(replay_id)}",
+                cast_to=models.WebhookReplay,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -2386,17 +2614,20 @@ class AsyncWebhooksReplays(AsyncAPIResource):
 
         subscription_id: only this subscription
         """
-        return await self._request(
-            "POST",
-            "/v1/webhook/replays",
-            body={
-                "since": since,
-                "until": until,
-                "events": events,
-                "subscription_id": subscription_id,
-            },
-            cast_to=models.WebhookReplay,
-            options=options,
+        return cast(
+            "models.WebhookReplay",
+            await self._request(
+                "POST",
+                "/v1/webhook/replays",
+                body={
+                    "since": since,
+                    "until": until,
+                    "events": events,
+                    "subscription_id": subscription_id,
+                },
+                cast_to=models.WebhookReplay,
+                options=options,
+            ),
         )
 
     async def get(
@@ -2409,12 +2640,15 @@ class AsyncWebhooksReplays(AsyncAPIResource):
 
         replay_id: replay id
         """
-        return await self._request(
-            "GET",
-            f"/v1/webhook/replays/{_path(replay_id)}",
-            cast_to=models.WebhookReplay,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.WebhookReplay",
+            await self._request(
+                "GET",
+                f"/v1/webhook/replays/{_path(replay_id)}",
+                cast_to=models.WebhookReplay,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -2511,12 +2745,15 @@ class Integrations(SyncAPIResource):
 
         name: a label; defaults to the channel
         """
-        return self._request(
-            "POST",
-            "/v1/integrations",
-            body={"channel": channel, "name": name},
-            cast_to=models.IntegrationWithSecret,
-            options=options,
+        return cast(
+            "models.IntegrationWithSecret",
+            self._request(
+                "POST",
+                "/v1/integrations",
+                body={"channel": channel, "name": name},
+                cast_to=models.IntegrationWithSecret,
+                options=options,
+            ),
         )
 
     def list(
@@ -2532,14 +2769,17 @@ class Integrations(SyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return self._request(
-            "GET",
-            "/v1/integrations",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.IntegrationPage,
-            page_of=models.Integration,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.Integration]",
+            self._request(
+                "GET",
+                "/v1/integrations",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.IntegrationPage,
+                page_of=models.Integration,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def get(
@@ -2552,12 +2792,15 @@ class Integrations(SyncAPIResource):
 
         integration_id: integration id
         """
-        return self._request(
-            "GET",
-            f"/v1/integrations/{_path(integration_id)}",
-            cast_to=models.Integration,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Integration",
+            self._request(
+                "GET",
+                f"/v1/integrations/{_path(integration_id)}",
+                cast_to=models.Integration,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def delete(
@@ -2570,11 +2813,14 @@ class Integrations(SyncAPIResource):
 
         integration_id: integration id
         """
-        return self._request(
-            "DELETE",
-            f"/v1/integrations/{_path(integration_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            self._request(
+                "DELETE",
+                f"/v1/integrations/{_path(integration_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
     def rotate_secret(
@@ -2590,12 +2836,15 @@ class Integrations(SyncAPIResource):
 
         grace_seconds: how long the previous secret keeps verifying, 0-604800 seconds (default 3600)
         """
-        return self._request(
-            "POST",
-            f"/v1/integrations/{_path(integration_id)}/rotate",
-            body={"grace_seconds": grace_seconds},
-            cast_to=models.IntegrationWithSecret,
-            options=options,
+        return cast(
+            "models.IntegrationWithSecret",
+            self._request(
+                "POST",
+                f"/v1/integrations/{_path(integration_id)}/rotate",
+                body={"grace_seconds": grace_seconds},
+                cast_to=models.IntegrationWithSecret,
+                options=options,
+            ),
         )
 
 
@@ -2627,12 +2876,15 @@ class AsyncIntegrations(AsyncAPIResource):
 
         name: a label; defaults to the channel
         """
-        return await self._request(
-            "POST",
-            "/v1/integrations",
-            body={"channel": channel, "name": name},
-            cast_to=models.IntegrationWithSecret,
-            options=options,
+        return cast(
+            "models.IntegrationWithSecret",
+            await self._request(
+                "POST",
+                "/v1/integrations",
+                body={"channel": channel, "name": name},
+                cast_to=models.IntegrationWithSecret,
+                options=options,
+            ),
         )
 
     async def list(
@@ -2648,14 +2900,17 @@ class AsyncIntegrations(AsyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return await self._request(
-            "GET",
-            "/v1/integrations",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.IntegrationPage,
-            page_of=models.Integration,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.Integration]",
+            await self._request(
+                "GET",
+                "/v1/integrations",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.IntegrationPage,
+                page_of=models.Integration,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def get(
@@ -2668,12 +2923,15 @@ class AsyncIntegrations(AsyncAPIResource):
 
         integration_id: integration id
         """
-        return await self._request(
-            "GET",
-            f"/v1/integrations/{_path(integration_id)}",
-            cast_to=models.Integration,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Integration",
+            await self._request(
+                "GET",
+                f"/v1/integrations/{_path(integration_id)}",
+                cast_to=models.Integration,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def delete(
@@ -2686,11 +2944,14 @@ class AsyncIntegrations(AsyncAPIResource):
 
         integration_id: integration id
         """
-        return await self._request(
-            "DELETE",
-            f"/v1/integrations/{_path(integration_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            await self._request(
+                "DELETE",
+                f"/v1/integrations/{_path(integration_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
     async def rotate_secret(
@@ -2706,12 +2967,15 @@ class AsyncIntegrations(AsyncAPIResource):
 
         grace_seconds: how long the previous secret keeps verifying, 0-604800 seconds (default 3600)
         """
-        return await self._request(
-            "POST",
-            f"/v1/integrations/{_path(integration_id)}/rotate",
-            body={"grace_seconds": grace_seconds},
-            cast_to=models.IntegrationWithSecret,
-            options=options,
+        return cast(
+            "models.IntegrationWithSecret",
+            await self._request(
+                "POST",
+                f"/v1/integrations/{_path(integration_id)}/rotate",
+                body={"grace_seconds": grace_seconds},
+                cast_to=models.IntegrationWithSecret,
+                options=options,
+            ),
         )
 
 
@@ -2762,22 +3026,25 @@ class CronJobs(SyncAPIResource):
 
         paused: create the job without running it until unpaused
         """
-        return self._request(
-            "POST",
-            "/v1/cron",
-            body={
-                "name": name,
-                "cron": cron,
-                "timezone": timezone,
-                "agent_id": agent_id,
-                "question": question,
-                "inputs": inputs,
-                "session_template": session_template,
-                "overlap": overlap,
-                "paused": paused,
-            },
-            cast_to=models.CronJob,
-            options=options,
+        return cast(
+            "models.CronJob",
+            self._request(
+                "POST",
+                "/v1/cron",
+                body={
+                    "name": name,
+                    "cron": cron,
+                    "timezone": timezone,
+                    "agent_id": agent_id,
+                    "question": question,
+                    "inputs": inputs,
+                    "session_template": session_template,
+                    "overlap": overlap,
+                    "paused": paused,
+                },
+                cast_to=models.CronJob,
+                options=options,
+            ),
         )
 
     def list(
@@ -2793,14 +3060,17 @@ class CronJobs(SyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return self._request(
-            "GET",
-            "/v1/cron",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.CronJobPage,
-            page_of=models.CronJob,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.CronJob]",
+            self._request(
+                "GET",
+                "/v1/cron",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.CronJobPage,
+                page_of=models.CronJob,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def get(
@@ -2813,12 +3083,15 @@ class CronJobs(SyncAPIResource):
 
         cron_id: cron job id
         """
-        return self._request(
-            "GET",
-            f"/v1/cron/{_path(cron_id)}",
-            cast_to=models.CronJob,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.CronJob",
+            self._request(
+                "GET",
+                f"/v1/cron/{_path(cron_id)}",
+                cast_to=models.CronJob,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def update(
@@ -2834,12 +3107,15 @@ class CronJobs(SyncAPIResource):
 
         paused: true stops the runs until set to false again
         """
-        return self._request(
-            "PUT",
-            f"/v1/cron/{_path(cron_id)}",
-            body={"paused": paused},
-            cast_to=models.CronJob,
-            options=options,
+        return cast(
+            "models.CronJob",
+            self._request(
+                "PUT",
+                f"/v1/cron/{_path(cron_id)}",
+                body={"paused": paused},
+                cast_to=models.CronJob,
+                options=options,
+            ),
         )
 
     def delete(
@@ -2852,11 +3128,14 @@ class CronJobs(SyncAPIResource):
 
         cron_id: cron job id
         """
-        return self._request(
-            "DELETE",
-            f"/v1/cron/{_path(cron_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            self._request(
+                "DELETE",
+                f"/v1/cron/{_path(cron_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
     def trigger(
@@ -2869,11 +3148,14 @@ class CronJobs(SyncAPIResource):
 
         cron_id: cron job id
         """
-        return self._request(
-            "POST",
-            f"/v1/cron/{_path(cron_id)}/trigger",
-            cast_to=models.CronJobTriggered,
-            options=options,
+        return cast(
+            "models.CronJobTriggered",
+            self._request(
+                "POST",
+                f"/v1/cron/{_path(cron_id)}/trigger",
+                cast_to=models.CronJobTriggered,
+                options=options,
+            ),
         )
 
     def backfill(
@@ -2895,16 +3177,19 @@ class CronJobs(SyncAPIResource):
 
         overlap: how the backfilled runs overlap one another and the job's own runs; default `buffer_all`: one after another, each of them runs (the job's `overlap` applies to its scheduled runs only)
         """
-        return self._request(
-            "POST",
-            f"/v1/cron/{_path(cron_id)}/backfill",
-            body={
-                "since": since,
-                "until": until,
-                "overlap": overlap,
-            },
-            cast_to=models.CronJobBackfill,
-            options=options,
+        return cast(
+            "models.CronJobBackfill",
+            self._request(
+                "POST",
+                f"/v1/cron/{_path(cron_id)}/backfill",
+                body={
+                    "since": since,
+                    "until": until,
+                    "overlap": overlap,
+                },
+                cast_to=models.CronJobBackfill,
+                options=options,
+            ),
         )
 
 
@@ -2957,22 +3242,25 @@ class AsyncCronJobs(AsyncAPIResource):
 
         paused: create the job without running it until unpaused
         """
-        return await self._request(
-            "POST",
-            "/v1/cron",
-            body={
-                "name": name,
-                "cron": cron,
-                "timezone": timezone,
-                "agent_id": agent_id,
-                "question": question,
-                "inputs": inputs,
-                "session_template": session_template,
-                "overlap": overlap,
-                "paused": paused,
-            },
-            cast_to=models.CronJob,
-            options=options,
+        return cast(
+            "models.CronJob",
+            await self._request(
+                "POST",
+                "/v1/cron",
+                body={
+                    "name": name,
+                    "cron": cron,
+                    "timezone": timezone,
+                    "agent_id": agent_id,
+                    "question": question,
+                    "inputs": inputs,
+                    "session_template": session_template,
+                    "overlap": overlap,
+                    "paused": paused,
+                },
+                cast_to=models.CronJob,
+                options=options,
+            ),
         )
 
     async def list(
@@ -2988,14 +3276,17 @@ class AsyncCronJobs(AsyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return await self._request(
-            "GET",
-            "/v1/cron",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.CronJobPage,
-            page_of=models.CronJob,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.CronJob]",
+            await self._request(
+                "GET",
+                "/v1/cron",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.CronJobPage,
+                page_of=models.CronJob,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def get(
@@ -3008,12 +3299,15 @@ class AsyncCronJobs(AsyncAPIResource):
 
         cron_id: cron job id
         """
-        return await self._request(
-            "GET",
-            f"/v1/cron/{_path(cron_id)}",
-            cast_to=models.CronJob,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.CronJob",
+            await self._request(
+                "GET",
+                f"/v1/cron/{_path(cron_id)}",
+                cast_to=models.CronJob,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def update(
@@ -3029,12 +3323,15 @@ class AsyncCronJobs(AsyncAPIResource):
 
         paused: true stops the runs until set to false again
         """
-        return await self._request(
-            "PUT",
-            f"/v1/cron/{_path(cron_id)}",
-            body={"paused": paused},
-            cast_to=models.CronJob,
-            options=options,
+        return cast(
+            "models.CronJob",
+            await self._request(
+                "PUT",
+                f"/v1/cron/{_path(cron_id)}",
+                body={"paused": paused},
+                cast_to=models.CronJob,
+                options=options,
+            ),
         )
 
     async def delete(
@@ -3047,11 +3344,14 @@ class AsyncCronJobs(AsyncAPIResource):
 
         cron_id: cron job id
         """
-        return await self._request(
-            "DELETE",
-            f"/v1/cron/{_path(cron_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            await self._request(
+                "DELETE",
+                f"/v1/cron/{_path(cron_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
     async def trigger(
@@ -3064,11 +3364,14 @@ class AsyncCronJobs(AsyncAPIResource):
 
         cron_id: cron job id
         """
-        return await self._request(
-            "POST",
-            f"/v1/cron/{_path(cron_id)}/trigger",
-            cast_to=models.CronJobTriggered,
-            options=options,
+        return cast(
+            "models.CronJobTriggered",
+            await self._request(
+                "POST",
+                f"/v1/cron/{_path(cron_id)}/trigger",
+                cast_to=models.CronJobTriggered,
+                options=options,
+            ),
         )
 
     async def backfill(
@@ -3090,16 +3393,19 @@ class AsyncCronJobs(AsyncAPIResource):
 
         overlap: how the backfilled runs overlap one another and the job's own runs; default `buffer_all`: one after another, each of them runs (the job's `overlap` applies to its scheduled runs only)
         """
-        return await self._request(
-            "POST",
-            f"/v1/cron/{_path(cron_id)}/backfill",
-            body={
-                "since": since,
-                "until": until,
-                "overlap": overlap,
-            },
-            cast_to=models.CronJobBackfill,
-            options=options,
+        return cast(
+            "models.CronJobBackfill",
+            await self._request(
+                "POST",
+                f"/v1/cron/{_path(cron_id)}/backfill",
+                body={
+                    "since": since,
+                    "until": until,
+                    "overlap": overlap,
+                },
+                cast_to=models.CronJobBackfill,
+                options=options,
+            ),
         )
 
 
@@ -3126,12 +3432,15 @@ class EventTriggers(SyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.SessionTemplateList:
         """Session templates a trigger may name"""
-        return self._request(
-            "GET",
-            "/v1/event-trigger/templates",
-            cast_to=models.SessionTemplateList,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.SessionTemplateList",
+            self._request(
+                "GET",
+                "/v1/event-trigger/templates",
+                cast_to=models.SessionTemplateList,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def create(
@@ -3143,16 +3452,19 @@ class EventTriggers(SyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.EventTrigger:
         """Create an event trigger"""
-        return self._request(
-            "POST",
-            "/v1/event-trigger",
-            body={
-                "name": name,
-                "enabled": enabled,
-                "trigger": trigger,
-            },
-            cast_to=models.EventTrigger,
-            options=options,
+        return cast(
+            "models.EventTrigger",
+            self._request(
+                "POST",
+                "/v1/event-trigger",
+                body={
+                    "name": name,
+                    "enabled": enabled,
+                    "trigger": trigger,
+                },
+                cast_to=models.EventTrigger,
+                options=options,
+            ),
         )
 
     def list(
@@ -3168,14 +3480,17 @@ class EventTriggers(SyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return self._request(
-            "GET",
-            "/v1/event-trigger",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.EventTriggerPage,
-            page_of=models.EventTrigger,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.EventTrigger]",
+            self._request(
+                "GET",
+                "/v1/event-trigger",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.EventTriggerPage,
+                page_of=models.EventTrigger,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def get(
@@ -3188,12 +3503,15 @@ class EventTriggers(SyncAPIResource):
 
         trigger_id: event trigger id
         """
-        return self._request(
-            "GET",
-            f"/v1/event-trigger/{_path(trigger_id)}",
-            cast_to=models.EventTrigger,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.EventTrigger",
+            self._request(
+                "GET",
+                f"/v1/event-trigger/{_path(trigger_id)}",
+                cast_to=models.EventTrigger,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def update(
@@ -3209,16 +3527,19 @@ class EventTriggers(SyncAPIResource):
 
         trigger_id: event trigger id
         """
-        return self._request(
-            "PUT",
-            f"/v1/event-trigger/{_path(trigger_id)}",
-            body={
-                "name": name,
-                "enabled": enabled,
-                "trigger": trigger,
-            },
-            cast_to=models.EventTrigger,
-            options=options,
+        return cast(
+            "models.EventTrigger",
+            self._request(
+                "PUT",
+                f"/v1/event-trigger/{_path(trigger_id)}",
+                body={
+                    "name": name,
+                    "enabled": enabled,
+                    "trigger": trigger,
+                },
+                cast_to=models.EventTrigger,
+                options=options,
+            ),
         )
 
     def delete(
@@ -3231,11 +3552,14 @@ class EventTriggers(SyncAPIResource):
 
         trigger_id: event trigger id
         """
-        return self._request(
-            "DELETE",
-            f"/v1/event-trigger/{_path(trigger_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            self._request(
+                "DELETE",
+                f"/v1/event-trigger/{_path(trigger_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
 
@@ -3261,12 +3585,15 @@ class AsyncEventTriggers(AsyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.SessionTemplateList:
         """Session templates a trigger may name"""
-        return await self._request(
-            "GET",
-            "/v1/event-trigger/templates",
-            cast_to=models.SessionTemplateList,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.SessionTemplateList",
+            await self._request(
+                "GET",
+                "/v1/event-trigger/templates",
+                cast_to=models.SessionTemplateList,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def create(
@@ -3278,16 +3605,19 @@ class AsyncEventTriggers(AsyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.EventTrigger:
         """Create an event trigger"""
-        return await self._request(
-            "POST",
-            "/v1/event-trigger",
-            body={
-                "name": name,
-                "enabled": enabled,
-                "trigger": trigger,
-            },
-            cast_to=models.EventTrigger,
-            options=options,
+        return cast(
+            "models.EventTrigger",
+            await self._request(
+                "POST",
+                "/v1/event-trigger",
+                body={
+                    "name": name,
+                    "enabled": enabled,
+                    "trigger": trigger,
+                },
+                cast_to=models.EventTrigger,
+                options=options,
+            ),
         )
 
     async def list(
@@ -3303,14 +3633,17 @@ class AsyncEventTriggers(AsyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return await self._request(
-            "GET",
-            "/v1/event-trigger",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.EventTriggerPage,
-            page_of=models.EventTrigger,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.EventTrigger]",
+            await self._request(
+                "GET",
+                "/v1/event-trigger",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.EventTriggerPage,
+                page_of=models.EventTrigger,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def get(
@@ -3323,12 +3656,15 @@ class AsyncEventTriggers(AsyncAPIResource):
 
         trigger_id: event trigger id
         """
-        return await self._request(
-            "GET",
-            f"/v1/event-trigger/{_path(trigger_id)}",
-            cast_to=models.EventTrigger,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.EventTrigger",
+            await self._request(
+                "GET",
+                f"/v1/event-trigger/{_path(trigger_id)}",
+                cast_to=models.EventTrigger,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def update(
@@ -3344,16 +3680,19 @@ class AsyncEventTriggers(AsyncAPIResource):
 
         trigger_id: event trigger id
         """
-        return await self._request(
-            "PUT",
-            f"/v1/event-trigger/{_path(trigger_id)}",
-            body={
-                "name": name,
-                "enabled": enabled,
-                "trigger": trigger,
-            },
-            cast_to=models.EventTrigger,
-            options=options,
+        return cast(
+            "models.EventTrigger",
+            await self._request(
+                "PUT",
+                f"/v1/event-trigger/{_path(trigger_id)}",
+                body={
+                    "name": name,
+                    "enabled": enabled,
+                    "trigger": trigger,
+                },
+                cast_to=models.EventTrigger,
+                options=options,
+            ),
         )
 
     async def delete(
@@ -3366,11 +3705,14 @@ class AsyncEventTriggers(AsyncAPIResource):
 
         trigger_id: event trigger id
         """
-        return await self._request(
-            "DELETE",
-            f"/v1/event-trigger/{_path(trigger_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            await self._request(
+                "DELETE",
+                f"/v1/event-trigger/{_path(trigger_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
 
@@ -3396,12 +3738,15 @@ class Parsers(SyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.ParserList:
         """Parsers a document can be split with"""
-        return self._request(
-            "GET",
-            "/v1/kb/parsers",
-            cast_to=models.ParserList,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.ParserList",
+            self._request(
+                "GET",
+                "/v1/kb/parsers",
+                cast_to=models.ParserList,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -3422,12 +3767,15 @@ class AsyncParsers(AsyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.ParserList:
         """Parsers a document can be split with"""
-        return await self._request(
-            "GET",
-            "/v1/kb/parsers",
-            cast_to=models.ParserList,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.ParserList",
+            await self._request(
+                "GET",
+                "/v1/kb/parsers",
+                cast_to=models.ParserList,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -3448,12 +3796,15 @@ class EmbeddingModels(SyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.EmbeddingModelList:
         """Embedding models a knowledge base can use"""
-        return self._request(
-            "GET",
-            "/v1/kb/embedding-models",
-            cast_to=models.EmbeddingModelList,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.EmbeddingModelList",
+            self._request(
+                "GET",
+                "/v1/kb/embedding-models",
+                cast_to=models.EmbeddingModelList,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -3474,12 +3825,15 @@ class AsyncEmbeddingModels(AsyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.EmbeddingModelList:
         """Embedding models a knowledge base can use"""
-        return await self._request(
-            "GET",
-            "/v1/kb/embedding-models",
-            cast_to=models.EmbeddingModelList,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.EmbeddingModelList",
+            await self._request(
+                "GET",
+                "/v1/kb/embedding-models",
+                cast_to=models.EmbeddingModelList,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -3518,20 +3872,23 @@ class KnowledgeBases(SyncAPIResource):
 
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
-        return self._request(
-            "POST",
-            "/v1/kb",
-            body={
-                "name": name,
-                "description": description,
-                "embedding_model": embedding_model,
-                "parser_id": parser_id,
-                "chunk_tokens": chunk_tokens,
-                "overlap_tokens": overlap_tokens,
-                "metadata": metadata,
-            },
-            cast_to=models.KnowledgeBase,
-            options=options,
+        return cast(
+            "models.KnowledgeBase",
+            self._request(
+                "POST",
+                "/v1/kb",
+                body={
+                    "name": name,
+                    "description": description,
+                    "embedding_model": embedding_model,
+                    "parser_id": parser_id,
+                    "chunk_tokens": chunk_tokens,
+                    "overlap_tokens": overlap_tokens,
+                    "metadata": metadata,
+                },
+                cast_to=models.KnowledgeBase,
+                options=options,
+            ),
         )
 
     def list(
@@ -3547,14 +3904,17 @@ class KnowledgeBases(SyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return self._request(
-            "GET",
-            "/v1/kb",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.KnowledgeBasePage,
-            page_of=models.KnowledgeBase,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.KnowledgeBase]",
+            self._request(
+                "GET",
+                "/v1/kb",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.KnowledgeBasePage,
+                page_of=models.KnowledgeBase,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def get(
@@ -3567,12 +3927,15 @@ class KnowledgeBases(SyncAPIResource):
 
         kb_id: knowledge base id
         """
-        return self._request(
-            "GET",
-            f"/v1/kb/{_path(kb_id)}",
-            cast_to=models.KnowledgeBase,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.KnowledgeBase",
+            self._request(
+                "GET",
+                f"/v1/kb/{_path(kb_id)}",
+                cast_to=models.KnowledgeBase,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def update(
@@ -3599,19 +3962,22 @@ class KnowledgeBases(SyncAPIResource):
 
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
-        return self._request(
-            "PUT",
-            f"/v1/kb/{_path(kb_id)}",
-            body={
-                "name": name,
-                "description": description,
-                "parser_id": parser_id,
-                "chunk_tokens": chunk_tokens,
-                "overlap_tokens": overlap_tokens,
-                "metadata": metadata,
-            },
-            cast_to=models.KnowledgeBase,
-            options=options,
+        return cast(
+            "models.KnowledgeBase",
+            self._request(
+                "PUT",
+                f"/v1/kb/{_path(kb_id)}",
+                body={
+                    "name": name,
+                    "description": description,
+                    "parser_id": parser_id,
+                    "chunk_tokens": chunk_tokens,
+                    "overlap_tokens": overlap_tokens,
+                    "metadata": metadata,
+                },
+                cast_to=models.KnowledgeBase,
+                options=options,
+            ),
         )
 
     def delete(
@@ -3624,11 +3990,14 @@ class KnowledgeBases(SyncAPIResource):
 
         kb_id: knowledge base id
         """
-        return self._request(
-            "DELETE",
-            f"/v1/kb/{_path(kb_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            self._request(
+                "DELETE",
+                f"/v1/kb/{_path(kb_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
 
@@ -3671,20 +4040,23 @@ class AsyncKnowledgeBases(AsyncAPIResource):
 
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
-        return await self._request(
-            "POST",
-            "/v1/kb",
-            body={
-                "name": name,
-                "description": description,
-                "embedding_model": embedding_model,
-                "parser_id": parser_id,
-                "chunk_tokens": chunk_tokens,
-                "overlap_tokens": overlap_tokens,
-                "metadata": metadata,
-            },
-            cast_to=models.KnowledgeBase,
-            options=options,
+        return cast(
+            "models.KnowledgeBase",
+            await self._request(
+                "POST",
+                "/v1/kb",
+                body={
+                    "name": name,
+                    "description": description,
+                    "embedding_model": embedding_model,
+                    "parser_id": parser_id,
+                    "chunk_tokens": chunk_tokens,
+                    "overlap_tokens": overlap_tokens,
+                    "metadata": metadata,
+                },
+                cast_to=models.KnowledgeBase,
+                options=options,
+            ),
         )
 
     async def list(
@@ -3700,14 +4072,17 @@ class AsyncKnowledgeBases(AsyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return await self._request(
-            "GET",
-            "/v1/kb",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.KnowledgeBasePage,
-            page_of=models.KnowledgeBase,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.KnowledgeBase]",
+            await self._request(
+                "GET",
+                "/v1/kb",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.KnowledgeBasePage,
+                page_of=models.KnowledgeBase,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def get(
@@ -3720,12 +4095,15 @@ class AsyncKnowledgeBases(AsyncAPIResource):
 
         kb_id: knowledge base id
         """
-        return await self._request(
-            "GET",
-            f"/v1/kb/{_path(kb_id)}",
-            cast_to=models.KnowledgeBase,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.KnowledgeBase",
+            await self._request(
+                "GET",
+                f"/v1/kb/{_path(kb_id)}",
+                cast_to=models.KnowledgeBase,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def update(
@@ -3752,19 +4130,22 @@ class AsyncKnowledgeBases(AsyncAPIResource):
 
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
-        return await self._request(
-            "PUT",
-            f"/v1/kb/{_path(kb_id)}",
-            body={
-                "name": name,
-                "description": description,
-                "parser_id": parser_id,
-                "chunk_tokens": chunk_tokens,
-                "overlap_tokens": overlap_tokens,
-                "metadata": metadata,
-            },
-            cast_to=models.KnowledgeBase,
-            options=options,
+        return cast(
+            "models.KnowledgeBase",
+            await self._request(
+                "PUT",
+                f"/v1/kb/{_path(kb_id)}",
+                body={
+                    "name": name,
+                    "description": description,
+                    "parser_id": parser_id,
+                    "chunk_tokens": chunk_tokens,
+                    "overlap_tokens": overlap_tokens,
+                    "metadata": metadata,
+                },
+                cast_to=models.KnowledgeBase,
+                options=options,
+            ),
         )
 
     async def delete(
@@ -3777,11 +4158,14 @@ class AsyncKnowledgeBases(AsyncAPIResource):
 
         kb_id: knowledge base id
         """
-        return await self._request(
-            "DELETE",
-            f"/v1/kb/{_path(kb_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            await self._request(
+                "DELETE",
+                f"/v1/kb/{_path(kb_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
 
@@ -3819,18 +4203,21 @@ class Documents(SyncAPIResource):
 
         status: `parsing` from upload until the chunks are searchable; then `ready`, or `failed` with `error`.
         """
-        return self._request(
-            "GET",
-            f"/v1/kb/{_path(kb_id)}/documents",
-            query={
-                "page": page,
-                "page_size": page_size,
-                "status": status,
-            },
-            cast_to=models.DocumentPage,
-            page_of=models.Document,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.Document]",
+            self._request(
+                "GET",
+                f"/v1/kb/{_path(kb_id)}/documents",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "status": status,
+                },
+                cast_to=models.DocumentPage,
+                page_of=models.Document,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def upload(
@@ -3850,17 +4237,20 @@ class Documents(SyncAPIResource):
 
         parser_id: parser for this document; the knowledge base's parser_id when absent
         """
-        return self._request(
-            "POST",
-            "/v1/document",
-            form={
-                "kb_id": kb_id,
-                "parser_id": parser_id,
-                "file": file,
-            },
-            on_progress=on_progress,
-            cast_to=models.Document,
-            options=options,
+        return cast(
+            "models.Document",
+            self._request(
+                "POST",
+                "/v1/document",
+                form={
+                    "kb_id": kb_id,
+                    "parser_id": parser_id,
+                    "file": file,
+                },
+                on_progress=on_progress,
+                cast_to=models.Document,
+                options=options,
+            ),
         )
 
     def get(
@@ -3873,12 +4263,15 @@ class Documents(SyncAPIResource):
 
         doc_id: document id
         """
-        return self._request(
-            "GET",
-            f"/v1/document/{_path(doc_id)}",
-            cast_to=models.Document,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Document",
+            self._request(
+                "GET",
+                f"/v1/document/{_path(doc_id)}",
+                cast_to=models.Document,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def delete(
@@ -3891,11 +4284,14 @@ class Documents(SyncAPIResource):
 
         doc_id: document id
         """
-        return self._request(
-            "DELETE",
-            f"/v1/document/{_path(doc_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            self._request(
+                "DELETE",
+                f"/v1/document/{_path(doc_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
     def reparse(
@@ -3911,12 +4307,15 @@ class Documents(SyncAPIResource):
 
         parser_id: parser for the new parse; the document's own parser_id when absent
         """
-        return self._request(
-            "POST",
-            f"/v1/document/{_path(doc_id)}/reparse",
-            body={"parser_id": parser_id},
-            cast_to=models.Document,
-            options=options,
+        return cast(
+            "models.Document",
+            self._request(
+                "POST",
+                f"/v1/document/{_path(doc_id)}/reparse",
+                body={"parser_id": parser_id},
+                cast_to=models.Document,
+                options=options,
+            ),
         )
 
 
@@ -3954,18 +4353,21 @@ class AsyncDocuments(AsyncAPIResource):
 
         status: `parsing` from upload until the chunks are searchable; then `ready`, or `failed` with `error`.
         """
-        return await self._request(
-            "GET",
-            f"/v1/kb/{_path(kb_id)}/documents",
-            query={
-                "page": page,
-                "page_size": page_size,
-                "status": status,
-            },
-            cast_to=models.DocumentPage,
-            page_of=models.Document,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.Document]",
+            await self._request(
+                "GET",
+                f"/v1/kb/{_path(kb_id)}/documents",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "status": status,
+                },
+                cast_to=models.DocumentPage,
+                page_of=models.Document,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def upload(
@@ -3985,17 +4387,20 @@ class AsyncDocuments(AsyncAPIResource):
 
         parser_id: parser for this document; the knowledge base's parser_id when absent
         """
-        return await self._request(
-            "POST",
-            "/v1/document",
-            form={
-                "kb_id": kb_id,
-                "parser_id": parser_id,
-                "file": file,
-            },
-            on_progress=on_progress,
-            cast_to=models.Document,
-            options=options,
+        return cast(
+            "models.Document",
+            await self._request(
+                "POST",
+                "/v1/document",
+                form={
+                    "kb_id": kb_id,
+                    "parser_id": parser_id,
+                    "file": file,
+                },
+                on_progress=on_progress,
+                cast_to=models.Document,
+                options=options,
+            ),
         )
 
     async def get(
@@ -4008,12 +4413,15 @@ class AsyncDocuments(AsyncAPIResource):
 
         doc_id: document id
         """
-        return await self._request(
-            "GET",
-            f"/v1/document/{_path(doc_id)}",
-            cast_to=models.Document,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Document",
+            await self._request(
+                "GET",
+                f"/v1/document/{_path(doc_id)}",
+                cast_to=models.Document,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def delete(
@@ -4026,11 +4434,14 @@ class AsyncDocuments(AsyncAPIResource):
 
         doc_id: document id
         """
-        return await self._request(
-            "DELETE",
-            f"/v1/document/{_path(doc_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            await self._request(
+                "DELETE",
+                f"/v1/document/{_path(doc_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
     async def reparse(
@@ -4046,12 +4457,15 @@ class AsyncDocuments(AsyncAPIResource):
 
         parser_id: parser for the new parse; the document's own parser_id when absent
         """
-        return await self._request(
-            "POST",
-            f"/v1/document/{_path(doc_id)}/reparse",
-            body={"parser_id": parser_id},
-            cast_to=models.Document,
-            options=options,
+        return cast(
+            "models.Document",
+            await self._request(
+                "POST",
+                f"/v1/document/{_path(doc_id)}/reparse",
+                body={"parser_id": parser_id},
+                cast_to=models.Document,
+                options=options,
+            ),
         )
 
 
@@ -4100,23 +4514,26 @@ class Chunks(SyncAPIResource):
 
         highlight: return matched terms wrapped in <em>
         """
-        return self._request(
-            "POST",
-            "/v1/chunk/search",
-            body={
-                "question": question,
-                "kb_ids": kb_ids,
-                "doc_ids": doc_ids,
-                "top_k": top_k,
-                "similarity_threshold": similarity_threshold,
-                "vector_similarity_weight": vector_similarity_weight,
-                "keyword_weight": keyword_weight,
-                "rerank_top_n": rerank_top_n,
-                "highlight": highlight,
-            },
-            cast_to=models.ChunkSearchResult,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.ChunkSearchResult",
+            self._request(
+                "POST",
+                "/v1/chunk/search",
+                body={
+                    "question": question,
+                    "kb_ids": kb_ids,
+                    "doc_ids": doc_ids,
+                    "top_k": top_k,
+                    "similarity_threshold": similarity_threshold,
+                    "vector_similarity_weight": vector_similarity_weight,
+                    "keyword_weight": keyword_weight,
+                    "rerank_top_n": rerank_top_n,
+                    "highlight": highlight,
+                },
+                cast_to=models.ChunkSearchResult,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -4161,23 +4578,26 @@ class AsyncChunks(AsyncAPIResource):
 
         highlight: return matched terms wrapped in <em>
         """
-        return await self._request(
-            "POST",
-            "/v1/chunk/search",
-            body={
-                "question": question,
-                "kb_ids": kb_ids,
-                "doc_ids": doc_ids,
-                "top_k": top_k,
-                "similarity_threshold": similarity_threshold,
-                "vector_similarity_weight": vector_similarity_weight,
-                "keyword_weight": keyword_weight,
-                "rerank_top_n": rerank_top_n,
-                "highlight": highlight,
-            },
-            cast_to=models.ChunkSearchResult,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.ChunkSearchResult",
+            await self._request(
+                "POST",
+                "/v1/chunk/search",
+                body={
+                    "question": question,
+                    "kb_ids": kb_ids,
+                    "doc_ids": doc_ids,
+                    "top_k": top_k,
+                    "similarity_threshold": similarity_threshold,
+                    "vector_similarity_weight": vector_similarity_weight,
+                    "keyword_weight": keyword_weight,
+                    "rerank_top_n": rerank_top_n,
+                    "highlight": highlight,
+                },
+                cast_to=models.ChunkSearchResult,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -4205,14 +4625,17 @@ class Skills(SyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return self._request(
-            "GET",
-            "/v1/skills",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.SkillPage,
-            page_of=models.Skill,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "SyncPage[models.Skill]",
+            self._request(
+                "GET",
+                "/v1/skills",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.SkillPage,
+                page_of=models.Skill,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def install(
@@ -4222,12 +4645,15 @@ class Skills(SyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.Skill:
         """Install a skill from its manifest"""
-        return self._request(
-            "POST",
-            "/v1/skills/install",
-            body={"manifest": manifest},
-            cast_to=models.Skill,
-            options=options,
+        return cast(
+            "models.Skill",
+            self._request(
+                "POST",
+                "/v1/skills/install",
+                body={"manifest": manifest},
+                cast_to=models.Skill,
+                options=options,
+            ),
         )
 
     def get(
@@ -4240,12 +4666,15 @@ class Skills(SyncAPIResource):
 
         skill_id: skill id
         """
-        return self._request(
-            "GET",
-            f"/v1/skills/{_path(skill_id)}",
-            cast_to=models.Skill,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Skill",
+            self._request(
+                "GET",
+                f"/v1/skills/{_path(skill_id)}",
+                cast_to=models.Skill,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def delete(
@@ -4258,11 +4687,14 @@ class Skills(SyncAPIResource):
 
         skill_id: skill id
         """
-        return self._request(
-            "DELETE",
-            f"/v1/skills/{_path(skill_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            self._request(
+                "DELETE",
+                f"/v1/skills/{_path(skill_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
     def activate(
@@ -4278,12 +4710,15 @@ class Skills(SyncAPIResource):
 
         session_id: session id (`ses_…`; one that names nothing: 10004)
         """
-        return self._request(
-            "POST",
-            f"/v1/skills/{_path(skill_id)}/activate",
-            body={"session_id": session_id},
-            cast_to=models.SkillActivation,
-            options=options,
+        return cast(
+            "models.SkillActivation",
+            self._request(
+                "POST",
+                f"/v1/skills/{_path(skill_id)}/activate",
+                body={"session_id": session_id},
+                cast_to=models.SkillActivation,
+                options=options,
+            ),
         )
 
 
@@ -4315,14 +4750,17 @@ class AsyncSkills(AsyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return await self._request(
-            "GET",
-            "/v1/skills",
-            query={"page": page, "page_size": page_size},
-            cast_to=models.SkillPage,
-            page_of=models.Skill,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "AsyncPage[models.Skill]",
+            await self._request(
+                "GET",
+                "/v1/skills",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.SkillPage,
+                page_of=models.Skill,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def install(
@@ -4332,12 +4770,15 @@ class AsyncSkills(AsyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.Skill:
         """Install a skill from its manifest"""
-        return await self._request(
-            "POST",
-            "/v1/skills/install",
-            body={"manifest": manifest},
-            cast_to=models.Skill,
-            options=options,
+        return cast(
+            "models.Skill",
+            await self._request(
+                "POST",
+                "/v1/skills/install",
+                body={"manifest": manifest},
+                cast_to=models.Skill,
+                options=options,
+            ),
         )
 
     async def get(
@@ -4350,12 +4791,15 @@ class AsyncSkills(AsyncAPIResource):
 
         skill_id: skill id
         """
-        return await self._request(
-            "GET",
-            f"/v1/skills/{_path(skill_id)}",
-            cast_to=models.Skill,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Skill",
+            await self._request(
+                "GET",
+                f"/v1/skills/{_path(skill_id)}",
+                cast_to=models.Skill,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def delete(
@@ -4368,11 +4812,14 @@ class AsyncSkills(AsyncAPIResource):
 
         skill_id: skill id
         """
-        return await self._request(
-            "DELETE",
-            f"/v1/skills/{_path(skill_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            await self._request(
+                "DELETE",
+                f"/v1/skills/{_path(skill_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
     async def activate(
@@ -4388,12 +4835,15 @@ class AsyncSkills(AsyncAPIResource):
 
         session_id: session id (`ses_…`; one that names nothing: 10004)
         """
-        return await self._request(
-            "POST",
-            f"/v1/skills/{_path(skill_id)}/activate",
-            body={"session_id": session_id},
-            cast_to=models.SkillActivation,
-            options=options,
+        return cast(
+            "models.SkillActivation",
+            await self._request(
+                "POST",
+                f"/v1/skills/{_path(skill_id)}/activate",
+                body={"session_id": session_id},
+                cast_to=models.SkillActivation,
+                options=options,
+            ),
         )
 
 
@@ -4423,13 +4873,16 @@ class Files(SyncAPIResource):
 
         file: the file (text, Markdown, HTML, PDF, DOCX, CSV, XLSX or JSON)
         """
-        return self._request(
-            "POST",
-            "/v1/files",
-            form={"file": file},
-            on_progress=on_progress,
-            cast_to=models.File,
-            options=options,
+        return cast(
+            "models.File",
+            self._request(
+                "POST",
+                "/v1/files",
+                form={"file": file},
+                on_progress=on_progress,
+                cast_to=models.File,
+                options=options,
+            ),
         )
 
     def get(
@@ -4442,12 +4895,15 @@ class Files(SyncAPIResource):
 
         file_id: attachment file id (POST /v1/files)
         """
-        return self._request(
-            "GET",
-            f"/v1/files/{_path(file_id)}",
-            cast_to=models.File,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.File",
+            self._request(
+                "GET",
+                f"/v1/files/{_path(file_id)}",
+                cast_to=models.File,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def delete(
@@ -4460,11 +4916,14 @@ class Files(SyncAPIResource):
 
         file_id: attachment file id (POST /v1/files)
         """
-        return self._request(
-            "DELETE",
-            f"/v1/files/{_path(file_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            self._request(
+                "DELETE",
+                f"/v1/files/{_path(file_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
 
@@ -4492,13 +4951,16 @@ class AsyncFiles(AsyncAPIResource):
 
         file: the file (text, Markdown, HTML, PDF, DOCX, CSV, XLSX or JSON)
         """
-        return await self._request(
-            "POST",
-            "/v1/files",
-            form={"file": file},
-            on_progress=on_progress,
-            cast_to=models.File,
-            options=options,
+        return cast(
+            "models.File",
+            await self._request(
+                "POST",
+                "/v1/files",
+                form={"file": file},
+                on_progress=on_progress,
+                cast_to=models.File,
+                options=options,
+            ),
         )
 
     async def get(
@@ -4511,12 +4973,15 @@ class AsyncFiles(AsyncAPIResource):
 
         file_id: attachment file id (POST /v1/files)
         """
-        return await self._request(
-            "GET",
-            f"/v1/files/{_path(file_id)}",
-            cast_to=models.File,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.File",
+            await self._request(
+                "GET",
+                f"/v1/files/{_path(file_id)}",
+                cast_to=models.File,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def delete(
@@ -4529,11 +4994,14 @@ class AsyncFiles(AsyncAPIResource):
 
         file_id: attachment file id (POST /v1/files)
         """
-        return await self._request(
-            "DELETE",
-            f"/v1/files/{_path(file_id)}",
-            cast_to=models.Deleted,
-            options=options,
+        return cast(
+            "models.Deleted",
+            await self._request(
+                "DELETE",
+                f"/v1/files/{_path(file_id)}",
+                cast_to=models.Deleted,
+                options=options,
+            ),
         )
 
 
@@ -4560,13 +5028,16 @@ class Costs(SyncAPIResource):
 
         period: the period to report; the current one when absent
         """
-        return self._request(
-            "GET",
-            "/v1/costs",
-            query={"period": period},
-            cast_to=models.CostSummary,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.CostSummary",
+            self._request(
+                "GET",
+                "/v1/costs",
+                query={"period": period},
+                cast_to=models.CostSummary,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def set_threshold(
@@ -4579,12 +5050,15 @@ class Costs(SyncAPIResource):
 
         threshold_tokens: tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default
         """
-        return self._request(
-            "PUT",
-            "/v1/costs/threshold",
-            body={"threshold_tokens": threshold_tokens},
-            cast_to=models.CostSummary,
-            options=options,
+        return cast(
+            "models.CostSummary",
+            self._request(
+                "PUT",
+                "/v1/costs/threshold",
+                body={"threshold_tokens": threshold_tokens},
+                cast_to=models.CostSummary,
+                options=options,
+            ),
         )
 
 
@@ -4610,13 +5084,16 @@ class AsyncCosts(AsyncAPIResource):
 
         period: the period to report; the current one when absent
         """
-        return await self._request(
-            "GET",
-            "/v1/costs",
-            query={"period": period},
-            cast_to=models.CostSummary,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.CostSummary",
+            await self._request(
+                "GET",
+                "/v1/costs",
+                query={"period": period},
+                cast_to=models.CostSummary,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def set_threshold(
@@ -4629,12 +5106,15 @@ class AsyncCosts(AsyncAPIResource):
 
         threshold_tokens: tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default
         """
-        return await self._request(
-            "PUT",
-            "/v1/costs/threshold",
-            body={"threshold_tokens": threshold_tokens},
-            cast_to=models.CostSummary,
-            options=options,
+        return cast(
+            "models.CostSummary",
+            await self._request(
+                "PUT",
+                "/v1/costs/threshold",
+                body={"threshold_tokens": threshold_tokens},
+                cast_to=models.CostSummary,
+                options=options,
+            ),
         )
 
 
@@ -4656,12 +5136,15 @@ class Service(SyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.Health:
         """Liveness: the process answers (no dependency is checked)"""
-        return self._request(
-            "GET",
-            "/v1/health",
-            cast_to=models.Health,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Health",
+            self._request(
+                "GET",
+                "/v1/health",
+                cast_to=models.Health,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def ready(
@@ -4670,12 +5153,15 @@ class Service(SyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.Readiness:
         """Readiness: Temporal, MongoDB and Elasticsearch answer"""
-        return self._request(
-            "GET",
-            "/v1/ready",
-            cast_to=models.Readiness,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Readiness",
+            self._request(
+                "GET",
+                "/v1/ready",
+                cast_to=models.Readiness,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     def openapi(
@@ -4684,12 +5170,15 @@ class Service(SyncAPIResource):
         options: RequestOptions | None = None,
     ) -> Any:
         """This OpenAPI 3 document"""
-        return self._request(
-            "GET",
-            "/v1/openapi.json",
-            cast_to=None,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "Any",
+            self._request(
+                "GET",
+                "/v1/openapi.json",
+                cast_to=None,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 
@@ -4712,12 +5201,15 @@ class AsyncService(AsyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.Health:
         """Liveness: the process answers (no dependency is checked)"""
-        return await self._request(
-            "GET",
-            "/v1/health",
-            cast_to=models.Health,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Health",
+            await self._request(
+                "GET",
+                "/v1/health",
+                cast_to=models.Health,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def ready(
@@ -4726,12 +5218,15 @@ class AsyncService(AsyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.Readiness:
         """Readiness: Temporal, MongoDB and Elasticsearch answer"""
-        return await self._request(
-            "GET",
-            "/v1/ready",
-            cast_to=models.Readiness,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "models.Readiness",
+            await self._request(
+                "GET",
+                "/v1/ready",
+                cast_to=models.Readiness,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
     async def openapi(
@@ -4740,12 +5235,15 @@ class AsyncService(AsyncAPIResource):
         options: RequestOptions | None = None,
     ) -> Any:
         """This OpenAPI 3 document"""
-        return await self._request(
-            "GET",
-            "/v1/openapi.json",
-            cast_to=None,
-            retry_gateway_errors=True,
-            options=options,
+        return cast(
+            "Any",
+            await self._request(
+                "GET",
+                "/v1/openapi.json",
+                cast_to=None,
+                retry_gateway_errors=True,
+                options=options,
+            ),
         )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from .. import webhooks
 from .._generated import models
@@ -32,14 +32,17 @@ class Inbound(SyncAPIResource):
     ) -> models.InboundWebhookAccepted:
         """Sends a channel's event (e.g. `git-b` with a GitHub payload) as that integration, signed with its secret."""
         body, opts = _signed(payload, secret, event_id, options)
-        return self._request(
-            "POST",
-            f"/v1/webhook/{path_segment(channel)}",
-            query={"integration_id": integration_id},
-            content=body,
-            anonymous=True,
-            cast_to=models.InboundWebhookAccepted,
-            options=opts,
+        return cast(
+            models.InboundWebhookAccepted,
+            self._request(
+                "POST",
+                f"/v1/webhook/{path_segment(channel)}",
+                query={"integration_id": integration_id},
+                content=body,
+                anonymous=True,
+                cast_to=models.InboundWebhookAccepted,
+                options=opts,
+            ),
         )
 
     def send_generic(
@@ -54,14 +57,17 @@ class Inbound(SyncAPIResource):
     ) -> models.InboundWebhookAccepted:
         """Sends a free-form event to one event trigger, through the tenant's `generic` integration."""
         body, opts = _signed(payload, secret, event_id, options)
-        return self._request(
-            "POST",
-            f"/v1/webhook/generic/{path_segment(trigger_id)}",
-            query={"integration_id": integration_id},
-            content=body,
-            anonymous=True,
-            cast_to=models.InboundWebhookAccepted,
-            options=opts,
+        return cast(
+            models.InboundWebhookAccepted,
+            self._request(
+                "POST",
+                f"/v1/webhook/generic/{path_segment(trigger_id)}",
+                query={"integration_id": integration_id},
+                content=body,
+                anonymous=True,
+                cast_to=models.InboundWebhookAccepted,
+                options=opts,
+            ),
         )
 
 
@@ -78,14 +84,17 @@ class AsyncInbound(AsyncAPIResource):
     ) -> models.InboundWebhookAccepted:
         """See Inbound.send."""
         body, opts = _signed(payload, secret, event_id, options)
-        return await self._request(
-            "POST",
-            f"/v1/webhook/{path_segment(channel)}",
-            query={"integration_id": integration_id},
-            content=body,
-            anonymous=True,
-            cast_to=models.InboundWebhookAccepted,
-            options=opts,
+        return cast(
+            models.InboundWebhookAccepted,
+            await self._request(
+                "POST",
+                f"/v1/webhook/{path_segment(channel)}",
+                query={"integration_id": integration_id},
+                content=body,
+                anonymous=True,
+                cast_to=models.InboundWebhookAccepted,
+                options=opts,
+            ),
         )
 
     async def send_generic(
@@ -100,12 +109,15 @@ class AsyncInbound(AsyncAPIResource):
     ) -> models.InboundWebhookAccepted:
         """See Inbound.send_generic."""
         body, opts = _signed(payload, secret, event_id, options)
-        return await self._request(
-            "POST",
-            f"/v1/webhook/generic/{path_segment(trigger_id)}",
-            query={"integration_id": integration_id},
-            content=body,
-            anonymous=True,
-            cast_to=models.InboundWebhookAccepted,
-            options=opts,
+        return cast(
+            models.InboundWebhookAccepted,
+            await self._request(
+                "POST",
+                f"/v1/webhook/generic/{path_segment(trigger_id)}",
+                query={"integration_id": integration_id},
+                content=body,
+                anonymous=True,
+                cast_to=models.InboundWebhookAccepted,
+                options=opts,
+            ),
         )
