@@ -10,7 +10,15 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   {
     // Nothing in the repo is generated into it: the OpenAPI client test writes its clients under os.tmpdir().
-    ignores: ['dist/**', 'node_modules/**', '.stack/**', 'coverage/**'],
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.stack/**',
+      'coverage/**',
+      'clients/typescript/dist/**',
+      'clients/typescript/node_modules/**',
+      'clients/python/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
