@@ -64,6 +64,28 @@ def test_a_dropped_stream_resumes_once_per_event(client: combo.Combo, base_url: 
     assert final.answer == "Echo: resume me [slow]"
 
 
+def test_a_stream_cut_before_its_first_event_attaches_to_the_same_run(client: combo.Combo, base_url: str, agent: combo.Agent) -> None:
+    session = client.sessions.create(agent.agent_id)
+    proxy = CuttingProxy(base_url, cuts=1, after_events=0)
+    try:
+        with combo.Combo(base_url=proxy.url) as through_proxy:
+            final = through_proxy.completions.stream(agent.agent_id, session_id=session.session_id, question="again [slow]").final()
+    finally:
+        proxy.close()
+    assert proxy.cut == 1 and final.answer == "Echo: again [slow]"
+    # The request was sent twice with one Idempotency-Key: one run.
+    assert [r.trace_id for r in client.runs.list_for_session(session.session_id)] == [final.trace_id]
+
+
+def test_closing_a_stream_leaves_the_run_going(client: combo.Combo, agent: combo.Agent) -> None:
+    session = client.sessions.create(agent.agent_id)
+    with client.completions.stream(agent.agent_id, session_id=session.session_id, question="leave early [slow]") as stream:
+        first = next(stream)
+        assert isinstance(first, combo.ThinkingEvent)
+    assert stream.trace_id
+    assert ended(client, stream.trace_id).status == "completed"
+
+
 def test_background_runs_events_and_cancel(client: combo.Combo, agent: combo.Agent) -> None:
     session = client.sessions.create(agent.agent_id)
     accepted = client.completions.create(agent.agent_id, session_id=session.session_id, question="background [slow]", background=True)

@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import socket
+import time
+
 import httpx
 import pytest
 
@@ -96,3 +99,25 @@ def test_a_post_keeps_its_idempotency_key_across_attempts(slept: list[float]) ->
     keys = {r.headers["idempotency-key"] for r in script.requests}
     assert len(script.requests) == 3 and len(keys) == 1
     assert scripted(Script(200)).max_retries == 2
+
+
+def test_a_call_past_its_timeout_is_an_api_timeout_error() -> None:
+    silent = socket.create_server(("127.0.0.1", 0))  # accepts, never answers
+    try:
+        with combo.Combo(base_url=f"http://127.0.0.1:{silent.getsockname()[1]}", api_key="k", max_retries=1, timeout=30) as client:
+            started = time.monotonic()
+            with pytest.raises(combo.APITimeoutError):
+                client.agents.list(options={"timeout": 0.3})
+            # Two attempts of 0.3 s and one backoff: far below the client's 30 s.
+            assert time.monotonic() - started < 5
+    finally:
+        silent.close()
+
+
+def test_no_service_is_an_api_connection_error(slept: list[float]) -> None:
+    unused = socket.create_server(("127.0.0.1", 0))
+    port = unused.getsockname()[1]
+    unused.close()
+    with combo.Combo(base_url=f"http://127.0.0.1:{port}", api_key="k") as client, pytest.raises(combo.APIConnectionError) as failed:
+        client.agents.list()
+    assert not isinstance(failed.value, combo.APITimeoutError) and len(slept) == 2
