@@ -111,8 +111,13 @@ export class CompletionStream implements AsyncIterable<StreamEvent> {
     this.#iterating = true;
     return {
       next: async () => {
-        const event = await this.#next();
-        return event ? { value: event, done: false } : { value: undefined, done: true };
+        const event = await this.#next().catch((err: unknown) => {
+          this.#iterating = false;
+          throw err;
+        });
+        if (event) return { value: event, done: false };
+        this.#iterating = false;
+        return { value: undefined, done: true };
       },
       // Leaving the loop early closes the connection; final() may still follow the run to its end.
       return: () => {

@@ -22,7 +22,7 @@ afterAll(async () => {
   await client.agents.delete(agent.agent_id);
 });
 
-describe('completions.create', () => {
+describe.concurrent('completions.create', () => {
   test('answers the reply', async () => {
     const session_id = await newSession();
     const reply = await client.completions.create(agent.agent_id, { session_id, question: 'Hi' });
@@ -62,7 +62,7 @@ describe('completions.create', () => {
   });
 });
 
-describe('completions.stream', () => {
+describe.concurrent('completions.stream', () => {
   test('typed events in order, then final() gives the outcome', async () => {
     const session_id = await newSession();
     const stream = await client.completions.stream(agent.agent_id, { session_id, question: 'Stream [slow]' });
@@ -81,6 +81,17 @@ describe('completions.stream', () => {
     const final = await stream.final();
     expect(final).toMatchObject({ session_id, trace_id: stream.traceId, answer: 'Echo: Stream [slow]', stop_reason: 'answered' });
     expect(final.cost?.tokens).toBeGreaterThan(0);
+  });
+
+  test('leaving the loop early closes the connection; final() then follows the run to its end', async () => {
+    const session_id = await newSession();
+    const stream = await client.completions.stream(agent.agent_id, { session_id, question: 'Partly [slow]' });
+    for await (const event of stream) if (event.event === 'message') break;
+    const final = await stream.final();
+    expect(final).toMatchObject({ answer: 'Echo: Partly [slow]', stop_reason: 'answered' });
+    const again: StreamEvent[] = [];
+    for await (const event of stream) again.push(event);
+    expect(again).toEqual([]);
   });
 
   test('create({ stream: true }) answers the stream; final() reads it to the end', async () => {
@@ -103,7 +114,7 @@ describe('completions.stream', () => {
   });
 });
 
-describe('runs', () => {
+describe.concurrent('runs', () => {
   test('a background run: get, lists, events, cancel', async () => {
     const session_id = await newSession();
     const accepted = await client.completions.create(agent.agent_id, { session_id, question: 'Long [slow]', background: true });
