@@ -270,7 +270,7 @@ export class ComboCore {
     if (typeof fetchImpl !== 'function') throw new ComboError('No fetch implementation: pass `fetch` in the client options.');
     // Called unbound, as `fetch(...)`: some runtimes refuse a fetch invoked as a method of another object.
     this.#fetch = (input, init) => fetchImpl(input, init);
-    this.#defaultHeaders = { ...options.defaultHeaders };
+    this.#defaultHeaders = lowerCased(options.defaultHeaders);
   }
 
   /** A call whose reply is one value (the envelope's `data`). */
@@ -419,14 +419,15 @@ export class ComboCore {
     multipart: MultipartBody | undefined,
     signal: AbortSignal,
   ): Promise<Response> {
-    const headers: Record<string, string> = { accept: 'application/json', ...this.#defaultHeaders };
+    const headers: Record<string, string> = { accept: 'application/json' };
     if ((spec.authenticated ?? true) && this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     let body: BodyInit | undefined;
     if (spec.rawBody !== undefined) body = spec.rawBody;
     else if (spec.body !== undefined) body = JSON.stringify(spec.body);
     if (body !== undefined) headers['content-type'] = 'application/json';
-    Object.assign(headers, spec.headers, lowerCased(options.headers));
+    // The caller's headers win (names compared case-insensitively): the client's defaults, then the operation's, then the call's.
+    Object.assign(headers, this.#defaultHeaders, spec.headers, lowerCased(options.headers));
 
     if (multipart) {
       headers['content-type'] = multipart.contentType;

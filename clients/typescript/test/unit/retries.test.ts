@@ -225,5 +225,10 @@ describe('configuration', () => {
     expect(calls[0]!.headers.get('x-team')).toBe('qa');
     expect(calls[0]!.headers.get('x-request')).toBe('r1');
     expect(calls[0]!.url).toBe('http://combo.test/v1/combo/agents/agt%201%2Fx');
+
+    // A default Authorization (a console token) replaces the API key's rather than joining it.
+    const jwt = client([ok(agent)], { defaultHeaders: { Authorization: 'Bearer console.jwt' } });
+    await jwt.client.agents.get('agt_1');
+    expect(jwt.calls[0]!.headers.get('authorization')).toBe('Bearer console.jwt');
   });
 });
