@@ -22,6 +22,7 @@ from ._version import __version__
 
 T = TypeVar("T")
 
+DEFAULT_BASE_URL = "http://127.0.0.1:9380"
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MAX_RETRIES = 2
 # Statuses retried on every operation; 502 and 504 only where the operation allows (reads, search).
@@ -49,10 +50,7 @@ class BaseClient:
         default_headers: dict[str, str] | None,
         max_stream_resumes: int,
     ) -> None:
-        base_url = base_url or os.environ.get("COMBO_BASE_URL")
-        if not base_url:
-            raise ValueError("base_url is required (or set COMBO_BASE_URL)")
-        self.base_url = normalize_base_url(base_url)
+        self.base_url = normalize_base_url(base_url or os.environ.get("COMBO_BASE_URL") or DEFAULT_BASE_URL)
         self.api_key = api_key if api_key is not None else os.environ.get("COMBO_API_KEY")
         self.timeout = timeout
         self.max_retries = max_retries

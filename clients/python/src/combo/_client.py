@@ -41,8 +41,9 @@ class AsyncWebhooks(generated.AsyncWebhooks):
 class Combo(SyncAPIClient):
     """A client of the service.
 
-    `base_url` (or COMBO_BASE_URL), with or without /v1; `api_key` (or COMBO_API_KEY); `timeout`
-    in seconds per attempt (None: none); `max_retries` for network errors, 429, 500 and 503 (and
+    `base_url` (or COMBO_BASE_URL, else http://127.0.0.1:9380), with or without /v1; `api_key` (or
+    COMBO_API_KEY); `timeout` in seconds an attempt may wait on the network, to connect and for each
+    read or write (None: no limit); `max_retries` for network errors, 429, 500 and 503 (and
     502/504 on reads and search); `max_stream_resumes` for dropped event streams.
     """
 

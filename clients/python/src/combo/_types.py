@@ -23,7 +23,8 @@ class RequestOptions(TypedDict, total=False):
     """Options of one call, beside the client's."""
 
     timeout: float | None
-    """Seconds for the whole call (each attempt); None: no limit."""
+    """Seconds an attempt may wait on the network: to connect, and for each read or write (a stream:
+    between two events); None: no limit."""
     max_retries: int
     extra_headers: dict[str, str]
     idempotency_key: str
