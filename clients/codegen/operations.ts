@@ -14,6 +14,8 @@ export interface OperationPlace {
    * stream and the signed inbound calls.
    */
   handWritten?: boolean;
+  /** Not retried unless the caller asks: a failure status is the answer (readiness: 503 = not ready). */
+  noRetries?: boolean;
 }
 
 export const OPERATION_PLACES: Record<string, OperationPlace> = {
@@ -118,7 +120,7 @@ export const OPERATION_PLACES: Record<string, OperationPlace> = {
   setCostThreshold: { resource: ['costs'], method: 'setThreshold' },
 
   health: { resource: ['service'], method: 'health' },
-  ready: { resource: ['service'], method: 'ready' },
+  ready: { resource: ['service'], method: 'ready', noRetries: true },
   openapi: { resource: ['service'], method: 'openapi' },
 };
 

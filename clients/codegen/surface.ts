@@ -67,6 +67,8 @@ export interface Operation {
   paginated: boolean;
   /** Sent with the API key (false: the inbound calls, signed instead, and health checks). */
   authenticated: boolean;
+  /** Retried by default (false: a failure status is the answer, e.g. readiness' 503). */
+  retried: boolean;
 }
 
 export const refName = (ref: string): string => ref.slice(ref.lastIndexOf('/') + 1);
@@ -124,6 +126,7 @@ export function buildSurface(doc: OpenApiDocument): Operation[] {
         reply,
         paginated: reply.kind === 'json' && reply.schema.endsWith('Page') && queryParams.some((p) => p.name === 'page'),
         authenticated: (op.security ?? []).length > 0,
+        retried: !(place.noRetries ?? false),
       });
     }
   }
