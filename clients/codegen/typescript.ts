@@ -213,8 +213,14 @@ function renderMethod(node: ResourceNode, op: Operation, schemas: Record<string,
     returnType = `APIPromise<${op.reply.schema}>`;
     call = 'request';
   }
-  const comment = doc([op.summary ? `${op.summary.replace(/\.$/, '')}.` : undefined, `\`${op.httpMethod} ${op.path}\``]);
-  const callArgs = `{ ${spec.join(', ')} }, options`;
+  const comment = doc([
+    op.summary ? `${op.summary.replace(/\.$/, '')}.` : undefined,
+    op.retried ? undefined : 'Not retried unless `options.maxRetries` says so: a failure status is the answer.',
+    `\`${op.httpMethod} ${op.path}\``,
+  ]);
+  // An operation not retried by default: maxRetries 0 unless the caller's options give one.
+  const optionsExpr = op.retried ? 'options' : '{ ...options, maxRetries: options?.maxRetries ?? 0 }';
+  const callArgs = `{ ${spec.join(', ')} }, ${optionsExpr}`;
   return `${comment}${op.method}(${args.join(', ')}): ${returnType} {\n${prelude}return this._client.${call}(${callArgs});\n}\n`;
 }
 

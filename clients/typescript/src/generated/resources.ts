@@ -1757,10 +1757,14 @@ export class Service extends APIResource {
 
   /**
    * Readiness: Temporal, MongoDB and Elasticsearch answer.
+   * Not retried unless `options.maxRetries` says so: a failure status is the answer.
    * `GET /v1/ready`
    */
   ready(options?: RequestOptions): APIPromise<Readiness> {
-    return this._client.request({ method: 'GET', path: '/v1/ready', authenticated: false }, options);
+    return this._client.request(
+      { method: 'GET', path: '/v1/ready', authenticated: false },
+      { ...options, maxRetries: options?.maxRetries ?? 0 },
+    );
   }
 
   /**

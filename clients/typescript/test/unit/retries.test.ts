@@ -154,6 +154,26 @@ describe('retries', () => {
     expect(inProgress.calls).toHaveLength(2);
   });
 
+  test('ready() is not retried by default: a 503 is answered at once, as a typed error', async () => {
+    const notReady = () => envelope(503, 20001, { down: ['mongodb'], checks: {} }, { 'retry-after': '5' });
+    const { client: c, calls } = client([notReady(), ok({ status: 'ready', checks: {} })]);
+    const started = Date.now();
+    const error = await c.service.ready().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error).toMatchObject({ code: 20001, status: 503, data: { down: ['mongodb'] } });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.url).toBe('http://combo.test/v1/ready');
+    expect(Date.now() - started).toBeLessThan(1000);
+
+    // The caller may ask for retries; other reads are retried as ever.
+    const asked = client([envelope(503, 20001, {}, { 'retry-after': '0' }), ok({ status: 'ready', checks: {} })]);
+    await expect(asked.client.service.ready({ maxRetries: 1 })).resolves.toEqual({ status: 'ready', checks: {} });
+    expect(asked.calls).toHaveLength(2);
+    const health = client([envelope(503, 20001, {}, { 'retry-after': '0' }), ok({ status: 'ok' })]);
+    await expect(health.client.service.health()).resolves.toEqual({ status: 'ok' });
+    expect(health.calls).toHaveLength(2);
+  });
+
   test('RateLimitError carries retryAfter', async () => {
     const { client: c } = client([envelope(429, 10006, {}, { 'retry-after': '7' })], { maxRetries: 0 });
     const error = await c.agents.list().catch((e: unknown) => e);
