@@ -65,14 +65,15 @@ const toHex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.to
 /**
  * Verifies an outbound delivery and answers its event. `payload` is the raw body as received (a
  * string or bytes; not re-serialised JSON), `headers` the request's headers (fetch Headers or Node's
- * `req.headers`). Throws WebhookVerificationError when the timestamp is missing or further than
- * `toleranceSeconds` from now, or no signature of the header matches (each is checked, in constant
- * time, by Web Crypto; no early exit).
+ * `req.headers`), `secret` the subscription's secret, or several (yours during your own rotation:
+ * any may match). Throws WebhookVerificationError when the timestamp is missing or further than
+ * `toleranceSeconds` from now, or no signature of the header matches any secret (each pair is
+ * checked, in constant time, by Web Crypto; no early exit).
  */
 export async function verifyWebhook(
   payload: string | Uint8Array | ArrayBuffer,
   headers: HeadersLike,
-  secret: string,
+  secret: string | string[],
   options: VerifyWebhookOptions = {},
 ): Promise<WebhookEvent> {
   if (typeof payload !== 'string' && !(payload instanceof Uint8Array) && !(payload instanceof ArrayBuffer))
@@ -86,16 +87,24 @@ export async function verifyWebhook(
   const header = headerValue(headers, 'x-combo-signature');
   if (!header) throw new WebhookVerificationError('Missing X-Combo-Signature header.');
 
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (!Array.isArray(secrets) || secrets.length === 0 || !secrets.every((s) => typeof s === 'string' && s !== ''))
+    throw new WebhookVerificationError('No secret to verify with: pass a secret, or a non-empty array of them.');
+
   const body = bytesOf(payload);
   const content = signedContent(timestamp, body);
-  const key = await hmacKey(secret, 'verify');
-  let matched = false;
-  for (const given of header.split(',')) {
+  const signatures = header.split(',').map((given) => {
     const [scheme, hex] = given.trim().split('=', 2);
-    const signature = scheme === 'sha256' && hex ? fromHex(hex) : undefined;
-    // Every candidate is checked, whether an earlier one matched or not.
-    const ok = signature ? await subtle().verify('HMAC', key, signature, content) : false;
-    matched = matched || ok;
+    return scheme === 'sha256' && hex ? fromHex(hex) : undefined;
+  });
+  let matched = false;
+  for (const s of secrets) {
+    const key = await hmacKey(s, 'verify');
+    // Every pair of secret and signature is checked, whether an earlier one matched or not.
+    for (const signature of signatures) {
+      const ok = signature ? await subtle().verify('HMAC', key, signature, content) : false;
+      matched = matched || ok;
+    }
   }
   if (!matched) throw new WebhookVerificationError('No signature of X-Combo-Signature matches the payload.');
 

@@ -102,6 +102,13 @@ describe('webhook subscriptions', () => {
     await expect(verifyWebhook(body, headers, 'second-secret-0123456789')).resolves.toMatchObject({ event_id: delivery.event_id });
     await expect(verifyWebhook(body, headers, 'first-secret-0123456789')).resolves.toMatchObject({ event_id: delivery.event_id });
     await expect(verifyWebhook(body, headers, 'third-secret-0123456789')).rejects.toBeInstanceOf(WebhookVerificationError);
+    // The receiver's own rotation: several secrets, any may match.
+    await expect(verifyWebhook(body, headers, ['third-secret-0123456789', 'second-secret-0123456789'])).resolves.toMatchObject({
+      event_id: delivery.event_id,
+    });
+    await expect(verifyWebhook(body, headers, ['third-secret-0123456789', 'fourth-secret-0123456789'])).rejects.toBeInstanceOf(
+      WebhookVerificationError,
+    );
   });
 
   test('dead letters and replays', async () => {

@@ -54,6 +54,19 @@ describe('verifyWebhook', () => {
     );
   });
 
+  test("several secrets (the receiver's own rotation): any may match any signature", async () => {
+    const ts = now();
+    const headers = { 'x-combo-signature': `sha256=${hmac('old-secret', ts, body)}`, 'x-combo-timestamp': String(ts) };
+    await expect(verifyWebhook(body, headers, ['new-secret', 'old-secret'])).resolves.toMatchObject({ event_id: 'evt_1' });
+    await expect(verifyWebhook(body, headers, ['old-secret', 'new-secret'])).resolves.toMatchObject({ event_id: 'evt_1' });
+    await expect(verifyWebhook(body, headers, ['new-secret', 'other'])).rejects.toThrow(/signature/);
+    // During the service's rotation grace too: two signatures, two secrets.
+    const both = { ...headers, 'x-combo-signature': `sha256=${hmac('b', ts, body)},sha256=${hmac('a', ts, body)}` };
+    await expect(verifyWebhook(body, both, ['c', 'a'])).resolves.toBeDefined();
+    await expect(verifyWebhook(body, both, [])).rejects.toThrow(/secret/);
+    await expect(verifyWebhook(body, both, [''])).rejects.toThrow(/secret/);
+  });
+
   test('refuses a wrong secret, an altered body, a stale or future timestamp, missing or malformed headers, parsed JSON', async () => {
     const ts = now();
     const headers = { 'x-combo-signature': `sha256=${hmac('s3cret', ts, body)}`, 'x-combo-timestamp': String(ts) };
