@@ -432,6 +432,8 @@ export class ComboCore {
     if (multipart) {
       headers['content-type'] = multipart.contentType;
       const onProgress = options.onProgress;
+      // Every attempt sends the whole body again: its progress starts over from 0.
+      onProgress?.({ loaded: 0, total: multipart.blob.size });
       if (onProgress && typeof XMLHttpRequest !== 'undefined' && !this.#customFetch)
         return sendWithXhr(url, { method: spec.method, headers, body: multipart.blob, signal }, onProgress);
       if (onProgress) {

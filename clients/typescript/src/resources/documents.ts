@@ -1,7 +1,7 @@
 /** `client.documents`: the generated methods, and `wait` (until a document is parsed). */
 import type { RequestOptions } from '../core';
 import { APITimeoutError } from '../errors';
-import type { Document, DocumentProgress } from '../generated/models';
+import type { Document, DocumentProgress, DocumentStatus } from '../generated/models';
 import { DocumentsBase } from '../generated/resources';
 import { sleep } from '../internal';
 
@@ -15,9 +15,12 @@ export interface DocumentWaitOptions extends Omit<RequestOptions, 'timeout' | 'i
   pollInterval?: number;
 }
 
+/** The statuses a parse ends with; any other (`parsing`, or one a later service adds) is waited out. */
+const PARSED: ReadonlySet<DocumentStatus> = new Set(['ready', 'failed']);
+
 export class Documents extends DocumentsBase {
   /**
-   * Polls the document until its parse ends, `ready` or `failed` (see `error`), and answers it;
+   * Polls the document until its status is `ready` or `failed` (see `error`), and answers it;
    * `onProgress` reports its progress on the way. Throws APITimeoutError after `timeout`.
    */
   async wait(docId: string, options: DocumentWaitOptions = {}): Promise<Document> {
@@ -27,9 +30,9 @@ export class Documents extends DocumentsBase {
     for (;;) {
       const document = await this.get(docId, requestOptions);
       onProgress?.(document.progress, document);
-      if (document.status !== 'parsing') return document;
+      if (PARSED.has(document.status)) return document;
       const left = deadline - Date.now();
-      if (left <= 0) throw new APITimeoutError(`Document ${docId} is still parsing after ${timeout} ms.`);
+      if (left <= 0) throw new APITimeoutError(`Document ${docId} is still ${document.status} after ${timeout} ms.`);
       await sleep(Math.min(pause, left), requestOptions.signal);
       pause = Math.min(pause * 1.5, 5_000);
     }

@@ -11,40 +11,8 @@ import {
   type ClientOptions,
 } from '../../src/index';
 import { backoffMs, retryAfterMs } from '../../src/core';
+import { envelope, ok, scripted, type Step } from '../support/scripted';
 
-interface Call {
-  url: string;
-  method: string;
-  headers: Headers;
-  at: number;
-}
-
-type Step = Response | Error | ((signal: AbortSignal) => Promise<Response>);
-
-/** A fetch answering `steps` in order (the last one repeats), recording each call. */
-function scripted(steps: Step[]): { fetch: typeof fetch; calls: Call[] } {
-  const calls: Call[] = [];
-  const fetchImpl = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    calls.push({
-      url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
-      method: init?.method ?? 'GET',
-      headers: new Headers(init?.headers),
-      at: Date.now(),
-    });
-    const step = steps[Math.min(calls.length - 1, steps.length - 1)]!;
-    if (step instanceof Error) return Promise.reject(step);
-    if (typeof step === 'function') return step(init!.signal!);
-    return Promise.resolve(step.clone());
-  };
-  return { fetch: fetchImpl, calls };
-}
-
-const envelope = (status: number, code: number, data: unknown = {}, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify({ code, data, message: code === 0 ? 'ok' : 'failed' }), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
-const ok = (data: unknown) => envelope(200, 0, data);
 const agent = { agent_id: 'agt_1', name: 'a' };
 
 function client(steps: Step[], options: ClientOptions = {}) {
