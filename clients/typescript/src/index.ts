@@ -39,7 +39,12 @@ export {
 export { CompletionStream, type StreamEvent, type StreamResult, type UnknownStreamEvent } from './streaming';
 export { toFile, type Uploadable, type UploadProgress } from './uploads';
 export { signWebhook, verifyWebhook, type SignWebhookParams, type VerifyWebhookOptions, type WebhookEvent } from './webhooks';
-export { Completions, type CompletionCreateParams, type CompletionStreamParams } from './resources/completions';
+export {
+  Completions,
+  type CompletionCreateParams,
+  type CompletionCreateResult,
+  type CompletionStreamParams,
+} from './resources/completions';
 export { Documents, type DocumentWaitOptions } from './resources/documents';
 export { Inbound, type InboundSendOptions } from './resources/inbound';
 export { Runs, type RunEventsParams } from './resources/runs';

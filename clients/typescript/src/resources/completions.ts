@@ -22,21 +22,51 @@ export interface CompletionCreateParams extends CompletionRequest {
 /** `completions.stream`'s parameters. */
 export type CompletionStreamParams = Omit<CompletionRequest, 'stream' | 'background'>;
 
+/**
+ * What `completions.create` answers for its parameters `P`: the stream when `stream` may be true; the
+ * `RunAccepted` when `background` may be true or `wait` may be false; the reply when the run may be
+ * waited for. A literal (`stream: true`) gives one type; a `boolean` variable, the union of what it may give.
+ */
+export type CompletionCreateResult<P extends CompletionCreateParams> =
+  | (MayBe<P, 'stream', true> extends true ? CompletionStream : never)
+  | (MayBe<P, 'stream', false> extends true
+      ? | (MayBe<P, 'background', true> extends true ? RunAccepted : never)
+        | (MayBe<P, 'background', false> extends true
+            ? CompletionReply | (MayBe<P, 'wait', false, true> extends true ? RunAccepted : never)
+            : never)
+      : never);
+
+/** Whether `P[K]` may be `value` (an absent or undefined flag counts as `absent`, its default). */
+type MayBe<P, K extends string, value extends boolean, absent extends boolean = false> = value extends FlagOf<P, K, absent> ? true : false;
+type FlagOf<P, K extends string, absent extends boolean> = K extends keyof P
+  ? Exclude<P[K], undefined> | (undefined extends P[K] ? absent : never)
+  : absent;
+
 export class Completions extends CompletionsBase {
   /**
    * Ask the agent. Answers the reply; a failed run throws its typed error (30001
    * UpstreamModelError, ...). With `stream: true`, the event stream (as `stream()`); with
-   * `background: true` or `wait: false`, the `RunAccepted` of a run that goes on.
+   * `background: true` or `wait: false`, the `RunAccepted` of a run that goes on. Flags given as
+   * `boolean` variables type the answer as the union of what they may give.
    * `POST /v1/combo/agents/{agent_id}/completions`
    */
   create(agentId: string, params: CompletionCreateParams & { stream: true }, options?: RequestOptions): APIPromise<CompletionStream>;
-  create(agentId: string, params: CompletionCreateParams & { background: true }, options?: RequestOptions): APIPromise<RunAccepted>;
   create(
     agentId: string,
-    params: CompletionCreateParams & { wait: false },
+    params: CompletionCreateParams & { stream?: false; background: true },
+    options?: RequestOptions,
+  ): APIPromise<RunAccepted>;
+  create(
+    agentId: string,
+    params: CompletionCreateParams & { stream?: false; background?: false; wait: false },
     options?: RequestOptions,
   ): APIPromise<CompletionReply | RunAccepted>;
-  create(agentId: string, params: CompletionCreateParams, options?: RequestOptions): APIPromise<CompletionReply>;
+  create(
+    agentId: string,
+    params: CompletionCreateParams & { stream?: false; background?: false; wait?: true },
+    options?: RequestOptions,
+  ): APIPromise<CompletionReply>;
+  create<P extends CompletionCreateParams>(agentId: string, params: P, options?: RequestOptions): APIPromise<CompletionCreateResult<P>>;
   create(
     agentId: string,
     params: CompletionCreateParams,
@@ -57,9 +87,21 @@ export class Completions extends CompletionsBase {
         );
         if (result.response.status !== 202 || !wait || body.background) return result;
         const accepted = result.data as RunAccepted;
-        return { data: await followRun(this._client, accepted.trace_id, options), response: result.response };
+        const { reply } = await followRun(this._client, accepted.trace_id, options);
+        return { data: reply, response: result.response };
       })(),
     );
+  }
+
+  /**
+   * Waits for an existing run to end and answers its reply, as `create` does for a run still going:
+   * through its events (resumed when the connection drops), then its record until its status is
+   * completed, failed or canceled. A failed run throws its typed error (30001 UpstreamModelError, ...).
+   * `.withResponse()` gives the response of the run record read last.
+   * `GET /v1/combo/completions/{trace_id}/events`, then `GET /v1/combo/completions/{trace_id}`
+   */
+  follow(traceId: string, options: RequestOptions = {}): APIPromise<CompletionReply> {
+    return new APIPromise(followRun(this._client, traceId, options).then(({ reply, response }) => ({ data: reply, response })));
   }
 
   /**

@@ -1,5 +1,5 @@
 /** `client.runs`: the generated methods, and `events` (a run's event stream, resumable). */
-import type { ComboCore, RequestOptions } from '../core';
+import type { APIResponse, ComboCore, RequestOptions } from '../core';
 import { errorFromCode } from '../errors';
 import type { CompletionReply, CompletionRun, RunStatus } from '../generated/models';
 import { RunsBase } from '../generated/resources';
@@ -44,34 +44,47 @@ export function runEvents(client: ComboCore, traceId: string, lastEventId: strin
 const ENDED: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'canceled']);
 
 /**
- * Follows an accepted run (HTTP 202) to its end through its events, and answers what a JSON completion
- * answers; a failed run throws its typed error.
+ * Waits for a run to end and answers what a JSON completion answers, with the response of the run
+ * record read last: through its events (resumed when the connection drops) to `done`, then its record
+ * until its status is completed, failed or canceled (`done` is written with the run's end; the record
+ * may say so a moment later). A failed run throws its typed error (the record's, else the stream's).
  */
-export async function followRun(client: ComboCore, traceId: string, options: RequestOptions): Promise<CompletionReply> {
-  const outcome = await runEvents(client, traceId, undefined, options).final();
-  // `done` is written with the run's end; the record may take a moment longer to say so.
+export async function followRun(
+  client: ComboCore,
+  traceId: string,
+  options: RequestOptions,
+): Promise<{ reply: CompletionReply; response: APIResponse }> {
+  const stream = runEvents(client, traceId, undefined, options);
+  // To the end, whatever the run's outcome (final() throws for a failed run: the record says first).
+  for await (const _event of stream);
   const path = `/v1/combo/completions/${encodeURIComponent(traceId)}`;
-  let run = await client.request<CompletionRun>({ method: 'GET', path }, options);
-  for (let i = 0; i < 20 && !ENDED.has(run.status); i++) {
-    await sleep(250, options.signal);
-    run = await client.request<CompletionRun>({ method: 'GET', path }, options);
+  let pause = 250;
+  let { data: run, response } = await client.send<CompletionRun>({ method: 'GET', path }, options);
+  while (!ENDED.has(run.status)) {
+    await sleep(pause, options.signal);
+    pause = Math.min(pause * 2, 2_000);
+    ({ data: run, response } = await client.send<CompletionRun>({ method: 'GET', path }, options));
   }
   if (run.status === 'failed') {
-    const error = run.error ?? { code: 20001, message: 'The run failed.' };
-    throw errorFromCode(error.code, error.message, { data: { trace_id: traceId }, traceId });
+    if (run.error) throw errorFromCode(run.error.code, run.error.message, { data: { trace_id: traceId }, traceId });
+    await stream.final(); // the stream's error, when it had one
+    throw errorFromCode(20001, 'The run failed.', { data: { trace_id: traceId }, traceId });
   }
-  return replyOf(run, outcome);
+  // The stream's outcome fills what the record lacks (a run whose stream ended with an error, e.g. one
+  // older than STREAM_RETENTION_HOURS, is still answered from its record).
+  const outcome = await stream.final().catch(() => undefined);
+  return { reply: replyOf(run, outcome), response };
 }
 
-function replyOf(run: CompletionRun, outcome: StreamResult): CompletionReply {
-  const stopReason =
-    run.stop_reason ?? (outcome.stop_reason === 'failed' || outcome.stop_reason === undefined ? 'answered' : outcome.stop_reason);
+function replyOf(run: CompletionRun, outcome: StreamResult | undefined): CompletionReply {
+  const streamed = outcome?.stop_reason === 'failed' ? undefined : outcome?.stop_reason;
+  const stopReason = run.stop_reason ?? streamed ?? (run.status === 'canceled' ? 'canceled' : 'answered');
   return {
     session_id: run.session_id,
-    answer: run.answer ?? outcome.answer,
-    reference: run.reference.length > 0 ? run.reference : outcome.reference,
+    answer: run.answer ?? outcome?.answer ?? '',
+    reference: run.reference.length > 0 ? run.reference : (outcome?.reference ?? []),
     trace_id: run.trace_id,
-    cost: run.cost ?? outcome.cost ?? { tokens: 0, duration_ms: 0 },
+    cost: run.cost ?? outcome?.cost ?? { tokens: 0, duration_ms: 0 },
     route: run.route,
     model: run.model,
     offline: run.offline,

@@ -3,6 +3,7 @@ import {
   APITimeoutError,
   APIUserAbortError,
   CompletionStream,
+  NotFoundError,
   UpstreamModelError,
   type Agent,
   type CompletionReply,
@@ -52,6 +53,27 @@ describe.concurrent('completions.create', () => {
     for await (const event of stream) events.push(event);
     expect(events.at(-1)?.event).toBe('done');
     expect((await stream.final()).answer).toBe('Echo: Later [slow]');
+  });
+
+  test('completions.follow waits for an existing run to end and answers its reply; an ended run at once', async () => {
+    const session_id = await newSession();
+    const accepted = await client.completions.create(agent.agent_id, { session_id, question: 'Follow me [slow]', background: true });
+    const { data: reply, response } = await client.completions.follow(accepted.trace_id).withResponse();
+    expect(reply).toMatchObject({ session_id, trace_id: accepted.trace_id, answer: 'Echo: Follow me [slow]', stop_reason: 'answered' });
+    expect(reply.cost.tokens).toBeGreaterThan(0);
+    expect(response.status).toBe(200);
+    expect((await client.runs.get(accepted.trace_id)).status).toBe('completed');
+    // Again, the run ended: the same reply.
+    expect(await client.completions.follow(accepted.trace_id)).toEqual(reply);
+    await expect(client.completions.follow('trc_doesnotexist')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test('completions.follow of a run that fails throws its typed error (30001)', async () => {
+    const session_id = await newSession();
+    const accepted = await client.completions.create(agent.agent_id, { session_id, question: 'Follow [fail]', background: true });
+    const error = await client.completions.follow(accepted.trace_id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamModelError);
+    expect(error).toMatchObject({ code: 30001, traceId: accepted.trace_id });
   });
 
   test('a failed run throws its typed error (30001)', async () => {

@@ -10,7 +10,7 @@ export const API_KEY = process.env.COMBO_API_KEY ?? '';
 if (!BASE_URL || !API_KEY) throw new Error('The live tests need COMBO_BASE_URL and COMBO_API_KEY (an admin key of tenant `default`).');
 
 /** Methods written by hand that are no operation of their own. */
-export const HAND_WRITTEN_EXTRAS = ['completions.stream', 'documents.wait'];
+export const HAND_WRITTEN_EXTRAS = ['completions.stream', 'completions.follow', 'documents.wait'];
 
 /** `resource.method` of every method of the surface. */
 export const SURFACE: string[] = [...OPERATIONS.map((op) => `${op.resource}.${op.method}`), ...HAND_WRITTEN_EXTRAS];
