@@ -2,7 +2,14 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { NotFoundError, signWebhook, verifyWebhook, WebhookVerificationError, type WebhookSubscriptionWithSecret } from '../../src/index';
+import {
+  ConflictError,
+  NotFoundError,
+  signWebhook,
+  verifyWebhook,
+  WebhookVerificationError,
+  type WebhookSubscriptionWithSecret,
+} from '../../src/index';
 import { delay, eventually, newClient } from '../support/client';
 
 const client = newClient();
@@ -114,7 +121,15 @@ describe('webhook subscriptions', () => {
   test('dead letters and replays', async () => {
     const dead = await client.webhooks.deadLetters.list({ page_size: 5 });
     expect(dead.items).toEqual([]);
+    // The live setup cannot make a dead letter (the retry schedule runs for over an hour): replay is
+    // answered with its typed errors (test/support/client.ts ANSWERED_BY_ERROR).
     await expect(client.webhooks.deadLetters.replay('dlv_doesnotexist')).rejects.toBeInstanceOf(NotFoundError);
+    const delivered = await client.webhooks.subscriptions.test(subscription.subscription_id);
+    await deliveryOf(delivered.event_id);
+    await eventually(async () => ((await client.webhooks.deliveries.get(delivered.delivery_id)).status === 'delivered' ? true : undefined));
+    const notDead = await client.webhooks.deadLetters.replay(delivered.delivery_id).catch((e: unknown) => e);
+    expect(notDead).toBeInstanceOf(ConflictError);
+    expect(notDead).toMatchObject({ code: 10005, status: 409, data: { status: 'delivered' } });
 
     const since = new Date(Date.now() - 3_600_000).toISOString();
     const until = new Date().toISOString();

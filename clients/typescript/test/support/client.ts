@@ -1,9 +1,10 @@
 /**
  * The live tests' clients, on the service named by COMBO_BASE_URL with the admin key COMBO_API_KEY
- * (tenant `default`). Every client made here records the methods called on it, so that the last test
- * file can check that each method of the surface was exercised.
+ * (tenant `default`). Every client made here records the methods whose calls succeeded, so that the
+ * last test file can check that each method of the surface was exercised: a call counts once it
+ * resolved (a stream: once it yielded an event or its final() resolved), not when it was made.
  */
-import { Combo, OPERATIONS, type ClientOptions } from '../../src/index';
+import { APIError, Combo, CompletionStream, OPERATIONS, type ClientOptions } from '../../src/index';
 
 export const BASE_URL = process.env.COMBO_BASE_URL ?? '';
 export const API_KEY = process.env.COMBO_API_KEY ?? '';
@@ -15,7 +16,17 @@ export const HAND_WRITTEN_EXTRAS = ['completions.stream', 'completions.follow', 
 /** `resource.method` of every method of the surface. */
 export const SURFACE: string[] = [...OPERATIONS.map((op) => `${op.resource}.${op.method}`), ...HAND_WRITTEN_EXTRAS];
 
-/** The methods the tests have called. */
+/**
+ * Operations the live setup can only answer with a typed error: a call of one counts once it was
+ * answered by the service (an APIError), its test asserting which.
+ */
+export const ANSWERED_BY_ERROR: ReadonlyMap<string, string> = new Map([
+  // No delivery can become dead within a test: the retry schedule is 0 s, 30 s, 2 min, 10 min, 1 h.
+  // Replaying a delivered one is 10005 (not in the dead-letter queue), an unknown one 10004.
+  ['webhooks.deadLetters.replay', 'no dead letter can be made within a test'],
+]);
+
+/** The methods whose calls succeeded (or, for ANSWERED_BY_ERROR, were answered with a typed error). */
 export const exercised = new Set<string>();
 
 /** The object holding `resource.method` and the method's name. */
@@ -27,16 +38,48 @@ export function member(client: Combo, dotted: string): { owner: Record<string, u
   return { owner: owner as Record<string, unknown>, name };
 }
 
-/** A client on the service under test (options override), recording the methods called. */
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
+
+/** Records `dotted` once the stream yields an event or its final() resolves. */
+function recordStream(stream: CompletionStream, record: () => void): void {
+  const iterate = stream[Symbol.asyncIterator].bind(stream);
+  stream[Symbol.asyncIterator] = () => {
+    const iterator = iterate();
+    return {
+      ...iterator,
+      next: async () => {
+        const result = await iterator.next();
+        if (!result.done) record();
+        return result;
+      },
+    };
+  };
+  const final = stream.final.bind(stream);
+  stream.final = async () => {
+    const result = await final();
+    record();
+    return result;
+  };
+}
+
+/** A client on the service under test (options override), recording the methods whose calls succeeded. */
 export function newClient(options: ClientOptions = {}): Combo {
   const client = new Combo({ baseURL: BASE_URL, apiKey: API_KEY, ...options });
   for (const dotted of SURFACE) {
     const { owner, name } = member(client, dotted);
     const method = owner[name];
     if (typeof method !== 'function') continue; // reported by the surface test
+    const record = () => exercised.add(dotted);
     owner[name] = function (this: unknown, ...args: unknown[]) {
-      exercised.add(dotted);
-      return (method as (...a: unknown[]) => unknown).apply(this, args);
+      const result = (method as (...a: unknown[]) => unknown).apply(this, args);
+      if (result instanceof CompletionStream) recordStream(result, record);
+      else if (isThenable(result))
+        // Observed beside the caller's own handling (an APIPromise's request has already started).
+        result.then(record, (err: unknown) => {
+          if (ANSWERED_BY_ERROR.has(dotted) && err instanceof APIError && err.code !== undefined) record();
+        });
+      return result;
     };
   }
   return client;
