@@ -21,7 +21,7 @@ export interface ClientOptions {
   maxRetries?: number;
   /** Milliseconds one attempt may take (for a stream: until it answers, and between two of its events). Default 600 000. */
   timeout?: number;
-  /** How many times a dropped event stream is resumed (without an event in between) before giving up. Default 5. */
+  /** Failed reconnections of a dropped event stream in a row (every event received resets the count) before APIConnectionError. Default 5. */
   maxStreamResumes?: number;
   /** A fetch implementation (default: the global fetch). */
   fetch?: typeof fetch;

@@ -56,7 +56,7 @@ export class CompletionStream implements AsyncIterable<StreamEvent> {
   traceId: string | undefined;
   /** The id of the last event received (`<trace_id>:<n>`). */
   lastEventId: string | undefined;
-  /** How many times a dropped connection was resumed. */
+  /** How many times a dropped connection was resumed, in all. */
   resumes = 0;
   /** The response of the connection that opened the stream. */
   response: APIResponse | undefined;
@@ -164,7 +164,9 @@ export class CompletionStream implements AsyncIterable<StreamEvent> {
     for (;;) {
       if (resume) {
         if (this.#failedAttempts >= this.#maxResumes)
-          throw new APIConnectionError(`The event stream dropped ${this.#failedAttempts + 1} times in a row without an event; gave up.`);
+          throw new APIConnectionError(
+            `The event stream dropped again after ${this.#failedAttempts} reconnections in a row without an event (maxStreamResumes); gave up.`,
+          );
         this.#failedAttempts++;
         this.resumes++;
       }

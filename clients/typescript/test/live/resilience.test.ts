@@ -1,11 +1,12 @@
 /**
  * What the service does not do on demand, through a local proxy: a stream cut after its first events
  * (resumed with Last-Event-ID), a stream cut before any event (the POST repeated with its
- * Idempotency-Key), and a 429 answered once (retried after Retry-After with the same key).
+ * Idempotency-Key), every connection cut (the resumes run out: APIConnectionError), and a 429
+ * answered once (retried after Retry-After with the same key).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { IncomingMessage } from 'node:http';
-import type { Agent, StreamEvent } from '../../src/index';
+import { APIConnectionError, type Agent, type CompletionStream, type StreamEvent } from '../../src/index';
 import { BASE_URL, newClient, tag } from '../support/client';
 import { startProxy, type Proxy, type ProxyContext } from '../support/proxy';
 
@@ -94,6 +95,72 @@ describe('streams resume', () => {
     expect(posts[1]!.headers['idempotency-key']).toBe(posts[0]!.headers['idempotency-key']);
     const runs = await client.runs.listForSession(session.session_id);
     expect(runs.items.map((r) => r.trace_id)).toEqual([stream.traceId]);
+    await proxy.close();
+    proxy = undefined;
+  });
+});
+
+describe('stream resumes run out', () => {
+  const isResume = (ctx: ProxyContext) => ctx.request.method === 'GET' && ctx.request.url.includes('/events');
+
+  /** Reads the stream until it fails; answers the events seen and the error. */
+  async function readUntilFailure(stream: CompletionStream): Promise<{ events: StreamEvent[]; error: unknown }> {
+    const events: StreamEvent[] = [];
+    try {
+      for await (const event of stream) events.push(event);
+    } catch (error) {
+      return { events, error };
+    }
+    throw new Error('the stream ended without failing');
+  }
+
+  test('a proxy that cuts every connection: APIConnectionError after exactly maxStreamResumes resumes', async () => {
+    proxy = await startProxy(BASE_URL, async (ctx) => {
+      const upstream = await ctx.forward();
+      // The POST's connection: two events, then cut; every resume: cut before any event.
+      if (isStreamPost(ctx)) cutAfter(upstream, ctx, 2);
+      else if (isResume(ctx)) cutAfter(upstream, ctx, 0);
+      else ctx.pass(upstream);
+    });
+    const viaProxy = newClient({ baseURL: proxy.url, maxStreamResumes: 3 });
+    const session = await client.sessions.create(agent.agent_id);
+    const stream = await viaProxy.completions.stream(agent.agent_id, { session_id: session.session_id, question: 'Cut me [slow]' });
+    const { events, error } = await readUntilFailure(stream);
+
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(stream.resumes).toBe(3);
+    expect(events.map((e) => e.id)).toEqual([`${stream.traceId}:0`, `${stream.traceId}:1`]);
+    const resumes = proxy.requests.filter((r) => r.method === 'GET');
+    expect(resumes).toHaveLength(3);
+    expect(resumes.map((r) => r.headers['last-event-id'])).toEqual(Array(3).fill(`${stream.traceId}:1`));
+    expect(proxy.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    await proxy.close();
+    proxy = undefined;
+  });
+
+  test('maxStreamResumes counts failed reconnections in a row: an event received starts the count again', async () => {
+    proxy = await startProxy(BASE_URL, async (ctx) => {
+      const upstream = await ctx.forward();
+      // The POST: one event; resume 1: none; resume 2: one event; every later resume: none.
+      if (isStreamPost(ctx)) cutAfter(upstream, ctx, 1);
+      else if (isResume(ctx)) cutAfter(upstream, ctx, ctx.index === 2 ? 1 : 0);
+      else ctx.pass(upstream);
+    });
+    const viaProxy = newClient({ baseURL: proxy.url, maxStreamResumes: 2 });
+    const session = await client.sessions.create(agent.agent_id);
+    const stream = await viaProxy.completions.stream(agent.agent_id, { session_id: session.session_id, question: 'Cut again [slow]' });
+    const { events, error } = await readUntilFailure(stream);
+
+    expect(error).toBeInstanceOf(APIConnectionError);
+    // Two failed in a row, an event (the count starts again), two more failed in a row, then the third.
+    expect(stream.resumes).toBe(4);
+    expect(events.map((e) => e.id)).toEqual([`${stream.traceId}:0`, `${stream.traceId}:1`]);
+    expect(proxy.requests.filter((r) => r.method === 'GET').map((r) => r.headers['last-event-id'])).toEqual([
+      `${stream.traceId}:0`,
+      `${stream.traceId}:0`,
+      `${stream.traceId}:1`,
+      `${stream.traceId}:1`,
+    ]);
     await proxy.close();
     proxy = undefined;
   });
