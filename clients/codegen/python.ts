@@ -13,8 +13,16 @@ const pascal = (name: string): string => name.replace(/(^|_)([a-z0-9])/g, (_m, _
 const className = (path: string[]): string => path.map((p) => pascal(snake(p))).join('');
 
 /** Keywords and names pydantic's BaseModel needs: such a field is renamed `<name>_` with an alias. */
-const RESERVED = new Set(['self', 'from', 'class', 'global', 'import', 'in', 'is', 'not', 'or', 'and', 'def', 'return', 'lambda', 'pass']);
-const fieldName = (name: string): string => (RESERVED.has(name) ? `${name}_` : name);
+const RESERVED = new Set(
+  (
+    'False None True and as assert async await break class continue def del elif else except finally for from global if ' +
+    'import in is lambda nonlocal not or pass raise return try while with yield self'
+  ).split(' '),
+);
+function fieldName(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`${name}: not a Python name; give it one in codegen`);
+  return RESERVED.has(name) ? `${name}_` : name;
+}
 
 const pyString = (text: string): string => JSON.stringify(text);
 /** A docstring body: one line, or several indented to `indent`. */
@@ -39,10 +47,17 @@ class TypeWriter {
    * `forRequests`: the types of method arguments, in resources.py: components as `models.<Name>`,
    * inline objects as plain dicts.
    */
+  /** `<Component>.<property>` of every union's discriminator: the one place a one-value enum stays exact. */
+  private readonly tags = new Set<string>();
+
   constructor(
     private readonly components: Record<string, JsonSchema>,
     private readonly forRequests = false,
-  ) {}
+  ) {
+    for (const schema of Object.values(components))
+      if (schema.oneOf && schema.discriminator)
+        for (const member of schema.oneOf) if (member.$ref) this.tags.add(`${refName(member.$ref)}.${schema.discriminator.propertyName}`);
+  }
 
   /**
    * The type of a schema. `lenient` (response models) lets an enum take values a later server adds;
@@ -88,8 +103,9 @@ class TypeWriter {
         .filter((v) => v !== null)
         .map((v) => (typeof v === 'string' ? pyString(v) : v === true ? 'True' : v === false ? 'False' : JSON.stringify(v)))
         .join(', ')}]`;
-      // A one-value enum is a tag (a union's discriminator): exact.
-      return lenient && type === 'string' && schema.enum.length > 1 ? `${literal} | str` : literal;
+      // A union's discriminator stays exact (pydantic needs it); other response enums also take
+      // values a later server adds.
+      return lenient && type === 'string' && !this.tags.has(owner) ? `${literal} | str` : literal;
     }
     switch (type) {
       case 'string':
@@ -125,7 +141,9 @@ class TypeWriter {
     const required = new Set(schema.required ?? []);
     let body = docstring(schema.description, '    ');
     for (const [prop, propSchema] of Object.entries(schema.properties ?? {})) {
-      const type = this.type(propSchema, `${name}${pascal(prop)}`, lenient);
+      const type = this.tags.has(`${name}.${prop}`)
+        ? this.type(propSchema, `${name}.${prop}`, lenient)
+        : this.type(propSchema, `${name}${pascal(prop)}`, lenient);
       const field = fieldName(prop);
       const alias = field !== prop ? `alias=${pyString(prop)}` : '';
       const optional = !required.has(prop);
@@ -149,7 +167,7 @@ function renderModels(doc: OpenApiDocument): string {
   const aliases: string[] = [];
   for (const [name, schema] of Object.entries(components)) {
     if (schema.enum) {
-      enums.push(`${name} = Literal[${schema.enum.map((v) => pyString(String(v))).join(', ')}]\n${docstring(schema.description, '')}`);
+      enums.push(`${name} = ${writer.type(schema, name, false)}\n${docstring(schema.description, '')}`);
     } else if (schema.oneOf && schema.discriminator) {
       const members = schema.oneOf.map((s) => refName(s.$ref!)).join(', ');
       aliases.push(
@@ -160,6 +178,7 @@ function renderModels(doc: OpenApiDocument): string {
       classes.push(...writer.inline.splice(0), cls);
     } else {
       aliases.push(`${name} = ${writer.type(schema, name, true)}\n${docstring(schema.description, '')}`);
+      classes.push(...writer.inline.splice(0));
     }
   }
   const blocks = [...enums, ...classes, ...aliases];
@@ -227,7 +246,14 @@ function renderMethod(doc: OpenApiDocument, writer: TypeWriter, op: Operation, i
   const keywordArgs = [...bodyArgs, ...queryArgs].sort((a, b) => Number(b.required) - Number(a.required));
   const model = op.reply.kind === 'json' ? op.reply.schema : 'Any';
   const item = op.paginated ? itemModel(doc, model) : undefined;
-  const returns = item ? `${isAsync ? 'AsyncPage' : 'SyncPage'}[models.${item}]` : model === 'Any' ? 'Any' : `models.${model}`;
+  // An async list answers an AsyncPaginator: awaited for the first page, or iterated with `async for`.
+  const paginator = Boolean(item) && isAsync;
+  const returns = item ? `${isAsync ? 'AsyncPaginator' : 'SyncPage'}[models.${item}]` : model === 'Any' ? 'Any' : `models.${model}`;
+  const names = new Set<string>();
+  for (const a of [...pathArgs, ...bodyArgs, ...queryArgs, { name: 'options' }, ...(op.body?.kind === 'multipart' ? [{ name: 'on_progress' }] : [])]) {
+    if (names.has(a.name)) throw new Error(`${op.operationId}: two arguments would be named ${a.name}; give one another name in codegen`);
+    names.add(a.name);
+  }
   const params = [
     'self',
     ...pathArgs.map((a) => `${a.name}: str`),
@@ -236,7 +262,7 @@ function renderMethod(doc: OpenApiDocument, writer: TypeWriter, op: Operation, i
     ...(op.body?.kind === 'multipart' ? ['on_progress: ProgressCallback | None = None'] : []),
     'options: RequestOptions | None = None',
   ];
-  const path = op.path.replace(/\{([a-z_]+)\}/g, (_m, name: string) => `{_path(${fieldName(name)})}`);
+  const path = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => `{_path(${fieldName(name)})}`);
   const dict = (args: Argument[]) =>
     args.length <= 2
       ? `{${args.map((a) => `${pyString(a.wire)}: ${a.name}`).join(', ')}}`
@@ -250,15 +276,20 @@ function renderMethod(doc: OpenApiDocument, writer: TypeWriter, op: Operation, i
     `cast_to=${model === 'Any' ? 'None' : `models.${model}`}`,
     ...(item ? [`page_of=models.${item}`] : []),
     ...(retriesGateway(op) ? ['retry_gateway_errors=True'] : []),
+    ...(op.retried ? [] : ['retried=False']),
     'options=options',
   ];
   const doc_ = [op.summary, ...[...pathArgs, ...keywordArgs].filter((a) => a.description).map((a) => `${a.name}: ${a.description}`)].join(
     '\n\n',
   );
+  const request = `self._request(\n${call.map((c) => `                ${c},\n`).join('')}            )`;
+  const answer = paginator
+    ? `        return AsyncPaginator(\n            lambda: ${request},\n        )\n`
+    : `        return cast(\n            ${pyString(returns)},\n            ${isAsync ? 'await ' : ''}${request},\n        )\n`;
   return (
-    `    ${isAsync ? 'async def' : 'def'} ${snake(op.method)}(\n${params.map((p) => `        ${p},\n`).join('')}    ) -> ${returns}:\n` +
+    `    ${isAsync && !paginator ? 'async def' : 'def'} ${snake(op.method)}(\n${params.map((p) => `        ${p},\n`).join('')}    ) -> ${returns}:\n` +
     docstring(doc_, '        ') +
-    `        return cast(\n            ${pyString(returns)},\n            ${isAsync ? 'await ' : ''}self._request(\n${call.map((c) => `                ${c},\n`).join('')}            ),\n        )\n`
+    answer
   );
 }
 
@@ -313,7 +344,7 @@ function renderResources(doc: OpenApiDocument, surface: Operation[]): string {
     'from typing import Any, Dict, List, Literal, cast\n\n' +
     'from .._base_client import AsyncAPIClient, SyncAPIClient\n' +
     'from .._files import FileInput, ProgressCallback\n' +
-    'from .._pagination import AsyncPage, SyncPage\n' +
+    'from .._pagination import AsyncPaginator, SyncPage\n' +
     'from .._resource import AsyncAPIResource, SyncAPIResource\n' +
     'from .._response import async_to_raw_response, to_raw_response\n' +
     'from .._types import NOT_GIVEN, NotGiven, RequestOptions\n' +

@@ -15,13 +15,17 @@ class CuttingProxy:
     """A TCP proxy that cuts the first `cuts` connections answering an event stream, once that
     stream has sent `after_events` events, as a network failure would."""
 
-    def __init__(self, target: str, *, cuts: int = 1, after_events: int = 2) -> None:
+    def __init__(self, target: str, *, cuts: int = 1, after_events: int = 2, refuse_after_first: bool = False) -> None:
         parts = urlsplit(target)
         self._target = (parts.hostname or "127.0.0.1", parts.port or 80)
         self._cuts_left = cuts
         self._after = after_events
+        # Every connection after the first is cut before it answers (a service that went away).
+        self._refuse_after_first = refuse_after_first
         self.connections = 0
         self.cut = 0
+        self.requests: list[str] = []
+        """Each request's head (request line and headers), as sent."""
         self._server = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self._server.getsockname()[1]}"
         threading.Thread(target=self._accept, daemon=True).start()
@@ -33,6 +37,9 @@ class CuttingProxy:
             except OSError:
                 return
             self.connections += 1
+            if self._refuse_after_first and self.connections > 1:
+                downstream.close()
+                continue
             upstream = socket.create_connection(self._target)
             threading.Thread(target=self._pipe, args=(downstream, upstream, False), daemon=True).start()
             threading.Thread(target=self._pipe, args=(upstream, downstream, True), daemon=True).start()
@@ -41,6 +48,9 @@ class CuttingProxy:
         seen = b""
         try:
             while chunk := source.recv(65536):
+                if not is_response and not seen:
+                    seen = chunk
+                    self.requests.append(chunk.split(b"\r\n\r\n", 1)[0].decode("latin-1"))
                 if is_response:
                     seen += chunk
                     if b"text/event-stream" in seen and seen.count(b"\nid: ") >= self._after and self._cuts_left > 0:

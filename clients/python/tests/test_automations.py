@@ -97,6 +97,9 @@ def test_api_keys_events_costs_and_service(client: combo.Combo, base_url: str) -
     with combo.Combo(base_url=base_url, api_key=created.api_key) as member:
         assert member.service.health().status == "ok"
         member.agents.list()
+        with pytest.raises(combo.PermissionDeniedError) as forbidden:
+            member.api_keys.list()  # admins only
+        assert (forbidden.value.code, forbidden.value.status) == (10003, 403)
     assert created.key_id in [k.key_id for k in client.api_keys.list()]
     assert client.api_keys.revoke(created.key_id).revoked_at is not None
     with combo.Combo(base_url=base_url, api_key=created.api_key) as revoked, pytest.raises(combo.AuthenticationError):

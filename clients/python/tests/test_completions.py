@@ -24,6 +24,9 @@ def test_json_completion(client: combo.Combo, agent: combo.Agent, session: combo
     assert isinstance(reply, combo.CompletionReply)
     assert reply.answer == "Echo: Hi"
     assert reply.trace_id.startswith("trc_") and reply.cost.tokens > 0 and reply.stop_reason == "answered"
+    raw = client.completions.with_raw_response.create(agent.agent_id, session_id=session.session_id, question="raw [slow]")
+    assert raw.status_code == 202 and isinstance(raw.parse(), combo.RunAccepted) and raw.rate_limit.limit
+    client.completions.follow(raw.parse().trace_id)
 
 
 def test_a_202_is_followed_to_the_end(client: combo.Combo, agent: combo.Agent, session: combo.Session) -> None:
@@ -42,6 +45,7 @@ def test_stream_events_and_final(client: combo.Combo, agent: combo.Agent, sessio
     with client.completions.stream(agent.agent_id, session_id=session.session_id, question="stream me") as stream:
         events = list(stream)
         final = stream.final()
+        assert stream.rate_limit.limit and stream.headers.get("content-type", "").startswith("text/event-stream")
     assert isinstance(events[0], combo.ThinkingEvent) and events[0].data.phase == "accepted"
     assert isinstance(events[-1], combo.DoneEvent)
     assert any(isinstance(e, combo.MessageEvent) for e in events)
@@ -62,6 +66,34 @@ def test_a_dropped_stream_resumes_once_per_event(client: combo.Combo, base_url: 
     assert proxy.cut == 2 and proxy.connections >= 3
     assert [int(i.rsplit(":", 1)[1]) for i in ids] == list(range(len(ids)))  # every event once, in order
     assert final.answer == "Echo: resume me [slow]"
+    # The resumes read the run's events after the last one received.
+    resumes = [head for head in proxy.requests if head.startswith(f"GET /v1/combo/completions/{final.trace_id}/events")]
+    assert len(resumes) == 2 and all("last-event-id: " in head.lower() for head in resumes)
+
+
+def test_a_stream_that_cannot_reconnect_gives_up_after_max_stream_resumes(base_url: str, agent: combo.Agent, client: combo.Combo) -> None:
+    session = client.sessions.create(agent.agent_id)
+    proxy = CuttingProxy(base_url, cuts=1, after_events=2, refuse_after_first=True)
+    try:
+        with combo.Combo(base_url=proxy.url, max_retries=0, max_stream_resumes=2) as through_proxy:
+            stream = through_proxy.completions.stream(agent.agent_id, session_id=session.session_id, question="unreachable [slow]")
+            with pytest.raises(combo.APIConnectionError):
+                stream.final()
+    finally:
+        proxy.close()
+    assert proxy.connections == 1 + 2  # the first, then two reconnections
+    ended(client, stream.trace_id or "")
+
+
+def test_completion_arguments_are_the_request_schema() -> None:
+    import inspect
+
+    from combo._generated.models import CompletionRequest
+
+    for method in (combo.Combo(api_key="k").completions.create, combo.Combo(api_key="k").completions.stream):
+        arguments = set(inspect.signature(method).parameters) - {"agent_id", "options", "wait"}
+        # `stream` and `background` are what stream() and create(background=) set.
+        assert arguments | {"stream", "background"} == set(CompletionRequest.model_fields), method.__name__
 
 
 def test_a_stream_cut_before_its_first_event_attaches_to_the_same_run(client: combo.Combo, base_url: str, agent: combo.Agent) -> None:
@@ -139,6 +171,8 @@ def test_tool_call_approval(client: combo.Combo) -> None:
 async def test_async_stream_and_follow(aclient: combo.AsyncCombo, agent: combo.Agent) -> None:
     async with aclient:
         session = await aclient.sessions.create(agent.agent_id)
+        pages = [r.trace_id async for r in aclient.runs.list(page_size=2)]
+        assert len(pages) == len(set(pages))
         async with aclient.completions.stream(agent.agent_id, session_id=session.session_id, question="async") as stream:
             kinds = [type(e).__name__ async for e in stream]
             final = await stream.final()

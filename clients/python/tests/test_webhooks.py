@@ -63,8 +63,9 @@ def test_a_real_delivery_verifies(client: combo.Combo, receiver: Receiver) -> No
     )
     assert client.webhooks.replays.get(replay.replay_id).replay_id == replay.replay_id
     assert isinstance(client.webhooks.dead_letters.list(), combo.SyncPage)
-    with pytest.raises((combo.ConflictError, combo.NotFoundError)):
+    with pytest.raises(combo.ConflictError) as not_dead:
         client.webhooks.dead_letters.replay(delivery.delivery_id)
+    assert not_dead.value.code == 10005
 
     assert client.webhooks.subscriptions.update(sub.subscription_id, enabled=False).enabled is False
     assert client.webhooks.subscriptions.delete(sub.subscription_id).deleted is True

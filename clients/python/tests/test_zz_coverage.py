@@ -18,10 +18,16 @@ def test_every_operation_has_a_method_on_both_clients() -> None:
             target = reduce(getattr, resource.split("."), client)
             assert callable(getattr(target, method, None)), f"{operation_id}: {type(client).__name__}.{resource}.{method} is missing"
         async_method = getattr(reduce(getattr, resource.split("."), asynchronous), method)
-        # The async client's methods are coroutines, or answer an async stream.
-        assert inspect.iscoroutinefunction(async_method) or method == "stream" or method == "events", operation_id
+        # The async client's methods are coroutines, or answer an async stream or paginator.
+        returns = str(inspect.signature(async_method).return_annotation)
+        assert inspect.iscoroutinefunction(async_method) or "AsyncStream" in returns or "AsyncPaginator" in returns, operation_id
 
 
-def test_the_suite_called_every_operation() -> None:
-    missing = sorted(op for op, _r, _m in OPERATIONS if op not in CALLED)
-    assert missing == [], f"operations no test called: {missing}"
+# Operations the live setup can only answer with a typed error, which their tests assert: no
+# delivery can become dead within a test (the retry schedule is 0 s, 30 s, 2 min, 10 min, 1 h).
+ANSWERED_WITH_AN_ERROR = {"replayDeadLetter"}
+
+
+def test_the_suite_called_every_operation_successfully() -> None:
+    missing = sorted(op for op, _r, _m in OPERATIONS if op not in CALLED and op not in ANSWERED_WITH_AN_ERROR)
+    assert missing == [], f"operations no test called successfully: {missing}"

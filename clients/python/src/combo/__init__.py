@@ -26,7 +26,7 @@ from ._exceptions import (
 )
 from ._generated import models
 from ._generated.models import *  # noqa: F403 (every schema, e.g. combo.Agent, combo.ThinkingEvent)
-from ._pagination import AsyncPage, SyncPage
+from ._pagination import AsyncPage, AsyncPaginator, SyncPage
 from ._response import APIResponse, RateLimit
 from ._streaming import AsyncStream, CompletionResult, Stream, StreamEvent, UnknownEvent
 from ._types import NOT_GIVEN, NotGiven, RequestOptions
@@ -44,6 +44,7 @@ __all__ = [
     "APITimeoutError",
     "AsyncCombo",
     "AsyncPage",
+    "AsyncPaginator",
     "AsyncStream",
     "AuthenticationError",
     "Combo",

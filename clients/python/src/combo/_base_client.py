@@ -14,8 +14,8 @@ import anyio
 import httpx
 import pydantic
 
-from ._exceptions import APIConnectionError, APIResponseValidationError, APITimeoutError, error_for
-from ._files import FileInput, ProgressCallback, open_upload
+from ._exceptions import APIConnectionError, APIError, APIResponseValidationError, APITimeoutError, error_for
+from ._files import ProgressCallback, ProgressReader, open_upload
 from ._response import APIResponse
 from ._types import RequestOptions, path_segment, strip_not_given
 from ._version import __version__
@@ -23,20 +23,35 @@ from ._version import __version__
 T = TypeVar("T")
 
 DEFAULT_BASE_URL = "http://127.0.0.1:9380"
-DEFAULT_TIMEOUT = 60.0
+# Seconds: the service holds a JSON completion open for up to COMPLETION_REPLY_WAIT_MS (120 s by
+# default) before its 202, so the default leaves it room (openai's is the same).
+DEFAULT_TIMEOUT = 600.0
 DEFAULT_MAX_RETRIES = 2
 # Statuses retried on every operation; 502 and 504 only where the operation allows (reads, search).
 RETRIED_STATUSES = {429, 500, 503}
 GATEWAY_STATUSES = {502, 504}
-# When a proxy answers without the service's envelope, the code its status stands for.
-CODE_OF_STATUS = {400: 10001, 401: 10002, 403: 10003, 404: 10004, 409: 10005, 429: 10006}
 MAX_RETRY_AFTER = 60.0
+# A retry that arrives while the first attempt of its Idempotency-Key is still being processed is
+# answered 409 (10005) naming the header, with Retry-After: waiting for that attempt is the retry.
+_KEY_IN_USE_FIELD = "header.Idempotency-Key"
 
 
 def normalize_base_url(base_url: str) -> str:
     """The service's root: with or without a trailing /v1 (and slash)."""
     url = base_url.rstrip("/")
     return url[: -len("/v1")] if url.endswith("/v1") else url
+
+
+class _Prepared:
+    """One call's request, rebuilt for every attempt (an upload is read again from its start)."""
+
+    def __init__(self, kwargs: Callable[[], dict[str, Any]], to_close: list[Any]) -> None:
+        self.kwargs = kwargs
+        self.to_close = to_close
+
+    def close(self) -> None:
+        for f in self.to_close:
+            f.close()
 
 
 class BaseClient:
@@ -59,9 +74,11 @@ class BaseClient:
 
     # -- building ------------------------------------------------------------------------------
 
-    def _headers(self, options: RequestOptions, method: str) -> dict[str, str]:
-        headers = {"Accept": "application/json", "User-Agent": f"combo-client-python/{__version__}"}
-        if self.api_key:
+    def _headers(self, options: RequestOptions, method: str, *, anonymous: bool = False) -> httpx.Headers:
+        # httpx.Headers: names compare case-insensitively, so a caller's `authorization` or
+        # `idempotency-key` replaces the client's rather than joining it.
+        headers = httpx.Headers({"Accept": "application/json", "User-Agent": f"combo-client-python/{__version__}"})
+        if self.api_key and not anonymous:
             headers["Authorization"] = f"Bearer {self.api_key}"
         if method == "POST":
             headers["Idempotency-Key"] = options.get("idempotency_key") or str(uuid.uuid4())
@@ -73,29 +90,53 @@ class BaseClient:
         seconds = options["timeout"] if "timeout" in options else self.timeout
         return httpx.Timeout(seconds, connect=None if seconds is None else min(10.0, seconds))
 
-    def _build_kwargs(
+    def _prepare(
         self,
         method: str,
         path: str,
-        *,
-        query: dict[str, Any] | None,
-        body: dict[str, Any] | None,
         options: RequestOptions,
+        *,
+        query: dict[str, Any] | None = None,
+        body: dict[str, Any] | None = None,
+        form: dict[str, Any] | None = None,
+        on_progress: ProgressCallback | None = None,
         content: bytes | None = None,
         anonymous: bool = False,
-    ) -> dict[str, Any]:
-        headers = self._headers(options, method)
-        if anonymous:
-            headers.pop("Authorization", None)
-        kwargs: dict[str, Any] = {"method": method, "url": self.base_url + path, "headers": headers, "timeout": self._timeout(options)}
-        if content is not None:
-            kwargs["content"] = content
-            headers["Content-Type"] = "application/json"
-        if query:
-            kwargs["params"] = {k: _query_value(v) for k, v in strip_not_given(query).items() if v is not None}
-        if body is not None:
-            kwargs["json"] = strip_not_given(body)
-        return kwargs
+        accept: str | None = None,
+        last_event_id: str | None = None,
+    ) -> _Prepared:
+        params = {k: _query_value(v) for k, v in strip_not_given(query or {}).items() if v is not None}
+        fields: dict[str, str] = {}
+        upload: tuple[str, ProgressReader] | None = None
+        to_close: list[Any] = []
+        if form is not None:
+            fields = {k: str(v) for k, v in strip_not_given(form).items() if k != "file" and v is not None}
+            if form.get("file") is not None:
+                name, reader, to_close = open_upload(form["file"], on_progress)
+                upload = (name, reader)
+
+        def kwargs() -> dict[str, Any]:
+            headers = self._headers(options, method, anonymous=anonymous)
+            if accept:
+                headers["Accept"] = accept
+            if last_event_id:
+                headers["Last-Event-ID"] = last_event_id
+            built: dict[str, Any] = {"method": method, "url": self.base_url + path, "headers": headers, "timeout": self._timeout(options)}
+            if params:
+                built["params"] = params
+            if body is not None:
+                built["json"] = strip_not_given(body)
+            if content is not None:
+                built["content"] = content
+                headers.setdefault("Content-Type", "application/json")
+            if form is not None:
+                built["data"] = fields
+                if upload is not None:
+                    upload[1].seek(0)  # every attempt sends the whole file, its progress from 0
+                    built["files"] = {"file": upload}
+            return built
+
+        return _Prepared(kwargs, to_close)
 
     # -- retrying ------------------------------------------------------------------------------
 
@@ -104,7 +145,14 @@ class BaseClient:
 
     @staticmethod
     def _retryable(response: httpx.Response, retry_gateway_errors: bool) -> bool:
-        return response.status_code in RETRIED_STATUSES or (retry_gateway_errors and response.status_code in GATEWAY_STATUSES)
+        status = response.status_code
+        if status in RETRIED_STATUSES or (retry_gateway_errors and status in GATEWAY_STATUSES):
+            return True
+        if status == 409 and response.headers.get("retry-after") is not None:
+            envelope = _json(response)
+            data = envelope.get("data") if isinstance(envelope, dict) else None
+            return isinstance(data, dict) and data.get("field") == _KEY_IN_USE_FIELD
+        return False
 
     @staticmethod
     def _retry_delay(attempt: int, response: httpx.Response | None) -> float:
@@ -123,23 +171,24 @@ class BaseClient:
         if response.is_success:
             return
         envelope = _json(response)
+        trace_id = response.headers.get("x-trace-id")
         if isinstance(envelope, dict) and isinstance(envelope.get("code"), int) and envelope["code"] != 0:
             data: dict[str, Any] = envelope["data"] if isinstance(envelope.get("data"), dict) else {}
-            trace_id = data.get("trace_id") or response.headers.get("x-trace-id")
+            message = str(envelope.get("message", ""))
             raise error_for(
                 envelope["code"],
-                str(envelope.get("message", "")),
+                message,
                 status=response.status_code,
                 data=data,
-                trace_id=trace_id,
+                trace_id=data.get("trace_id") or trace_id,
                 response=response,
             )
-        code = CODE_OF_STATUS.get(response.status_code, 20001)
-        raise error_for(
-            code,
+        # Not the service's envelope (a proxy's error page): no code to type it by.
+        raise APIError(
             response.reason_phrase or f"HTTP {response.status_code}",
+            code=None,
             status=response.status_code,
-            trace_id=response.headers.get("x-trace-id"),
+            trace_id=trace_id,
             response=response,
         )
 
@@ -149,22 +198,29 @@ class BaseClient:
         envelope = _json(response)
         if not (isinstance(envelope, dict) and "code" in envelope and "data" in envelope):
             return envelope  # a reply without the envelope (the OpenAPI document)
-        if envelope["code"] != 0:
-            BaseClient._raise_for_error(response)
         if cast_to is None:
             return envelope["data"]
         try:
             return pydantic.TypeAdapter(cast_to).validate_python(envelope["data"])
         except pydantic.ValidationError as err:
-            raise APIResponseValidationError(
-                f"the reply of {response.request.method} {response.request.url.path} does not match {cast_to}: {err}"
-            ) from err
+            request = response.request
+            raise APIResponseValidationError(f"the reply of {request.method} {request.url.path} does not match {cast_to}: {err}") from err
+
+    @staticmethod
+    def _call_options(method: str, options: RequestOptions | None, retried: bool) -> RequestOptions:
+        opts = RequestOptions(**(options or {}))
+        # One key for every attempt of this call, so a retried POST acts once.
+        if method == "POST":
+            opts.setdefault("idempotency_key", str(uuid.uuid4()))
+        if not retried:
+            opts.setdefault("max_retries", 0)
+        return opts
 
 
 def _json(response: httpx.Response) -> Any:
     try:
         return response.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, httpx.ResponseNotRead):
         return None
 
 
@@ -190,9 +246,18 @@ def _retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def _form_fields(form: dict[str, Any]) -> tuple[dict[str, str], FileInput | None]:
-    fields = {k: str(v) for k, v in strip_not_given(form).items() if k != "file" and v is not None}
-    return fields, form.get("file")
+def _read_options(options: RequestOptions | None) -> RequestOptions:
+    """A call's options for reading its run's events: its timeout and headers, not its POST's key."""
+    read = RequestOptions(**(options or {}))
+    read.pop("idempotency_key", None)
+    read.pop("raw_response", None)
+    return read
+
+
+def _page_options(options: RequestOptions) -> RequestOptions:
+    page_options = RequestOptions(**options)
+    page_options.pop("raw_response", None)
+    return page_options
 
 
 class SyncAPIClient(BaseClient):
@@ -209,15 +274,13 @@ class SyncAPIClient(BaseClient):
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    def _send(
-        self, build: Callable[[], dict[str, Any]], options: RequestOptions, retry_gateway_errors: bool, *, stream: bool = False
-    ) -> httpx.Response:
+    def _send(self, prepared: _Prepared, options: RequestOptions, retry_gateway_errors: bool, *, stream: bool = False) -> httpx.Response:
         """Sends with retries; answers the response of the last attempt (a stream's still open when 2xx)."""
         retries = self._max_retries(options)
         for attempt in range(retries + 1):
             last = attempt == retries
             try:
-                response = self._client.send(self._client.build_request(**build()), stream=stream)
+                response = self._client.send(self._client.build_request(**prepared.kwargs()), stream=stream)
             except httpx.TimeoutException as err:
                 if last:
                     raise APITimeoutError(f"the request timed out: {err}") from err
@@ -228,9 +291,9 @@ class SyncAPIClient(BaseClient):
                     raise APIConnectionError(f"the service could not be reached: {err}") from err
                 time.sleep(self._retry_delay(attempt, None))
                 continue
+            if stream and not response.is_success:
+                response.read()
             if last or not self._retryable(response, retry_gateway_errors):
-                if stream and not response.is_success:
-                    response.read()
                 return response
             response.close()
             time.sleep(self._retry_delay(attempt, response))
@@ -246,23 +309,15 @@ class SyncAPIClient(BaseClient):
         options: RequestOptions | None = None,
     ) -> httpx.Response:
         """An open text/event-stream response (errors raised typed), after the same retries as any call."""
-        opts = RequestOptions(**(options or {}))
-        if method == "POST":
-            opts.setdefault("idempotency_key", str(uuid.uuid4()))
-
-        def build() -> dict[str, Any]:
-            kwargs = self._build_kwargs(method, path, query=None, body=body, options=opts)
-            kwargs["headers"]["Accept"] = "text/event-stream"
-            if last_event_id:
-                kwargs["headers"]["Last-Event-ID"] = last_event_id
-            return kwargs
-
-        response = self._send(build, opts, method == "GET", stream=True)
+        opts = self._call_options(method, options, True)
+        prepared = self._prepare(method, path, opts, body=body, accept="text/event-stream", last_event_id=last_event_id)
+        response = self._send(prepared, opts, method == "GET", stream=True)
         self._raise_for_error(response)
         return response
 
-    def _open_events(self, trace_id: str, last_event_id: str | None) -> httpx.Response:
-        return self._open_stream("GET", f"/v1/combo/completions/{path_segment(trace_id)}/events", last_event_id=last_event_id)
+    def _open_events(self, trace_id: str, last_event_id: str | None, options: RequestOptions | None = None) -> httpx.Response:
+        path = f"/v1/combo/completions/{path_segment(trace_id)}/events"
+        return self._open_stream("GET", path, last_event_id=last_event_id, options=_read_options(options))
 
     def _request(
         self,
@@ -276,56 +331,37 @@ class SyncAPIClient(BaseClient):
         cast_to: Any,
         page_of: Any = None,
         retry_gateway_errors: bool = False,
+        retried: bool = True,
         options: RequestOptions | None = None,
         content: bytes | None = None,
         anonymous: bool = False,
     ) -> Any:
-        options = RequestOptions(**(options or {}))
-        # One key for every attempt of this call, so a retried POST acts once.
-        if method == "POST":
-            options.setdefault("idempotency_key", str(uuid.uuid4()))
-        to_close: list[Any] = []
+        opts = self._call_options(method, options, retried)
+        prepared = self._prepare(
+            method, path, opts, query=query, body=body, form=form, on_progress=on_progress, content=content, anonymous=anonymous
+        )
         try:
-            if form is not None:
-                fields, file = _form_fields(form)
-                name, reader, to_close = open_upload(file, on_progress) if file is not None else (None, None, [])
-
-                def build() -> dict[str, Any]:
-                    kwargs = self._build_kwargs(method, path, query=query, body=None, options=options)
-                    kwargs["data"] = fields
-                    if reader is not None:
-                        reader.seek(0)
-                        kwargs["files"] = {"file": (name, reader)}
-                    return kwargs
-            else:
-
-                def build() -> dict[str, Any]:
-                    return self._build_kwargs(method, path, query=query, body=body, options=options, content=content, anonymous=anonymous)
-
-            response = self._send(build, options, retry_gateway_errors)
+            response = self._send(prepared, opts, retry_gateway_errors)
         finally:
-            for f in to_close:
-                f.close()
+            prepared.close()
         parsed = self._parse(response, cast_to)
         if page_of is not None:
             from ._pagination import SyncPage
 
-            page_options = RequestOptions(**options)
-            page_options.pop("raw_response", None)
-
             def fetch(page: int) -> Any:
+                query_of_page = {**(query or {}), "page": page}
                 return self._request(
                     method,
                     path,
-                    query={**(query or {}), "page": page},
+                    query=query_of_page,
                     cast_to=cast_to,
                     page_of=page_of,
                     retry_gateway_errors=retry_gateway_errors,
-                    options=page_options,
+                    options=_page_options(opts),
                 )
 
             parsed = SyncPage(parsed, fetch)
-        return APIResponse(response, parsed) if options.get("raw_response") else parsed
+        return APIResponse(response, parsed) if opts.get("raw_response") else parsed
 
 
 class AsyncAPIClient(BaseClient):
@@ -343,13 +379,13 @@ class AsyncAPIClient(BaseClient):
         await self.close()
 
     async def _send(
-        self, build: Callable[[], dict[str, Any]], options: RequestOptions, retry_gateway_errors: bool, *, stream: bool = False
+        self, prepared: _Prepared, options: RequestOptions, retry_gateway_errors: bool, *, stream: bool = False
     ) -> httpx.Response:
         retries = self._max_retries(options)
         for attempt in range(retries + 1):
             last = attempt == retries
             try:
-                response = await self._client.send(self._client.build_request(**build()), stream=stream)
+                response = await self._client.send(self._client.build_request(**prepared.kwargs()), stream=stream)
             except httpx.TimeoutException as err:
                 if last:
                     raise APITimeoutError(f"the request timed out: {err}") from err
@@ -360,9 +396,9 @@ class AsyncAPIClient(BaseClient):
                     raise APIConnectionError(f"the service could not be reached: {err}") from err
                 await anyio.sleep(self._retry_delay(attempt, None))
                 continue
+            if stream and not response.is_success:
+                await response.aread()
             if last or not self._retryable(response, retry_gateway_errors):
-                if stream and not response.is_success:
-                    await response.aread()
                 return response
             await response.aclose()
             await anyio.sleep(self._retry_delay(attempt, response))
@@ -377,24 +413,15 @@ class AsyncAPIClient(BaseClient):
         last_event_id: str | None = None,
         options: RequestOptions | None = None,
     ) -> httpx.Response:
-        """An open text/event-stream response (errors raised typed), after the same retries as any call."""
-        opts = RequestOptions(**(options or {}))
-        if method == "POST":
-            opts.setdefault("idempotency_key", str(uuid.uuid4()))
-
-        def build() -> dict[str, Any]:
-            kwargs = self._build_kwargs(method, path, query=None, body=body, options=opts)
-            kwargs["headers"]["Accept"] = "text/event-stream"
-            if last_event_id:
-                kwargs["headers"]["Last-Event-ID"] = last_event_id
-            return kwargs
-
-        response = await self._send(build, opts, method == "GET", stream=True)
+        opts = self._call_options(method, options, True)
+        prepared = self._prepare(method, path, opts, body=body, accept="text/event-stream", last_event_id=last_event_id)
+        response = await self._send(prepared, opts, method == "GET", stream=True)
         self._raise_for_error(response)
         return response
 
-    async def _open_events(self, trace_id: str, last_event_id: str | None) -> httpx.Response:
-        return await self._open_stream("GET", f"/v1/combo/completions/{path_segment(trace_id)}/events", last_event_id=last_event_id)
+    async def _open_events(self, trace_id: str, last_event_id: str | None, options: RequestOptions | None = None) -> httpx.Response:
+        path = f"/v1/combo/completions/{path_segment(trace_id)}/events"
+        return await self._open_stream("GET", path, last_event_id=last_event_id, options=_read_options(options))
 
     async def _request(
         self,
@@ -408,54 +435,35 @@ class AsyncAPIClient(BaseClient):
         cast_to: Any,
         page_of: Any = None,
         retry_gateway_errors: bool = False,
+        retried: bool = True,
         options: RequestOptions | None = None,
         content: bytes | None = None,
         anonymous: bool = False,
     ) -> Any:
-        options = RequestOptions(**(options or {}))
-        if method == "POST":
-            options.setdefault("idempotency_key", str(uuid.uuid4()))
-        to_close: list[Any] = []
+        opts = self._call_options(method, options, retried)
+        # httpx reads a sync file object in pieces in an async client too: progress stays real.
+        prepared = self._prepare(
+            method, path, opts, query=query, body=body, form=form, on_progress=on_progress, content=content, anonymous=anonymous
+        )
         try:
-            if form is not None:
-                fields, file = _form_fields(form)
-                name, reader, to_close = open_upload(file, on_progress) if file is not None else (None, None, [])
-                # httpx sends a multipart body whole in an async client: read it through the
-                # progress reader first, so the callback still reports every byte.
-                content = reader.read() if reader is not None else None
-
-                def build() -> dict[str, Any]:
-                    kwargs = self._build_kwargs(method, path, query=query, body=None, options=options)
-                    kwargs["data"] = fields
-                    if content is not None:
-                        kwargs["files"] = {"file": (name, content)}
-                    return kwargs
-            else:
-
-                def build() -> dict[str, Any]:
-                    return self._build_kwargs(method, path, query=query, body=body, options=options, content=content, anonymous=anonymous)
-
-            response = await self._send(build, options, retry_gateway_errors)
+            response = await self._send(prepared, opts, retry_gateway_errors)
         finally:
-            for f in to_close:
-                f.close()
+            prepared.close()
         parsed = self._parse(response, cast_to)
         if page_of is not None:
             from ._pagination import AsyncPage
 
-            page_options = RequestOptions(**options)
-            page_options.pop("raw_response", None)
-
             async def fetch(page: int) -> Any:
+                query_of_page = {**(query or {}), "page": page}
                 return await self._request(
                     method,
                     path,
-                    query={**(query or {}), "page": page},
+                    query=query_of_page,
                     cast_to=cast_to,
                     page_of=page_of,
                     retry_gateway_errors=retry_gateway_errors,
-                    options=page_options,
+                    options=_page_options(opts),
                 )
 
             parsed = AsyncPage(parsed, fetch)
-        return APIResponse(response, parsed) if options.get("raw_response") else parsed
+        return APIResponse(response, parsed) if opts.get("raw_response") else parsed

@@ -12,9 +12,12 @@ class ComboError(Exception):
 
 
 class APIError(ComboError):
-    """The service answered with an error envelope `{code, data, message}`."""
+    """The service answered with an error: its envelope's `code` types it (the subclasses below).
 
-    code: int
+    A reply without the envelope (e.g. a proxy's error page) is a plain APIError whose `code` is None.
+    """
+
+    code: int | None
     status: int
     message: str
     data: dict[str, Any]
@@ -25,13 +28,13 @@ class APIError(ComboError):
         self,
         message: str,
         *,
-        code: int,
+        code: int | None,
         status: int,
         data: dict[str, Any] | None = None,
         trace_id: str | None = None,
         response: httpx.Response | None = None,
     ) -> None:
-        super().__init__(f"{code}: {message}")
+        super().__init__(f"{code}: {message}" if code is not None else f"HTTP {status}: {message}")
         self.code = code
         self.status = status
         self.message = message
@@ -91,6 +94,10 @@ class UpstreamTimeoutError(APIError):
     """30002: an upstream call (model or tool) timed out."""
 
 
+# The HTTP status each code is answered with: a run's error arrives in its event stream (HTTP 200),
+# and is raised with the status the same error has as a reply.
+STATUS_OF_CODE = {10001: 400, 10002: 401, 10003: 403, 10004: 404, 10005: 409, 10006: 429, 20001: 500, 30001: 502, 30002: 504}
+
 ERRORS_BY_CODE: dict[int, type[APIError]] = {
     10001: ValidationError,
     10002: AuthenticationError,
@@ -108,14 +115,21 @@ def error_for(
     code: int,
     message: str,
     *,
-    status: int,
+    status: int | None = None,
     data: dict[str, Any] | None = None,
     trace_id: str | None = None,
     response: httpx.Response | None = None,
 ) -> APIError:
     """The error class of a code (an unknown code: APIError itself)."""
     cls = ERRORS_BY_CODE.get(code, APIError)
-    return cls(message, code=code, status=status, data=data, trace_id=trace_id, response=response)
+    return cls(
+        message,
+        code=code,
+        status=status if status is not None else STATUS_OF_CODE.get(code, 500),
+        data=data,
+        trace_id=trace_id,
+        response=response,
+    )
 
 
 class APIConnectionError(ComboError):

@@ -33,9 +33,12 @@ class ProgressReader:
         return chunk
 
     def seek(self, offset: int, whence: int = 0) -> int:
-        # A retried attempt sends the file again from its start.
-        self._sent = 0
-        return self._source.seek(self._start + offset if whence == 0 else offset, whence)
+        # A retried attempt sends the file again from its start. Positions are the upload's own:
+        # httpx takes the length from seek(0, SEEK_END).
+        if whence == os.SEEK_SET:
+            self._sent = 0
+            offset += self._start
+        return self._source.seek(offset, whence) - self._start
 
     def tell(self) -> int:
         return self._source.tell() - self._start

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterator, Awaitable, Callable, Generic, Iterator, TypeVar
+from typing import Any, AsyncIterator, Awaitable, Callable, Generator, Generic, Iterator, TypeVar
 
 T = TypeVar("T")
 
@@ -70,3 +70,18 @@ class AsyncPage(_Page[T]):
         async for page in self.iter_pages():
             for item in page.items:
                 yield item
+
+
+class AsyncPaginator(Generic[T]):
+    """What an async list method answers: `await` it for the first page, or `async for` over every item."""
+
+    def __init__(self, first_page: Callable[[], Awaitable[AsyncPage[T]]]) -> None:
+        self._first_page = first_page
+
+    def __await__(self) -> Generator[Any, None, AsyncPage[T]]:
+        return self._first_page().__await__()
+
+    async def __aiter__(self) -> AsyncIterator[T]:
+        page = await self._first_page()
+        async for item in page:
+            yield item

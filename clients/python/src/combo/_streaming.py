@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Awaitable, Callable, Generator, Iterator, Union
 
+import anyio
 import httpx
 import pydantic
 from httpx_sse import EventSource
@@ -12,6 +14,8 @@ from httpx_sse import EventSource
 from ._exceptions import APIConnectionError, APIError, error_for
 from ._generated import models
 from ._models import BaseModel
+from ._response import RateLimit
+from ._types import RequestOptions
 
 if TYPE_CHECKING:
     from ._base_client import AsyncAPIClient, SyncAPIClient
@@ -77,6 +81,7 @@ class _StreamState:
                 return None
             self.trace_id = self.trace_id or seq[0]
             self.last_n = seq[1]
+        self.resumes = 0  # the limit counts failures in a row: an event resets it
         if event_id:
             self.last_event_id = event_id
         payload = json.loads(data) if data else None
@@ -97,15 +102,19 @@ class _StreamState:
             self.done = True
         return event
 
-    def resume_or_raise(self, err: Exception | None) -> None:
+    def resume_or_raise(self, err: Exception | None) -> float:
+        """Counts a failed connection; answers how long to wait before the next, or raises past the limit."""
         if self.resumes >= self.max_resumes:
-            raise APIConnectionError(f"the event stream dropped {self.resumes + 1} times: {err or 'ended early'}") from err
+            raise APIConnectionError(f"the event stream failed {self.resumes + 1} times in a row: {err or 'it ended early'}") from err
         self.resumes += 1
+        return min(0.25 * 2.0 ** (self.resumes - 1), 4.0)
 
     def result(self) -> CompletionResult:
         if self.error is not None:
-            raise error_for(self.error.code, self.error.message, status=200, trace_id=self.trace_id)
-        assert self.end is not None
+            # A run's error arrives in its stream: raised with the status the same error has as a reply.
+            raise error_for(self.error.code, self.error.message, trace_id=self.trace_id)
+        if self.end is None:
+            raise APIConnectionError("the stream was closed before the run's `done` event")
         return CompletionResult(
             trace_id=self.end.trace_id,
             session_id=self.end.session_id,
@@ -119,7 +128,8 @@ class _StreamState:
 class Stream:
     """Iterate it for the run's events; `final()` answers the result once `done` arrived.
 
-    A dropped connection is reopened with Last-Event-ID (up to `max_stream_resumes` times); each
+    The request is sent when the stream is made (its errors are raised there). A dropped
+    connection is reopened with Last-Event-ID, up to `max_stream_resumes` failures in a row; each
     event is seen once, in order. Closing the stream (or leaving its `with` block) closes the
     connection; the run goes on.
     """
@@ -131,31 +141,44 @@ class Stream:
         *,
         trace_id: str | None = None,
         last_event_id: str | None = None,
+        options: RequestOptions | None = None,
     ) -> None:
         self._client = client
         self._open_first = open_first
+        self._options = options
         self._state = _StreamState(trace_id, last_event_id, client.max_stream_resumes)
-        self._response: httpx.Response | None = None
+        self.response: httpx.Response = self._open()
+        """The HTTP response of the current connection (its headers: trace id, rate limit)."""
         self._iterator: Generator[StreamEvent, None, None] = self._events()
 
     @property
     def trace_id(self) -> str | None:
         return self._state.trace_id
 
+    @property
+    def headers(self) -> httpx.Headers:
+        return self.response.headers
+
+    @property
+    def rate_limit(self) -> RateLimit:
+        return RateLimit(self.response.headers)
+
     def _open(self) -> httpx.Response:
         state = self._state
         if state.trace_id is None and self._open_first is not None:
             return self._open_first(state.last_event_id)
         assert state.trace_id is not None
-        return self._client._open_events(state.trace_id, state.last_event_id)
+        return self._client._open_events(state.trace_id, state.last_event_id, self._options)
 
     def _events(self) -> Generator[StreamEvent, None, None]:
         state = self._state
+        response: httpx.Response | None = self.response
         while not state.done:
-            self._response = self._open()
             failure: Exception | None = None
             try:
-                for sse in EventSource(self._response).iter_sse():
+                if response is None:
+                    response = self.response = self._open()
+                for sse in EventSource(response).iter_sse():
                     event = state.accept(sse.event, sse.id, sse.data)
                     if event is not None:
                         yield event
@@ -163,10 +186,14 @@ class Stream:
                         break
             except _DROPPED as err:
                 failure = err
+            except APIConnectionError as err:  # a reconnection that failed through its retries
+                failure = err
             finally:
-                self._response.close()
+                if response is not None:
+                    response.close()
+            response = None
             if not state.done:
-                state.resume_or_raise(failure)
+                time.sleep(state.resume_or_raise(failure))
 
     def __iter__(self) -> Iterator[StreamEvent]:
         return self._iterator
@@ -182,8 +209,7 @@ class Stream:
 
     def close(self) -> None:
         self._iterator.close()
-        if self._response is not None:
-            self._response.close()
+        self.response.close()
 
     def __enter__(self) -> Stream:
         return self
@@ -193,7 +219,10 @@ class Stream:
 
 
 class AsyncStream:
-    """The async form of Stream: `async for event in stream`, `await stream.final()`."""
+    """The async form of Stream: `async with client.completions.stream(...) as stream`, `async for`, `await final()`.
+
+    The request is sent when the stream is entered, first iterated or `await stream.start()`.
+    """
 
     def __init__(
         self,
@@ -202,31 +231,51 @@ class AsyncStream:
         *,
         trace_id: str | None = None,
         last_event_id: str | None = None,
+        options: RequestOptions | None = None,
     ) -> None:
         self._client = client
         self._open_first = open_first
+        self._options = options
         self._state = _StreamState(trace_id, last_event_id, client.max_stream_resumes)
-        self._response: httpx.Response | None = None
+        self.response: httpx.Response | None = None
         self._iterator: AsyncGenerator[StreamEvent, None] = self._events()
+
+    async def start(self) -> AsyncStream:
+        """Sends the request (the stream methods do it): its errors are raised here."""
+        if self.response is None:
+            self.response = await self._open()
+        return self
 
     @property
     def trace_id(self) -> str | None:
         return self._state.trace_id
+
+    @property
+    def headers(self) -> httpx.Headers:
+        assert self.response is not None, "the stream is not started"
+        return self.response.headers
+
+    @property
+    def rate_limit(self) -> RateLimit:
+        return RateLimit(self.headers)
 
     async def _open(self) -> httpx.Response:
         state = self._state
         if state.trace_id is None and self._open_first is not None:
             return await self._open_first(state.last_event_id)
         assert state.trace_id is not None
-        return await self._client._open_events(state.trace_id, state.last_event_id)
+        return await self._client._open_events(state.trace_id, state.last_event_id, self._options)
 
     async def _events(self) -> AsyncGenerator[StreamEvent, None]:
         state = self._state
+        await self.start()
+        response: httpx.Response | None = self.response
         while not state.done:
-            self._response = await self._open()
             failure: Exception | None = None
             try:
-                async for sse in EventSource(self._response).aiter_sse():
+                if response is None:
+                    response = self.response = await self._open()
+                async for sse in EventSource(response).aiter_sse():
                     event = state.accept(sse.event, sse.id, sse.data)
                     if event is not None:
                         yield event
@@ -234,10 +283,14 @@ class AsyncStream:
                         break
             except _DROPPED as err:
                 failure = err
+            except APIConnectionError as err:
+                failure = err
             finally:
-                await self._response.aclose()
+                if response is not None:
+                    await response.aclose()
+            response = None
             if not state.done:
-                state.resume_or_raise(failure)
+                await anyio.sleep(state.resume_or_raise(failure))
 
     def __aiter__(self) -> AsyncIterator[StreamEvent]:
         return self._iterator
@@ -252,11 +305,11 @@ class AsyncStream:
 
     async def close(self) -> None:
         await self._iterator.aclose()
-        if self._response is not None:
-            await self._response.aclose()
+        if self.response is not None:
+            await self.response.aclose()
 
     async def __aenter__(self) -> AsyncStream:
-        return self
+        return await self.start()
 
     async def __aexit__(self, *_: object) -> None:
         await self.close()

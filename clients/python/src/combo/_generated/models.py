@@ -1443,7 +1443,7 @@ class SetCostThresholdRequest(BaseModel):
 
 
 class Health(BaseModel):
-    status: Literal["ok"]
+    status: Literal["ok"] | str
     uptime_s: int
 
 
@@ -1454,7 +1454,7 @@ class ReadinessChecksValue(BaseModel):
 
 
 class Readiness(BaseModel):
-    status: Literal["ready"]
+    status: Literal["ready"] | str
     checks: dict[str, ReadinessChecksValue]
 
 

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, cast
 
 from .._base_client import AsyncAPIClient, SyncAPIClient
 from .._files import FileInput, ProgressCallback
-from .._pagination import AsyncPage, SyncPage
+from .._pagination import AsyncPaginator, SyncPage
 from .._resource import AsyncAPIResource, SyncAPIResource
 from .._response import async_to_raw_response, to_raw_response
 from .._types import NOT_GIVEN, NotGiven, RequestOptions
@@ -283,22 +283,21 @@ class AsyncAgents(AsyncAPIResource):
             ),
         )
 
-    async def list(
+    def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.Agent]:
+    ) -> AsyncPaginator[models.Agent]:
         """List agents, newest first
 
         page: 1-based page number
 
         page_size: items per page, 1-100
         """
-        return cast(
-            "AsyncPage[models.Agent]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 "/v1/combo/agents",
                 query={"page": page, "page_size": page_size},
@@ -557,14 +556,14 @@ class AsyncSessionsMessages(AsyncAPIResource):
             ),
         )
 
-    async def list(
+    def list(
         self,
         session_id: str,
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.Message]:
+    ) -> AsyncPaginator[models.Message]:
         """List the session's messages, oldest first
 
         session_id: session id
@@ -573,9 +572,8 @@ class AsyncSessionsMessages(AsyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return cast(
-            "AsyncPage[models.Message]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 f"/v1/combo/sessions/{_path(session_id)}/messages",
                 query={"page": page, "page_size": page_size},
@@ -803,14 +801,14 @@ class AsyncSessions(AsyncAPIResource):
             ),
         )
 
-    async def list(
+    def list(
         self,
         agent_id: str,
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.Session]:
+    ) -> AsyncPaginator[models.Session]:
         """List the agent's sessions, newest first
 
         agent_id: agent id
@@ -819,9 +817,8 @@ class AsyncSessions(AsyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return cast(
-            "AsyncPage[models.Session]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 f"/v1/combo/agents/{_path(agent_id)}/sessions",
                 query={"page": page, "page_size": page_size},
@@ -1221,7 +1218,7 @@ class AsyncRuns(AsyncAPIResource):
         """The same methods, answering the HTTP response (status, headers, trace id) with the parsed model."""
         return AsyncRunsWithRawResponse(self)
 
-    async def list_for_agent(
+    def list_for_agent(
         self,
         agent_id: str,
         *,
@@ -1232,7 +1229,7 @@ class AsyncRuns(AsyncAPIResource):
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.CompletionRun]:
+    ) -> AsyncPaginator[models.CompletionRun]:
         """An agent's runs, newest first
 
         agent_id: agent id
@@ -1249,9 +1246,8 @@ class AsyncRuns(AsyncAPIResource):
 
         until: runs created before this time
         """
-        return cast(
-            "AsyncPage[models.CompletionRun]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 f"/v1/combo/agents/{_path(agent_id)}/completions",
                 query={
@@ -1310,7 +1306,7 @@ class AsyncRuns(AsyncAPIResource):
             ),
         )
 
-    async def list(
+    def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
@@ -1320,7 +1316,7 @@ class AsyncRuns(AsyncAPIResource):
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.CompletionRun]:
+    ) -> AsyncPaginator[models.CompletionRun]:
         """The tenant's runs, newest first
 
         page: 1-based page number
@@ -1335,9 +1331,8 @@ class AsyncRuns(AsyncAPIResource):
 
         until: runs created before this time
         """
-        return cast(
-            "AsyncPage[models.CompletionRun]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 "/v1/combo/completions",
                 query={
@@ -1355,7 +1350,7 @@ class AsyncRuns(AsyncAPIResource):
             ),
         )
 
-    async def list_for_session(
+    def list_for_session(
         self,
         session_id: str,
         *,
@@ -1366,7 +1361,7 @@ class AsyncRuns(AsyncAPIResource):
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.CompletionRun]:
+    ) -> AsyncPaginator[models.CompletionRun]:
         """A session's runs, newest first
 
         session_id: session id
@@ -1383,9 +1378,8 @@ class AsyncRuns(AsyncAPIResource):
 
         until: runs created before this time
         """
-        return cast(
-            "AsyncPage[models.CompletionRun]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 f"/v1/combo/sessions/{_path(session_id)}/completions",
                 query={
@@ -1650,22 +1644,21 @@ class AsyncApiKeys(AsyncAPIResource):
             ),
         )
 
-    async def list(
+    def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.ApiKey]:
+    ) -> AsyncPaginator[models.ApiKey]:
         """List the tenant's API keys (never their secrets)
 
         page: 1-based page number
 
         page_size: items per page, 1-100
         """
-        return cast(
-            "AsyncPage[models.ApiKey]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 "/v1/api-keys",
                 query={"page": page, "page_size": page_size},
@@ -1761,7 +1754,7 @@ class AsyncEvents(AsyncAPIResource):
         """The same methods, answering the HTTP response (status, headers, trace id) with the parsed model."""
         return AsyncEventsWithRawResponse(self)
 
-    async def list(
+    def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
@@ -1770,7 +1763,7 @@ class AsyncEvents(AsyncAPIResource):
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.Event]:
+    ) -> AsyncPaginator[models.Event]:
         """The tenant's internal event log, newest first
 
         page: 1-based page number
@@ -1781,9 +1774,8 @@ class AsyncEvents(AsyncAPIResource):
 
         until: exclusive upper bound on timestamp
         """
-        return cast(
-            "AsyncPage[models.Event]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 "/v1/events",
                 query={
@@ -2070,22 +2062,21 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
             ),
         )
 
-    async def list(
+    def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.WebhookSubscription]:
+    ) -> AsyncPaginator[models.WebhookSubscription]:
         """List the tenant's subscriptions (without secrets)
 
         page: 1-based page number
 
         page_size: items per page, 1-100
         """
-        return cast(
-            "AsyncPage[models.WebhookSubscription]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 "/v1/webhook/subscriptions",
                 query={"page": page, "page_size": page_size},
@@ -2214,14 +2205,14 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
             ),
         )
 
-    async def list_deliveries(
+    def list_deliveries(
         self,
         subscription_id: str,
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.WebhookDelivery]:
+    ) -> AsyncPaginator[models.WebhookDelivery]:
         """A subscription's deliveries with every attempt, newest first
 
         subscription_id: webhook subscription id
@@ -2230,9 +2221,8 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
 
         page_size: items per page, 1-100
         """
-        return cast(
-            "AsyncPage[models.WebhookDelivery]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 f"/v1/webhook/subscriptions/{_path(subscription_id)}/deliveries",
                 query={"page": page, "page_size": page_size},
@@ -2335,7 +2325,7 @@ class AsyncWebhooksDeliveries(AsyncAPIResource):
         """The same methods, answering the HTTP response (status, headers, trace id) with the parsed model."""
         return AsyncWebhooksDeliveriesWithRawResponse(self)
 
-    async def list(
+    def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
@@ -2344,7 +2334,7 @@ class AsyncWebhooksDeliveries(AsyncAPIResource):
         subscription_id: str | NotGiven = NOT_GIVEN,
         status: models.DeliveryStatus | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.WebhookDelivery]:
+    ) -> AsyncPaginator[models.WebhookDelivery]:
         """Deliveries with every attempt (status, latency, error), filterable by event, subscription and status
 
         page: 1-based page number
@@ -2355,9 +2345,8 @@ class AsyncWebhooksDeliveries(AsyncAPIResource):
 
         status: `dead`: all five attempts failed; the delivery is in the dead-letter queue
         """
-        return cast(
-            "AsyncPage[models.WebhookDelivery]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 "/v1/webhook/deliveries",
                 query={
@@ -2467,22 +2456,21 @@ class AsyncWebhooksDeadLetters(AsyncAPIResource):
         """The same methods, answering the HTTP response (status, headers, trace id) with the parsed model."""
         return AsyncWebhooksDeadLettersWithRawResponse(self)
 
-    async def list(
+    def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.WebhookDelivery]:
+    ) -> AsyncPaginator[models.WebhookDelivery]:
         """The dead-letter queue: deliveries whose five attempts all failed
 
         page: 1-based page number
 
         page_size: items per page, 1-100
         """
-        return cast(
-            "AsyncPage[models.WebhookDelivery]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 "/v1/webhook/dead-letters",
                 query={"page": page, "page_size": page_size},
@@ -2887,22 +2875,21 @@ class AsyncIntegrations(AsyncAPIResource):
             ),
         )
 
-    async def list(
+    def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.Integration]:
+    ) -> AsyncPaginator[models.Integration]:
         """List the tenant's integrations (without secrets)
 
         page: 1-based page number
 
         page_size: items per page, 1-100
         """
-        return cast(
-            "AsyncPage[models.Integration]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 "/v1/integrations",
                 query={"page": page, "page_size": page_size},
@@ -3263,22 +3250,21 @@ class AsyncCronJobs(AsyncAPIResource):
             ),
         )
 
-    async def list(
+    def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.CronJob]:
+    ) -> AsyncPaginator[models.CronJob]:
         """List the tenant's jobs, newest first
 
         page: 1-based page number
 
         page_size: items per page, 1-100
         """
-        return cast(
-            "AsyncPage[models.CronJob]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 "/v1/cron",
                 query={"page": page, "page_size": page_size},
@@ -3620,22 +3606,21 @@ class AsyncEventTriggers(AsyncAPIResource):
             ),
         )
 
-    async def list(
+    def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.EventTrigger]:
+    ) -> AsyncPaginator[models.EventTrigger]:
         """List event triggers, newest first
 
         page: 1-based page number
 
         page_size: items per page, 1-100
         """
-        return cast(
-            "AsyncPage[models.EventTrigger]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 "/v1/event-trigger",
                 query={"page": page, "page_size": page_size},
@@ -4059,22 +4044,21 @@ class AsyncKnowledgeBases(AsyncAPIResource):
             ),
         )
 
-    async def list(
+    def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.KnowledgeBase]:
+    ) -> AsyncPaginator[models.KnowledgeBase]:
         """List the tenant's knowledge bases
 
         page: 1-based page number
 
         page_size: items per page, 1-100
         """
-        return cast(
-            "AsyncPage[models.KnowledgeBase]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 "/v1/kb",
                 query={"page": page, "page_size": page_size},
@@ -4334,7 +4318,7 @@ class AsyncDocuments(AsyncAPIResource):
         """The same methods, answering the HTTP response (status, headers, trace id) with the parsed model."""
         return AsyncDocumentsWithRawResponse(self)
 
-    async def list(
+    def list(
         self,
         kb_id: str,
         *,
@@ -4342,7 +4326,7 @@ class AsyncDocuments(AsyncAPIResource):
         page_size: int | NotGiven = NOT_GIVEN,
         status: models.DocumentStatus | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.Document]:
+    ) -> AsyncPaginator[models.Document]:
         """List a knowledge base's documents
 
         kb_id: knowledge base id
@@ -4353,9 +4337,8 @@ class AsyncDocuments(AsyncAPIResource):
 
         status: `parsing` from upload until the chunks are searchable; then `ready`, or `failed` with `error`.
         """
-        return cast(
-            "AsyncPage[models.Document]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 f"/v1/kb/{_path(kb_id)}/documents",
                 query={
@@ -4737,22 +4720,21 @@ class AsyncSkills(AsyncAPIResource):
         """The same methods, answering the HTTP response (status, headers, trace id) with the parsed model."""
         return AsyncSkillsWithRawResponse(self)
 
-    async def list(
+    def list(
         self,
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPage[models.Skill]:
+    ) -> AsyncPaginator[models.Skill]:
         """List the tenant's installed skills, newest first
 
         page: 1-based page number
 
         page_size: items per page, 1-100
         """
-        return cast(
-            "AsyncPage[models.Skill]",
-            await self._request(
+        return AsyncPaginator(
+            lambda: self._request(
                 "GET",
                 "/v1/skills",
                 query={"page": page, "page_size": page_size},
@@ -5160,6 +5142,7 @@ class Service(SyncAPIResource):
                 "/v1/ready",
                 cast_to=models.Readiness,
                 retry_gateway_errors=True,
+                retried=False,
                 options=options,
             ),
         )
@@ -5225,6 +5208,7 @@ class AsyncService(AsyncAPIResource):
                 "/v1/ready",
                 cast_to=models.Readiness,
                 retry_gateway_errors=True,
+                retried=False,
                 options=options,
             ),
         )
