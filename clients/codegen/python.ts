@@ -250,7 +250,13 @@ function renderMethod(doc: OpenApiDocument, writer: TypeWriter, op: Operation, i
   const paginator = Boolean(item) && isAsync;
   const returns = item ? `${isAsync ? 'AsyncPaginator' : 'SyncPage'}[models.${item}]` : model === 'Any' ? 'Any' : `models.${model}`;
   const names = new Set<string>();
-  for (const a of [...pathArgs, ...bodyArgs, ...queryArgs, { name: 'options' }, ...(op.body?.kind === 'multipart' ? [{ name: 'on_progress' }] : [])]) {
+  for (const a of [
+    ...pathArgs,
+    ...bodyArgs,
+    ...queryArgs,
+    { name: 'options' },
+    ...(op.body?.kind === 'multipart' ? [{ name: 'on_progress' }] : []),
+  ]) {
     if (names.has(a.name)) throw new Error(`${op.operationId}: two arguments would be named ${a.name}; give one another name in codegen`);
     names.add(a.name);
   }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -74,13 +75,27 @@ class CuttingProxy:
         self._server.close()
 
 
-class ScriptedFront:
-    """An HTTP server that answers the first `fail` requests with `status` (and Retry-After),
-    then forwards every request to the service; it records what arrived."""
+class Scripted:
+    """One scripted answer of a ScriptedFront."""
 
-    def __init__(self, target: str, *, fail: int, status: int = 429, retry_after: str | None = "1") -> None:
-        self.requests: list[tuple[str, str, dict[str, str]]] = []
+    def __init__(self, status: int, body: bytes | dict[str, object] = b"", headers: dict[str, str] | None = None) -> None:
+        self.status = status
+        self.body = json.dumps(body).encode() if isinstance(body, dict) else body
+        self.headers = {"Content-Type": "application/json" if isinstance(body, dict) else "text/html", **(headers or {})}
+
+
+RATE_LIMITED = {"code": 10006, "data": {}, "message": "rate limit exceeded"}
+
+
+class ScriptedFront:
+    """An HTTP server in front of the service: it answers the first requests with the `script`
+    (one answer each, in order), then forwards every request to the service. It records what
+    arrived (method, path, headers, body)."""
+
+    def __init__(self, target: str, script: list[Scripted]) -> None:
+        self.requests: list[tuple[str, str, dict[str, str], bytes]] = []
         front = self
+        answers = list(script)
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *_: object) -> None:
@@ -89,16 +104,15 @@ class ScriptedFront:
             def _handle(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 body = self.rfile.read(length) if length else b""
-                front.requests.append((self.command, self.path, dict(self.headers)))
-                if len(front.requests) <= fail:
-                    payload = b'{"code":10006,"data":{},"message":"rate limit exceeded"}'
-                    self.send_response(status)
-                    if retry_after is not None:
-                        self.send_header("Retry-After", retry_after)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(payload)))
+                front.requests.append((self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+                if answers:
+                    scripted = answers.pop(0)
+                    self.send_response(scripted.status)
+                    for k, v in scripted.headers.items():
+                        self.send_header(k, v)
+                    self.send_header("Content-Length", str(len(scripted.body)))
                     self.end_headers()
-                    self.wfile.write(payload)
+                    self.wfile.write(scripted.body)
                     return
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
                 answer = httpx.request(self.command, target + self.path, headers=headers, content=body)

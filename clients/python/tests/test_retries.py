@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import io
+import os
 import socket
 import time
 
@@ -10,24 +11,27 @@ import pytest
 import combo
 from combo import _base_client
 from conftest import unique
-from proxies import ScriptedFront
+from proxies import RATE_LIMITED, Scripted, ScriptedFront
 
 
 def test_a_429_is_retried_after_retry_after_with_the_same_idempotency_key(client: combo.Combo, base_url: str) -> None:
-    front = ScriptedFront(base_url, fail=1, status=429, retry_after="1")
+    front = ScriptedFront(base_url, [Scripted(429, RATE_LIMITED, {"Retry-After": "1"})])
     name = unique("retried")
     try:
         with combo.Combo(base_url=front.url) as through:
+            started = time.monotonic()
             agent = through.agents.create(name=name)
+            waited = time.monotonic() - started
     finally:
         front.close()
-    keys = [h.get("Idempotency-Key") for (_m, _p, h) in front.requests]
+    keys = [h.get("idempotency-key") for (_m, _p, h, _b) in front.requests]
     assert len(keys) == 2 and keys[0] and keys[0] == keys[1]
+    assert waited >= 1.0  # Retry-After: 1
     assert [a.agent_id for a in client.agents.list(page_size=100) if a.name == name] == [agent.agent_id]
 
 
 def test_out_of_retries_a_429_is_a_rate_limit_error(base_url: str) -> None:
-    front = ScriptedFront(base_url, fail=10, status=429, retry_after="0")
+    front = ScriptedFront(base_url, [Scripted(429, RATE_LIMITED, {"Retry-After": "0"})] * 10)
     try:
         with combo.Combo(base_url=front.url, max_retries=1) as through, pytest.raises(combo.RateLimitError) as limited:
             through.agents.list()
@@ -126,92 +130,70 @@ def test_no_service_is_an_api_connection_error(slept: list[float]) -> None:
     assert not isinstance(failed.value, combo.APITimeoutError) and len(slept) == 2
 
 
-class Recording:
-    """A transport that answers a scripted list of (status, json, headers) and records each request with its body."""
-
-    def __init__(self, *answers: tuple[int, object, dict[str, str]]) -> None:
-        self.answers = list(answers)
-        self.bodies: list[bytes] = []
-        self.requests: list[httpx.Request] = []
-
-    def __call__(self, request: httpx.Request) -> httpx.Response:
-        self.requests.append(request)
-        self.bodies.append(request.read())
-        status, body, headers = self.answers.pop(0)
-        return httpx.Response(status, json=body, headers=headers)
-
-
-FILE = {
-    "file_id": "fil_1",
-    "name": "a.bin",
-    "content_type": "text/plain",
-    "format": "text",
-    "size_bytes": 307_200,
-    "token_count": 1,
-    "truncated": False,
-    "text_preview": "",
-    "created_at": "2026-01-01T00:00:00.000Z",
-}
-
-
-def test_a_retried_upload_sends_the_whole_file_again(slept: list[float]) -> None:
-    transport = Recording((503, {"code": 20001, "data": {}, "message": "busy"}, {}), (200, {"code": 0, "data": FILE, "message": "ok"}, {}))
-    client = combo.Combo(base_url="http://service.test", api_key="k", http_client=httpx.Client(transport=httpx.MockTransport(transport)))
-    content = bytes(range(256)) * 1200
+def test_a_retried_upload_sends_the_whole_file_again(client: combo.Combo, base_url: str) -> None:
+    front = ScriptedFront(base_url, [Scripted(503, {"code": 20001, "data": {}, "message": "busy"}, {"Retry-After": "0"})])
+    content = b"The whole brief, sent twice.\n" * 4000
     progress: list[int] = []
-    with io.BytesIO(b"skip" + content) as f:
-        f.seek(4)  # a file object not at its start: the upload is what follows
-        client.files.upload(file=f, on_progress=lambda sent, _total: progress.append(sent))
+    try:
+        with combo.Combo(base_url=front.url) as through, io.BytesIO(b"skip" + content) as f:
+            f.seek(4)  # a file object not at its start: the upload is what follows
+            uploaded = through.files.upload(file=f, on_progress=lambda sent, _total: progress.append(sent))
+    finally:
+        front.close()
+    bodies = [body for (_m, _p, _h, body) in front.requests]
     # Each attempt is the whole multipart body (its boundary differs), the file from its start.
-    assert len(transport.bodies) == 2 and len(transport.bodies[0]) == len(transport.bodies[1])
-    assert all(content in body and b"skip" not in body for body in transport.bodies)
-    # Progress restarts with the second attempt.
-    assert progress.count(len(content)) == 2 and progress.index(len(content)) < len(progress) - 1
+    assert len(bodies) == 2 and len(bodies[0]) == len(bodies[1])
+    assert all(content in body and b"skip" not in body for body in bodies)
+    assert progress.count(len(content)) == 2 and progress[-1] == len(content)  # it restarted with the retry
+    assert client.files.get(uploaded.file_id).size_bytes == len(content)
 
 
-def test_a_retry_that_finds_its_key_in_use_waits_for_it(slept: list[float]) -> None:
+def test_a_retry_that_finds_its_key_in_use_waits_for_it(client: combo.Combo, base_url: str, session: combo.Session) -> None:
     in_use = {"code": 10005, "data": {"field": "header.Idempotency-Key"}, "message": "a request with this Idempotency-Key is in progress"}
-    transport = Recording((409, in_use, {"Retry-After": "1"}), (200, {"code": 0, "data": SESSION, "message": "ok"}, {}))
-    client = combo.Combo(base_url="http://service.test", api_key="k", http_client=httpx.Client(transport=httpx.MockTransport(transport)))
-    assert client.sessions.archive("ses_1").status == "archived"
-    assert slept == [1.0] and len({r.headers["idempotency-key"] for r in transport.requests}) == 1
-    # Any other conflict is the caller's.
-    other = Recording((409, {"code": 10005, "data": {}, "message": "archived"}, {"Retry-After": "1"}))
-    with pytest.raises(combo.ConflictError):
-        combo.Combo(
-            base_url="http://service.test", api_key="k", http_client=httpx.Client(transport=httpx.MockTransport(other))
-        ).sessions.archive("ses_1")
+    front = ScriptedFront(base_url, [Scripted(409, in_use, {"Retry-After": "1"})])
+    try:
+        with combo.Combo(base_url=front.url) as through:
+            assert through.sessions.archive(session.session_id).status == "archived"
+            # Any other conflict is the caller's.
+            with pytest.raises(combo.ConflictError):
+                through.completions.create(session.agent_id, session_id=session.session_id, question="archived")
+    finally:
+        front.close()
+    keys = [h["idempotency-key"] for (m, path, h, _b) in front.requests if path.endswith("/archive")]
+    assert len(keys) == 2 and keys[0] == keys[1]
 
 
-def test_readiness_is_answered_at_once(slept: list[float]) -> None:
+def test_readiness_is_answered_at_once(base_url: str) -> None:
     down = {"code": 20001, "data": {"down": ["worker"]}, "message": "not ready"}
-    transport = Recording((503, down, {"Retry-After": "5"}))
-    client = combo.Combo(base_url="http://service.test", api_key="k", http_client=httpx.Client(transport=httpx.MockTransport(transport)))
-    with pytest.raises(combo.InternalServerError) as not_ready:
-        client.service.ready()
-    assert not_ready.value.data["down"] == ["worker"] and len(transport.requests) == 1 and slept == []
+    front = ScriptedFront(base_url, [Scripted(503, down, {"Retry-After": "5"})])
+    try:
+        with combo.Combo(base_url=front.url) as through:
+            with pytest.raises(combo.InternalServerError) as not_ready:
+                through.service.ready()
+            assert through.service.ready().status == "ready"  # the next call reaches the service
+    finally:
+        front.close()
+    assert not_ready.value.data["down"] == ["worker"] and len(front.requests) == 2
 
 
-def test_a_reply_without_the_envelope_is_a_plain_api_error(slept: list[float]) -> None:
-    def proxy_page(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(502, text="<html>Bad Gateway</html>")
-
-    client = combo.Combo(
-        base_url="http://service.test", api_key="k", max_retries=0, http_client=httpx.Client(transport=httpx.MockTransport(proxy_page))
-    )
-    with pytest.raises(combo.APIError) as failed:
-        client.agents.list()
+def test_a_reply_without_the_envelope_is_a_plain_api_error(base_url: str) -> None:
+    front = ScriptedFront(base_url, [Scripted(502, b"<html>Bad Gateway</html>")])
+    try:
+        with combo.Combo(base_url=front.url, max_retries=0) as through, pytest.raises(combo.APIError) as failed:
+            through.agents.list()
+    finally:
+        front.close()
     assert type(failed.value) is combo.APIError and failed.value.code is None and failed.value.status == 502
 
 
-def test_headers_merge_whatever_their_case() -> None:
-    transport = Recording((200, {"code": 0, "data": SESSION, "message": "ok"}, {}))
-    client = combo.Combo(
-        base_url="http://service.test",
-        api_key="k",
-        default_headers={"authorization": "Bearer console-token"},
-        http_client=httpx.Client(transport=httpx.MockTransport(transport)),
-    )
-    client.sessions.archive("ses_1", options={"extra_headers": {"IDEMPOTENCY-KEY": "mine"}})
-    sent = transport.requests[0].headers
-    assert sent.get_list("authorization") == ["Bearer console-token"] and sent.get_list("idempotency-key") == ["mine"]
+def test_headers_merge_whatever_their_case(base_url: str) -> None:
+    key = os.environ["COMBO_API_KEY"]
+    # A default `authorization` replaces the client's own (not sent beside it: that would fail).
+    with combo.Combo(base_url=base_url, api_key="combo_not_this_one", default_headers={"authorization": f"Bearer {key}"}) as client:
+        assert client.agents.list(page_size=1).page == 1
+        # A caller's `IDEMPOTENCY-KEY` replaces the one the client makes: the repeat is a replay.
+        key_header = {"IDEMPOTENCY-KEY": unique("mine")}
+        name = unique("keyed")
+        first = client.agents.with_raw_response.create(name=name, options={"extra_headers": key_header})
+        again = client.agents.with_raw_response.create(name=name, options={"extra_headers": key_header})
+        assert again.idempotent_replayed and again.parse().agent_id == first.parse().agent_id
