@@ -214,13 +214,10 @@ interface Argument {
 }
 
 function parameterArgument(writer: TypeWriter, p: Parameter): Argument {
-  return {
-    name: fieldName(p.name),
-    wire: p.name,
-    type: writer.type(p.schema, 'Any', false),
-    required: p.required,
-    description: p.description,
-  };
+  // A query flag spelled `"true"` / `"false"` on the wire is a bool here (sent as those words).
+  const flag = p.schema.enum?.length === 2 && p.schema.enum.every((v) => v === 'true' || v === 'false');
+  const type = flag ? 'bool' : writer.type(p.schema, 'Any', false);
+  return { name: fieldName(p.name), wire: p.name, type, required: p.required, description: p.description };
 }
 
 function bodyArguments(doc: OpenApiDocument, writer: TypeWriter, op: Operation): Argument[] {

@@ -27,7 +27,7 @@ def test_agents_crud_and_every_page(client: combo.Combo) -> None:
     updated = client.agents.update(created[0].agent_id, description="updated", model={"temperature": 0.2})
     assert updated.description == "updated"
     for a in created:
-        assert client.agents.delete(a.agent_id).deleted is True
+        assert client.agents.delete(a.agent_id, cascade=True).deleted is True
     with pytest.raises(combo.NotFoundError):
         client.agents.get(created[0].agent_id)
 

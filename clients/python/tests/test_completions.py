@@ -51,6 +51,7 @@ def test_stream_events_and_final(client: combo.Combo, agent: combo.Agent, sessio
     assert any(isinstance(e, combo.MessageEvent) for e in events)
     assert [int(e.id.rsplit(":", 1)[1]) for e in events] == list(range(len(events)))
     assert final.answer == "Echo: stream me" and final.trace_id == stream.trace_id and final.cost and final.cost.tokens > 0
+    assert final.route == "@chat@llm@default@" and final.offline is False and final.stop_reason == "answered"
 
 
 def test_a_dropped_stream_resumes_once_per_event(client: combo.Combo, base_url: str, agent: combo.Agent) -> None:
@@ -176,6 +177,8 @@ async def test_async_stream_and_follow(aclient: combo.AsyncCombo, agent: combo.A
         async with aclient.completions.stream(agent.agent_id, session_id=session.session_id, question="async") as stream:
             kinds = [type(e).__name__ async for e in stream]
             final = await stream.final()
+        awaited = await aclient.completions.stream(agent.agent_id, session_id=session.session_id, question="awaited")
+        assert (await awaited.final()).answer == "Echo: awaited"
         assert kinds[0] == "ThinkingEvent" and kinds[-1] == "DoneEvent" and final.answer == "Echo: async"
         reply = await aclient.completions.create(agent.agent_id, session_id=session.session_id, question="async [slow]")
         assert isinstance(reply, combo.CompletionReply) and reply.answer == "Echo: async [slow]"

@@ -29,7 +29,7 @@ def test_upload_wait_search(client: combo.Combo, tmp_path: Path) -> None:
         kb_id=kb.kb_id, file=("manual.md", MANUAL), parser_id="naive", on_progress=lambda s, t: progress.append((s, t))
     )
     assert from_bytes.status == "parsing"
-    assert progress and progress[-1] == (len(MANUAL), len(MANUAL))
+    assert progress[0] == (0, len(MANUAL)) and progress[-1] == (len(MANUAL), len(MANUAL))
 
     path = tmp_path / "notes.txt"
     path.write_bytes(b"Warranty: two years from the date of purchase.\n")

@@ -132,7 +132,7 @@ class BaseClient:
             if form is not None:
                 built["data"] = fields
                 if upload is not None:
-                    upload[1].seek(0)  # every attempt sends the whole file, its progress from 0
+                    upload[1].restart()  # every attempt sends the whole file, its progress from 0
                     built["files"] = {"file": upload}
             return built
 

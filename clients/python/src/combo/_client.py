@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 
 from . import webhooks as _webhooks
@@ -23,7 +21,7 @@ class Webhooks(generated.Webhooks):
 
     @staticmethod
     def verify(
-        payload: bytes | str, headers: Any, secret: str | list[str], *, tolerance: float = _webhooks.DEFAULT_TOLERANCE_SECONDS
+        payload: bytes | str, headers: _webhooks.Headers, secret: str | list[str], *, tolerance: float = _webhooks.DEFAULT_TOLERANCE_SECONDS
     ) -> models.Event:
         """See combo.webhooks.verify."""
         return _webhooks.verify(payload, headers, secret, tolerance=tolerance)
@@ -32,7 +30,7 @@ class Webhooks(generated.Webhooks):
 class AsyncWebhooks(generated.AsyncWebhooks):
     @staticmethod
     def verify(
-        payload: bytes | str, headers: Any, secret: str | list[str], *, tolerance: float = _webhooks.DEFAULT_TOLERANCE_SECONDS
+        payload: bytes | str, headers: _webhooks.Headers, secret: str | list[str], *, tolerance: float = _webhooks.DEFAULT_TOLERANCE_SECONDS
     ) -> models.Event:
         """See combo.webhooks.verify."""
         return _webhooks.verify(payload, headers, secret, tolerance=tolerance)

@@ -34,7 +34,8 @@ class APIError(ComboError):
         trace_id: str | None = None,
         response: httpx.Response | None = None,
     ) -> None:
-        super().__init__(f"{code}: {message}" if code is not None else f"HTTP {status}: {message}")
+        text = f"{code}: {message}" if code is not None else f"HTTP {status}: {message}"
+        super().__init__(f"{text} (trace {trace_id})" if trace_id else text)
         self.code = code
         self.status = status
         self.message = message

@@ -40,6 +40,12 @@ class ProgressReader:
             offset += self._start
         return self._source.seek(offset, whence) - self._start
 
+    def restart(self) -> None:
+        """An attempt starts: the file from its start, its progress from 0."""
+        self.seek(0)
+        if self._on_progress is not None:
+            self._on_progress(0, self.total)
+
     def tell(self) -> int:
         return self._source.tell() - self._start
 
@@ -57,9 +63,9 @@ def open_upload(file: FileInput, on_progress: ProgressCallback | None) -> tuple[
         source = path.open("rb")
         to_close.append(source)
     elif isinstance(file, (bytes, bytearray)):
-        name, source = "upload", io.BytesIO(bytes(file))
+        name, source = "file", io.BytesIO(bytes(file))
     else:
-        name = os.path.basename(str(getattr(file, "name", "upload")))
+        name = os.path.basename(str(getattr(file, "name", "file")))
         source = file
     if not source.seekable():
         source = io.BytesIO(source.read())

@@ -47,6 +47,11 @@ class CompletionResult(BaseModel):
     reference: list[models.Reference] = pydantic.Field(default_factory=list)
     cost: models.Cost | None = None
     stop_reason: str | None = None
+    """Why the run ended: `answered`, `step_limit`, `token_limit` or `canceled`."""
+    route: str | None = None
+    """The route the run took (from its `accepted` event)."""
+    offline: bool = False
+    """True when no language model is configured: the answer quotes knowledge-base passages."""
 
 
 def _sequence(event_id: str) -> tuple[str, int] | None:
@@ -72,6 +77,8 @@ class _StreamState:
         self.reference: list[models.Reference] = []
         self.error: models.StreamEventError | None = None
         self.end: models.StreamEventDone | None = None
+        self.route: str | None = None
+        self.offline = False
 
     def accept(self, event_name: str, event_id: str, data: str) -> StreamEvent | None:
         """The typed event, or None for one already seen (a resume may send it again)."""
@@ -93,8 +100,10 @@ class _StreamState:
             self.answer = event.data.answer
             if event.data.reference is not None:
                 self.reference = event.data.reference
-        elif isinstance(event, models.ThinkingEvent) and event.data.trace_id:
+        elif isinstance(event, models.ThinkingEvent) and event.data.phase == "accepted":
             self.trace_id = self.trace_id or event.data.trace_id
+            self.route = event.data.route
+            self.offline = bool(event.data.offline)
         elif isinstance(event, models.ErrorEvent):
             self.error = event.data
         elif isinstance(event, models.DoneEvent):
@@ -122,6 +131,8 @@ class _StreamState:
             reference=self.reference,
             cost=self.end.cost,
             stop_reason=self.end.stop_reason,
+            route=self.route,
+            offline=self.offline,
         )
 
 
@@ -221,7 +232,8 @@ class Stream:
 class AsyncStream:
     """The async form of Stream: `async with client.completions.stream(...) as stream`, `async for`, `await final()`.
 
-    The request is sent when the stream is entered, first iterated or `await stream.start()`.
+    The request is sent when the stream is awaited (`stream = await client.completions.stream(...)`),
+    entered or first iterated; its errors are raised there.
     """
 
     def __init__(
@@ -307,6 +319,9 @@ class AsyncStream:
         await self._iterator.aclose()
         if self.response is not None:
             await self.response.aclose()
+
+    def __await__(self) -> Generator[Any, None, AsyncStream]:
+        return self.start().__await__()
 
     async def __aenter__(self) -> AsyncStream:
         return await self.start()

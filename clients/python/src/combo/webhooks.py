@@ -12,7 +12,7 @@ import hmac
 import json
 import time
 import uuid
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping, Protocol, Union
 
 import pydantic
 
@@ -20,6 +20,14 @@ from ._exceptions import ComboError
 from ._generated import models
 
 DEFAULT_TOLERANCE_SECONDS = 300
+
+
+class _HeaderItems(Protocol):
+    def items(self) -> Iterable[tuple[str, Any]]: ...
+
+
+Headers = Union[Mapping[str, Any], _HeaderItems]
+"""A mapping of header names (any case) to values, or anything with `items()` (e.g. http.server's headers)."""
 
 
 class WebhookVerificationError(ComboError):
@@ -30,7 +38,7 @@ def _signature(secret: str, timestamp: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
 
 
-def _header(headers: Mapping[str, Any], name: str) -> str:
+def _header(headers: Headers, name: str) -> str:
     for key, value in headers.items():
         if key.lower() == name:
             return value if isinstance(value, str) else str(value)
@@ -39,7 +47,7 @@ def _header(headers: Mapping[str, Any], name: str) -> str:
 
 def verify(
     payload: bytes | str,
-    headers: Mapping[str, Any],
+    headers: Headers,
     secret: str | list[str],
     *,
     tolerance: float = DEFAULT_TOLERANCE_SECONDS,

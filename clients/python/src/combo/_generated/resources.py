@@ -190,7 +190,7 @@ class Agents(SyncAPIResource):
         self,
         agent_id: str,
         *,
-        cascade: Literal["true", "false"] | NotGiven = NOT_GIVEN,
+        cascade: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> models.Deleted:
         """Delete an agent
@@ -393,7 +393,7 @@ class AsyncAgents(AsyncAPIResource):
         self,
         agent_id: str,
         *,
-        cascade: Literal["true", "false"] | NotGiven = NOT_GIVEN,
+        cascade: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> models.Deleted:
         """Delete an agent

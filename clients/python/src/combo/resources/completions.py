@@ -113,6 +113,21 @@ class Completions(SyncAPIResource):
         route: str | NotGiven = NOT_GIVEN,
         attachments: list[str] | NotGiven = NOT_GIVEN,
         context_ids: list[str] | NotGiven = NOT_GIVEN,
+        background: Literal[True],
+        wait: bool = True,
+        options: RequestOptions | None = None,
+    ) -> models.RunAccepted: ...
+    @overload
+    def create(
+        self,
+        agent_id: str,
+        *,
+        session_id: str,
+        question: str,
+        multitask_strategy: MultitaskStrategy | NotGiven = NOT_GIVEN,
+        route: str | NotGiven = NOT_GIVEN,
+        attachments: list[str] | NotGiven = NOT_GIVEN,
+        context_ids: list[str] | NotGiven = NOT_GIVEN,
         background: bool = False,
         wait: bool = True,
         options: RequestOptions | None = None,
@@ -237,6 +252,21 @@ class AsyncCompletions(AsyncAPIResource):
         wait: Literal[True] = True,
         options: RequestOptions | None = None,
     ) -> models.CompletionReply: ...
+    @overload
+    async def create(
+        self,
+        agent_id: str,
+        *,
+        session_id: str,
+        question: str,
+        multitask_strategy: MultitaskStrategy | NotGiven = NOT_GIVEN,
+        route: str | NotGiven = NOT_GIVEN,
+        attachments: list[str] | NotGiven = NOT_GIVEN,
+        context_ids: list[str] | NotGiven = NOT_GIVEN,
+        background: Literal[True],
+        wait: bool = True,
+        options: RequestOptions | None = None,
+    ) -> models.RunAccepted: ...
     @overload
     async def create(
         self,
