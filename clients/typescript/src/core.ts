@@ -4,7 +4,7 @@
  * raw response beside the data (`.withResponse()`).
  */
 import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, ComboError, errorFromCode } from './errors';
-import { isRecord, queryString, readEnv, sleep, uuid } from './internal';
+import { isRecord, networkReason, queryString, readEnv, sleep, uuid } from './internal';
 import { countingStream, multipartBody, sendWithXhr, type MultipartBody, type UploadProgress } from './uploads';
 
 export const VERSION = '1.0.0';
@@ -389,7 +389,7 @@ export class ComboCore {
         done();
         if (userSignal?.aborted) throw new APIUserAbortError(undefined, { cause: err });
         if (err instanceof ComboError && !(err instanceof APIConnectionError)) throw err;
-        const reason = err instanceof Error ? err.message : String(err);
+        const reason = networkReason(err);
         failure = timedOut
           ? new APITimeoutError(`Request timed out after ${timeout} ms.`, { cause: err })
           : new APIConnectionError(`Connection error: ${reason}`, { cause: err });

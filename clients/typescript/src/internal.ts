@@ -76,3 +76,24 @@ export async function importNodeBuiltin<T>(name: string): Promise<T> {
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The reason for a network failure, from the innermost `cause`: fetch's own error only says
+ * "fetch failed"; the socket's error under it says `connect ECONNREFUSED 127.0.0.1:9399`.
+ */
+export function networkReason(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  let inner: Error = err;
+  for (let depth = 0; depth < 10 && inner.cause instanceof Error; depth++) inner = inner.cause;
+  let message = inner.message;
+  // An AggregateError (one error per address tried) may have no message of its own.
+  const errors = (inner as { errors?: unknown }).errors;
+  if (!message && Array.isArray(errors))
+    message = errors
+      .map((e) => (e instanceof Error ? e.message : String(e)))
+      .filter(Boolean)
+      .join('; ');
+  const code = (inner as { code?: unknown }).code;
+  if (typeof code === 'string' && !message.includes(code)) message = message ? `${message} (${code})` : code;
+  return message || err.message;
+}

@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import {
   APIConnectionError,
@@ -62,11 +64,22 @@ describe('errors are typed by the envelope code', () => {
     await client.agents.delete(agent.agent_id);
   });
 
-  test('no service at the address: APIConnectionError after the retries', async () => {
-    const error = await newClient({ baseURL: 'http://127.0.0.1:9', maxRetries: 1 })
+  test('no service at the address: APIConnectionError after the retries, saying why (ECONNREFUSED and the address)', async () => {
+    // A port that was just free: nothing listens on it.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+
+    const error = await newClient({ baseURL: `http://127.0.0.1:${port}`, maxRetries: 1 })
       .service.health()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error).toMatchObject({ code: undefined, status: undefined });
+    const e = error as APIConnectionError;
+    expect(e.message).toBe(`Connection error: connect ECONNREFUSED 127.0.0.1:${port}`);
+    // The errors under it are kept: fetch's own, and the socket's.
+    expect(e.cause).toBeInstanceOf(TypeError);
+    expect((e.cause as Error).cause).toMatchObject({ code: 'ECONNREFUSED' });
   });
 });

@@ -91,6 +91,33 @@ describe('retries', () => {
     await expect(down.agents.get('agt_1')).rejects.toBeInstanceOf(APIConnectionError);
   });
 
+  test("a network error's message is its innermost cause's (the socket's code and address), the causes kept", async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9399'), { code: 'ECONNREFUSED' });
+    const fetchFailed = new TypeError('fetch failed', { cause: refused });
+    const error = await client([fetchFailed], { maxRetries: 0 })
+      .client.agents.get('agt_1')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toBe('Connection error: connect ECONNREFUSED 127.0.0.1:9399');
+    expect((error as Error).cause).toBe(fetchFailed);
+
+    // Every address refused (an AggregateError with no message of its own); a code not in the message is added.
+    const each = (address: string) => Object.assign(new Error(`connect ECONNREFUSED ${address}`), { code: 'ECONNREFUSED' });
+    const all = Object.assign(new AggregateError([each('::1:9399'), each('127.0.0.1:9399')], ''), { code: 'ECONNREFUSED' });
+    const reset = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    const messages = await Promise.all(
+      [all, reset].map((cause) =>
+        client([new TypeError('fetch failed', { cause })], { maxRetries: 0 })
+          .client.agents.get('agt_1')
+          .catch((e: unknown) => (e as Error).message),
+      ),
+    );
+    expect(messages).toEqual([
+      'Connection error: connect ECONNREFUSED ::1:9399; connect ECONNREFUSED 127.0.0.1:9399',
+      'Connection error: other side closed (UND_ERR_SOCKET)',
+    ]);
+  });
+
   test('502 and 504: retried on GETs and chunk search, never on completions or other POSTs', async () => {
     const gateway = () => envelope(502, 30001, {}, { 'retry-after': '0' });
     const get = client([gateway(), ok(agent)]);
