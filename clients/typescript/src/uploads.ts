@@ -59,7 +59,32 @@ async function toBlob(content: Blob | Uint8Array | ArrayBuffer | ReadableStream<
 
 interface NodeFs {
   openAsBlob?: (path: string) => Promise<Blob>;
-  promises: { readFile(path: string): Promise<Uint8Array> };
+  promises: { readFile(path: string): Promise<Uint8Array>; stat(path: string): Promise<{ isDirectory(): boolean }> };
+}
+
+/**
+ * A file to upload, by path, as a Blob. A path that is missing (or a directory, or unreadable) is an
+ * error naming it, with Node's code (`ENOENT`, `EISDIR`, `EACCES`) and `path`: `fs.openAsBlob`'s own
+ * error says only "Unable to open file as blob".
+ */
+async function openFile(fs: NodeFs, path: string): Promise<Blob> {
+  const failed = (message: string, code: string | undefined, cause?: unknown) =>
+    Object.assign(new Error(message, cause === undefined ? {} : { cause }), { code, path });
+  let stat: { isDirectory(): boolean };
+  try {
+    stat = await fs.promises.stat(path);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ENOENT') throw failed(`No such file to upload: '${path}' (ENOENT)`, code, err);
+    throw failed(`Cannot upload '${path}': ${err instanceof Error ? err.message : String(err)}`, code, err);
+  }
+  if (stat.isDirectory()) throw failed(`Cannot upload '${path}': it is a directory (EISDIR)`, 'EISDIR');
+  try {
+    return fs.openAsBlob ? await fs.openAsBlob(path) : new Blob([(await fs.promises.readFile(path)) as Uint8Array<ArrayBuffer>]);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw failed(`Cannot upload '${path}': ${err instanceof Error ? err.message : String(err)}`, code, err);
+  }
 }
 
 /** The file part of an upload: a Blob and its name. */
@@ -67,7 +92,7 @@ async function filePart(file: Uploadable): Promise<{ blob: Blob; name: string; t
   if (typeof file === 'string') {
     const fs = await importNodeBuiltin<NodeFs>('fs');
     const name = file.split(/[\\/]/).pop() || 'file';
-    const blob = fs.openAsBlob ? await fs.openAsBlob(file) : new Blob([(await fs.promises.readFile(file)) as Uint8Array<ArrayBuffer>]);
+    const blob = await openFile(fs, file);
     return { blob, name, type: typeOfName(name) };
   }
   if (typeof File !== 'undefined' && file instanceof File)

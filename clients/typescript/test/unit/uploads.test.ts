@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { APITimeoutError, Combo, type Document, type UploadProgress } from '../../src/index';
+import { APITimeoutError, Combo, toFile, type Document, type UploadProgress } from '../../src/index';
 import { envelope, ok, scripted, type Step } from '../support/scripted';
 
 function client(steps: Step[]) {
@@ -52,6 +52,37 @@ describe('uploads', () => {
       expect(run.at(-1)!.loaded).toBe(total);
       expect(run.map((p) => p.loaded)).toEqual([...run.map((p) => p.loaded)].sort((a, b) => a - b));
     }
+  });
+});
+
+describe('upload file names and paths', () => {
+  test('a path with no file: an error naming the path (code ENOENT), and nothing sent', async () => {
+    const missing = join(mkdtempSync(join(tmpdir(), 'combo-upload-')), 'no-such-manual.txt');
+    const { client: c, calls } = client([ok({ doc_id: 'doc_1' })]);
+    const error = await c.documents.upload({ kb_id: 'kb_1', file: missing }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toBe(`No such file to upload: '${missing}' (ENOENT)`);
+    expect(error).toMatchObject({ code: 'ENOENT', path: missing });
+    expect(calls).toHaveLength(0);
+  });
+
+  test('a directory: an error naming it (code EISDIR), and nothing sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'combo-upload-'));
+    const { client: c, calls } = client([ok({ file_id: 'file_1' })]);
+    const error = await c.files.upload({ file: dir }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(`Cannot upload '${dir}': it is a directory (EISDIR)`);
+    expect(error).toMatchObject({ code: 'EISDIR', path: dir });
+    expect(calls).toHaveLength(0);
+  });
+
+  test('bytes, an ArrayBuffer, a Blob or a stream without a name are sent as filename="file"; toFile names them', async () => {
+    const bytes = new TextEncoder().encode('ten seconds');
+    const unnamed = [bytes, bytes.buffer, new Blob([bytes]), new Blob([bytes]).stream()];
+    const { client: c, calls } = client([...unnamed, 0].map(() => ok({ file_id: 'file_1' })));
+    for (const file of unnamed) await c.files.upload({ file });
+    await c.files.upload({ file: await toFile(bytes, 'notes.txt') });
+    const names = calls.map((call) => /filename="([^"]*)"/.exec(decoded(call.body))?.[1]);
+    expect(names).toEqual(['file', 'file', 'file', 'file', 'notes.txt']);
   });
 });
 
