@@ -7,7 +7,8 @@
  *   discriminated by `event`).
  * - `resources.ts`: one class per resource node with one method per operation that is not written
  *   by hand (path parameters positional and camelCased, then one params object: the JSON body, the
- *   query, or the multipart fields; then the RequestOptions), the `OPERATIONS` table, and `ComboBase`,
+ *   query, or the multipart fields; a query flag, a string enum of `"true"` and `"false"`, is a
+ *   `boolean`; then the RequestOptions), the `OPERATIONS` table, and `ComboBase`,
  *   which builds the resource tree; the classes written by hand (src/resources/) are passed to it.
  *
  * Both are formatted with the repository's prettier configuration, so they compare byte for byte
@@ -139,11 +140,26 @@ function mentionedModels(type: string, schemas: Record<string, JsonSchema>): str
   return (type.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).filter((word) => word in schemas);
 }
 
+/** A query flag spelled `"true"` / `"false"` on the wire (a string enum of exactly those two words). */
+const isFlag = (schema: JsonSchema) => schema.enum?.length === 2 && schema.enum.includes('true') && schema.enum.includes('false');
+
+/**
+ * A query parameter's type. A flag is a `boolean` (sent as `true` / `false`, the words the service
+ * reads), with its default as a boolean, as the Python client's `bool`.
+ */
+function queryParamType(schema: JsonSchema): { type: string; schema: JsonSchema } {
+  if (!isFlag(schema)) return { type: tsType(schema), schema };
+  const flag: JsonSchema = { ...schema, type: 'boolean' };
+  delete flag.enum;
+  if (schema.default !== undefined) flag.default = schema.default === 'true';
+  return { type: 'boolean', schema: flag };
+}
+
 function queryParamsType(op: Operation): string {
-  const members = op.queryParams.map(
-    (p) =>
-      `${doc([p.description ?? p.schema.description, defaultLine(p.schema)])}${key(p.name)}${p.required ? '' : '?'}: ${tsType(p.schema)};`,
-  );
+  const members = op.queryParams.map((p) => {
+    const { type, schema } = queryParamType(p.schema);
+    return `${doc([p.description ?? p.schema.description, defaultLine(schema)])}${key(p.name)}${p.required ? '' : '?'}: ${type};`;
+  });
   return `{\n${members.join('\n')}\n}`;
 }
 
@@ -164,7 +180,7 @@ function renderMethod(node: ResourceNode, op: Operation, schemas: Record<string,
     out.paramTypes.push(
       `${doc([`Parameters of \`${node.path.join('.')}.${op.method}\` (the query of ${op.httpMethod} ${op.path}).`])}export interface ${name} ${queryParamsType(op)}\n`,
     );
-    for (const p of op.queryParams) mentionedModels(tsType(p.schema), schemas).forEach((m) => out.models.add(m));
+    for (const p of op.queryParams) mentionedModels(queryParamType(p.schema).type, schemas).forEach((m) => out.models.add(m));
     paramsType = name;
     paramsOptional = op.queryParams.every((p) => !p.required);
   }

@@ -663,9 +663,9 @@ export interface AgentsListParams {
 export interface AgentsDeleteParams {
   /**
    * `true`: also delete the cron jobs and event triggers that run this agent (otherwise their existence is 10005)
-   * @default "false"
+   * @default false
    */
-  cascade?: 'true' | 'false';
+  cascade?: boolean;
 }
 
 /** Parameters of `sessions.messages.list` (the query of GET /v1/combo/sessions/{session_id}/messages). */

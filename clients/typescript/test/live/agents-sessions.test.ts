@@ -19,7 +19,7 @@ describe('agents', () => {
     expect((await client.agents.get(agent.agent_id)).name).toBe(agent.name);
     const updated = await client.agents.update(agent.agent_id, { description: 'updated', metadata: { team: 'qa' } });
     expect(updated).toMatchObject({ description: 'updated', metadata: { team: 'qa' }, instructions: 'Answer briefly.' });
-    expect(await client.agents.delete(agent.agent_id, { cascade: 'true' })).toEqual({ deleted: true });
+    expect(await client.agents.delete(agent.agent_id, { cascade: true })).toEqual({ deleted: true });
     await expect(client.agents.get(agent.agent_id)).rejects.toBeInstanceOf(NotFoundError);
   });
 

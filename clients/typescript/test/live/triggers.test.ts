@@ -1,6 +1,6 @@
 /** Integrations and signed inbound calls, event triggers, cron jobs. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { AuthenticationError, type Agent } from '../../src/index';
+import { AuthenticationError, ConflictError, NotFoundError, type Agent } from '../../src/index';
 import { eventually, newClient, tag } from '../support/client';
 
 const client = newClient();
@@ -12,7 +12,7 @@ beforeAll(async () => {
   agent = await client.agents.create({ name: `triggers-${tag()}` });
 });
 afterAll(async () => {
-  await client.agents.delete(agent.agent_id, { cascade: 'true' });
+  await client.agents.delete(agent.agent_id, { cascade: true });
 });
 
 describe('integrations and inbound calls', () => {
@@ -85,6 +85,24 @@ describe('integrations and inbound calls', () => {
 });
 
 describe('cron jobs', () => {
+  test('deleting an agent a cron job runs: refused (10005) without cascade or with cascade: false; cascade: true deletes the job too', async () => {
+    const target = await client.agents.create({ name: `cascade-${tag()}` });
+    const job = await client.cronJobs.create({
+      name: `cascade-${tag()}`,
+      cron: '0 3 * * *',
+      agent_id: target.agent_id,
+      question: 'Hi',
+      paused: true,
+    });
+    for (const params of [undefined, { cascade: false }]) {
+      const error = await client.agents.delete(target.agent_id, params).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConflictError);
+      expect(error).toMatchObject({ code: 10005, status: 409 });
+    }
+    expect(await client.agents.delete(target.agent_id, { cascade: true })).toEqual({ deleted: true });
+    await expect(client.cronJobs.get(job.cron_id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
   test('create, list, get, update, trigger, backfill, delete', async () => {
     const job = await client.cronJobs.create({
       name: `nightly-${tag()}`,

@@ -1,6 +1,6 @@
 /** What the methods are typed to answer (checked by the type-check, `npm run typecheck`; nothing is sent). */
 import { describe, expect, expectTypeOf, test } from 'vitest';
-import type { Combo, CompletionCreateParams, CompletionReply, CompletionStream, RunAccepted } from '../../src/index';
+import type { AgentsDeleteParams, Combo, CompletionCreateParams, CompletionReply, CompletionStream, RunAccepted } from '../../src/index';
 
 /** Never called: its expectations are checked by the compiler. */
 function completionsCreate(client: Combo, flag: boolean, params: CompletionCreateParams) {
@@ -24,6 +24,9 @@ function completionsCreate(client: Combo, flag: boolean, params: CompletionCreat
   // follow: the reply.
   expectTypeOf(c.follow('trc_1')).resolves.toEqualTypeOf<CompletionReply>();
 }
+
+// A query flag (a string enum of "true" and "false" in the document) is a boolean.
+expectTypeOf<AgentsDeleteParams['cascade']>().toEqualTypeOf<boolean | undefined>();
 
 describe('types', () => {
   test('completions.create answers what its flags may give (see the type-check)', () => {
