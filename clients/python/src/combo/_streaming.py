@@ -11,7 +11,7 @@ import httpx
 import pydantic
 from httpx_sse import EventSource
 
-from ._exceptions import APIConnectionError, APIError, error_for
+from ._exceptions import APIConnectionError, error_for
 from ._generated import models
 from ._models import BaseModel
 from ._response import RateLimit
@@ -330,4 +330,4 @@ class AsyncStream:
         await self.close()
 
 
-__all__ = ["APIError", "AsyncStream", "CompletionResult", "Stream", "StreamEvent", "UnknownEvent"]
+__all__ = ["AsyncStream", "CompletionResult", "Stream", "StreamEvent", "UnknownEvent"]
