@@ -9,21 +9,33 @@ from .._generated import models
 from .._resource import AsyncAPIResource, SyncAPIResource
 from .._types import RequestOptions, path_segment
 
+Payload = Mapping[str, Any] | bytes
 
-def _signed(
-    payload: Mapping[str, Any] | bytes, secret: str, event_id: str | None, options: RequestOptions | None
-) -> tuple[bytes, RequestOptions]:
+
+def _signed_call(
+    path: str, payload: Payload, integration_id: str, secret: str, event_id: str | None, options: RequestOptions | None
+) -> dict[str, Any]:
+    """The arguments of the signed POST: the body as signed, the signature headers, no API key."""
     body, headers = webhooks.sign(payload, secret, event_id=event_id)
     opts: RequestOptions = {**(options or {})}
     opts["extra_headers"] = {**headers, **opts.get("extra_headers", {})}
-    return body, opts
+    query = {"integration_id": integration_id}
+    return {"path": path, "query": query, "content": body, "anonymous": True, "cast_to": models.InboundWebhookAccepted, "options": opts}
+
+
+def _channel_path(channel: str) -> str:
+    return f"/v1/webhook/{path_segment(channel)}"
+
+
+def _generic_path(trigger_id: str) -> str:
+    return f"/v1/webhook/generic/{path_segment(trigger_id)}"
 
 
 class Inbound(SyncAPIResource):
     def send(
         self,
         channel: str,
-        payload: Mapping[str, Any] | bytes,
+        payload: Payload,
         *,
         integration_id: str,
         secret: str,
@@ -31,24 +43,13 @@ class Inbound(SyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.InboundWebhookAccepted:
         """Sends a channel's event (e.g. `git-b` with a GitHub payload) as that integration, signed with its secret."""
-        body, opts = _signed(payload, secret, event_id, options)
-        return cast(
-            models.InboundWebhookAccepted,
-            self._request(
-                "POST",
-                f"/v1/webhook/{path_segment(channel)}",
-                query={"integration_id": integration_id},
-                content=body,
-                anonymous=True,
-                cast_to=models.InboundWebhookAccepted,
-                options=opts,
-            ),
-        )
+        call = _signed_call(_channel_path(channel), payload, integration_id, secret, event_id, options)
+        return cast(models.InboundWebhookAccepted, self._request("POST", **call))
 
     def send_generic(
         self,
         trigger_id: str,
-        payload: Mapping[str, Any] | bytes,
+        payload: Payload,
         *,
         integration_id: str,
         secret: str,
@@ -56,26 +57,15 @@ class Inbound(SyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.InboundWebhookAccepted:
         """Sends a free-form event to one event trigger, through the tenant's `generic` integration."""
-        body, opts = _signed(payload, secret, event_id, options)
-        return cast(
-            models.InboundWebhookAccepted,
-            self._request(
-                "POST",
-                f"/v1/webhook/generic/{path_segment(trigger_id)}",
-                query={"integration_id": integration_id},
-                content=body,
-                anonymous=True,
-                cast_to=models.InboundWebhookAccepted,
-                options=opts,
-            ),
-        )
+        call = _signed_call(_generic_path(trigger_id), payload, integration_id, secret, event_id, options)
+        return cast(models.InboundWebhookAccepted, self._request("POST", **call))
 
 
 class AsyncInbound(AsyncAPIResource):
     async def send(
         self,
         channel: str,
-        payload: Mapping[str, Any] | bytes,
+        payload: Payload,
         *,
         integration_id: str,
         secret: str,
@@ -83,24 +73,13 @@ class AsyncInbound(AsyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.InboundWebhookAccepted:
         """See Inbound.send."""
-        body, opts = _signed(payload, secret, event_id, options)
-        return cast(
-            models.InboundWebhookAccepted,
-            await self._request(
-                "POST",
-                f"/v1/webhook/{path_segment(channel)}",
-                query={"integration_id": integration_id},
-                content=body,
-                anonymous=True,
-                cast_to=models.InboundWebhookAccepted,
-                options=opts,
-            ),
-        )
+        call = _signed_call(_channel_path(channel), payload, integration_id, secret, event_id, options)
+        return cast(models.InboundWebhookAccepted, await self._request("POST", **call))
 
     async def send_generic(
         self,
         trigger_id: str,
-        payload: Mapping[str, Any] | bytes,
+        payload: Payload,
         *,
         integration_id: str,
         secret: str,
@@ -108,16 +87,5 @@ class AsyncInbound(AsyncAPIResource):
         options: RequestOptions | None = None,
     ) -> models.InboundWebhookAccepted:
         """See Inbound.send_generic."""
-        body, opts = _signed(payload, secret, event_id, options)
-        return cast(
-            models.InboundWebhookAccepted,
-            await self._request(
-                "POST",
-                f"/v1/webhook/generic/{path_segment(trigger_id)}",
-                query={"integration_id": integration_id},
-                content=body,
-                anonymous=True,
-                cast_to=models.InboundWebhookAccepted,
-                options=opts,
-            ),
-        )
+        call = _signed_call(_generic_path(trigger_id), payload, integration_id, secret, event_id, options)
+        return cast(models.InboundWebhookAccepted, await self._request("POST", **call))
