@@ -53,6 +53,21 @@ export const configSchema = z
       .transform((v) => v === 'true'),
     /** Longest accepted console-token lifetime, `exp` minus `iat` (or minus now when `iat` is absent or in the future). */
     JWT_MAX_LIFETIME_S: z.coerce.number().int().min(60).max(31_536_000).default(86_400),
+    /**
+     * Signs the console's own tokens (POST /v1/auth/console-token), HS256, 32 bytes or more, base64.
+     * Unset: the service generates one at first start and keeps it encrypted with SECRETS_ENCRYPTION_KEY.
+     * Independent of JWT_SECRET / JWT_PUBLIC_KEY, which verify an identity provider's tokens.
+     */
+    CONSOLE_TOKEN_SIGNING_KEY: optionalText.pipe(
+      z
+        .string()
+        .refine((v) => Buffer.from(v, 'base64').length >= 32, 'must be at least 32 bytes, base64-encoded')
+        .optional(),
+    ),
+    /** Lifetime of a console token; the console renews it before it ends. */
+    CONSOLE_TOKEN_TTL_S: z.coerce.number().int().min(60).max(86_400).default(900),
+    /** The Temporal UI's address (e.g. http://127.0.0.1:8233); runs then link to their workflows there. */
+    TEMPORAL_UI_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
     /** An API key that is guaranteed to exist (admin of BOOTSTRAP_TENANT_ID) for a new installation. */
     BOOTSTRAP_API_KEY: optionalText.pipe(
       z
@@ -84,6 +99,18 @@ export const configSchema = z
       .pipe(z.array(z.string().refine(isOrigin, 'each entry must be an origin such as https://console.example.com (no path)')).max(100)),
     /** How often the worker looks for newly recorded events to deliver. */
     WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
+    /**
+     * FOR TESTS ONLY: the four waits between outbound delivery attempts, in milliseconds, comma-separated
+     * (e.g. `200,200,200,200`). Unset (always in production): the contract's 30 s, 2 min, 10 min, 1 h.
+     */
+    WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\s*\d+\s*(,\s*\d+\s*){3}$/, 'must be four whole numbers of milliseconds, comma-separated')
+        .transform((v) => v.split(',').map((d) => Number(d.trim())))
+        .pipe(z.array(z.number().int().min(1).max(3_600_000)))
+        .optional(),
+    ),
     /** How long a verified API key is trusted before it is looked up again (revocation delay). */
     AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
     RATE_LIMIT_COMPLETIONS_PER_MIN: positiveInt(60),
