@@ -19,6 +19,8 @@ export interface WebhookDispatchDeps {
 /** Outbound webhooks: every (event, subscription) pair is delivered by its own workflow. */
 export function createWebhookDispatchCommands({ temporal, config, webhooks, eventLog }: WebhookDispatchDeps) {
   const taskQueue = config.TEMPORAL_TASK_QUEUE;
+  /** FOR TESTS ONLY: deliveries started while WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS is set wait these between attempts. */
+  const retrySchedule = config.WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS ? { retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS } : {};
 
   async function deliver(deliveries: NewDelivery[], traceId?: string): Promise<string[]> {
     const ids = await webhooks.ensureDeliveries(deliveries);
@@ -28,7 +30,13 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
           temporal,
           taskQueue,
           ids[i]!.workflowId,
-          { deliveryId: ids[i]!.deliveryId, tenantId: d.tenantId, subscriptionId: d.subscriptionId, envelope: d.envelope },
+          {
+            deliveryId: ids[i]!.deliveryId,
+            tenantId: d.tenantId,
+            subscriptionId: d.subscriptionId,
+            envelope: d.envelope,
+            ...retrySchedule,
+          },
           traceId,
         ),
       ),
@@ -78,6 +86,7 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
         events: body.events,
         subscriptionId: body.subscription_id,
         timeoutMs: config.WEBHOOK_REPLAY_TIMEOUT_MS,
+        ...retrySchedule,
       });
       return { replay_id: replayId, workflow_id: workflowId, status: 'running', deliveries_started: null };
     },

@@ -11,6 +11,12 @@ export interface DeliveryInput {
   tenantId: string;
   subscriptionId: string;
   envelope: DeliveryEnvelope;
+  /**
+   * The four waits between attempts, in milliseconds (WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS, for tests
+   * only); absent: the contract's schedule. Only the timers' lengths differ, not the commands, so
+   * histories of either kind replay alike.
+   */
+  retryDelaysMs?: number[];
 }
 
 export interface DeliveryOutcome {
@@ -46,23 +52,29 @@ const INFRA_RETRY_PATCH = 'webhook-delivery-infra-retry-bound';
 
 const failedAttempt = { ok: false } as const;
 
+/** The waits of this delivery: the test schedule when it was given (four of them), else the contract's. */
+const delaysOf = (input: DeliveryInput): ReadonlyArray<(typeof RETRY_DELAYS)[number] | number> =>
+  input.retryDelaysMs?.length === RETRY_DELAYS.length ? input.retryDelaysMs : RETRY_DELAYS;
+
 /** One (event, subscription) delivery. Timers are durable: a restart neither loses nor adds an attempt. */
 export async function webhookDeliveryWorkflow(input: DeliveryInput): Promise<DeliveryOutcome> {
   // Runs started before the bound existed retried without end.
   const isBounded = patched(INFRA_RETRY_PATCH);
   const { attemptDelivery, deadLetter } = isBounded ? bounded : unbounded;
+  const { retryDelaysMs: _retryDelaysMs, ...delivery } = input;
+  const delays = delaysOf(input);
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     let result: { ok: boolean };
     try {
-      result = await attemptDelivery({ ...input, attempt });
+      result = await attemptDelivery({ ...delivery, attempt });
     } catch (err) {
       if (subscriptionGone(err)) return { status: 'dropped', attempts: attempt - 1 };
       if (!isBounded) throw err;
       result = failedAttempt;
     }
     if (result.ok) return { status: 'delivered', attempts: attempt };
-    const delay = RETRY_DELAYS[attempt - 1];
-    if (delay) await sleep(delay);
+    const delay = delays[attempt - 1];
+    if (delay !== undefined) await sleep(delay);
   }
   await deadLetter({ deliveryId: input.deliveryId });
   return { status: 'dead', attempts: MAX_ATTEMPTS };

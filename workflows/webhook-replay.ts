@@ -20,6 +20,8 @@ export type ReplayInput = Omit<ReplayPageInput, 'limit'> & {
   timeoutMs?: number;
   /** Epoch ms the replay ends at, set by its first run and carried to the runs it continues as. */
   deadline?: number;
+  /** FOR TESTS ONLY: the waits between attempts of the deliveries it starts (see DeliveryInput); absent: the contract's. */
+  retryDelaysMs?: number[];
 };
 
 const PAGE_OPTIONS: ActivityOptions = {
@@ -57,7 +59,15 @@ export async function webhookReplayWorkflow(input: ReplayInput): Promise<{ deliv
           try {
             await startChild(webhookDeliveryWorkflow, {
               workflowId: d.workflowId,
-              args: [{ deliveryId: d.deliveryId, tenantId: input.tenantId, subscriptionId: d.subscriptionId, envelope: d.envelope }],
+              args: [
+                {
+                  deliveryId: d.deliveryId,
+                  tenantId: input.tenantId,
+                  subscriptionId: d.subscriptionId,
+                  envelope: d.envelope,
+                  ...(input.retryDelaysMs ? { retryDelaysMs: input.retryDelaysMs } : {}),
+                },
+              ],
               parentClosePolicy: ParentClosePolicy.ABANDON,
               // The same backstop as a delivery started by the dispatcher (DELIVERY_BACKSTOP_MS).
               ...(deadline !== undefined ? { workflowExecutionTimeout: DELIVERY_BACKSTOP_MS } : {}),
