@@ -17,6 +17,7 @@ import { completionRoutes } from './routes/completions';
 import { costRoutes } from './routes/costs';
 import { fileRoutes } from './routes/files';
 import { apiKeyRoutes } from './routes/api-keys';
+import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
 import { eventRoutes } from './routes/events';
 import { knowledgeRoutes } from './routes/knowledge';
@@ -37,6 +38,7 @@ export function createApp(services: Services): Koa<AppState> {
     ...sessionRoutes(services),
     ...completionRoutes(services),
     ...catalogRoutes(services),
+    ...authRoutes(services),
     ...apiKeyRoutes(services),
     ...eventRoutes(services),
     ...webhookRoutes(services),

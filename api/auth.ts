@@ -4,14 +4,22 @@ import { z } from 'zod';
 import type { Config } from '../common/config';
 import { AppError, unauthenticated } from '../common/errors';
 import type { Role } from '../common/schemas/api-keys';
-import { type ApiKeyStore, looksLikeApiKey } from '../stores/api-keys';
+import { type ApiKeyStore, looksLikeApiKey, type VerifiedKey } from '../stores/api-keys';
+import { type ConsoleClaims, type ConsoleTokens, isConsoleToken } from './console-tokens';
 
 /** Who is calling: every request that passes authentication carries one. */
 export interface Principal {
   tenantId: string;
+  /** The API key's id for key calls, the token's subject for JWT calls (scopes idempotency keys, defaults sessions' user_id). */
   userId: string;
+  /** The person behind the call: the key's owner, or the token's subject. Personal keys are managed by it. */
+  ownerId: string;
   role: Role;
   via: 'api_key' | 'jwt';
+  /** The API key used, directly or behind a console token; absent for an identity provider's token. */
+  keyId?: string;
+  /** When the credential stops working on its own (key expiry); null: never. */
+  keyExpiresAt?: Date | null;
   /** What rate limits count against: the API key, or the console user. */
   rateKey: string;
 }
@@ -28,7 +36,7 @@ interface CachedPrincipal {
   until: number;
 }
 
-export function createAuthenticator(config: Config, apiKeys: ApiKeyStore) {
+export function createAuthenticator(config: Config, apiKeys: ApiKeyStore, consoleTokens: ConsoleTokens) {
   const jwtKey: Uint8Array | KeyObject | undefined = config.JWT_PUBLIC_KEY
     ? createPublicKey(config.JWT_PUBLIC_KEY)
     : config.JWT_SECRET
@@ -37,6 +45,8 @@ export function createAuthenticator(config: Config, apiKeys: ApiKeyStore) {
   const algorithms = config.JWT_PUBLIC_KEY ? ['RS256', 'ES256', 'EdDSA'] : ['HS256'];
   // Verified keys are trusted for AUTH_CACHE_TTL_MS; the cache is keyed by the key's hash, never the key.
   const cache = new Map<string, CachedPrincipal>();
+  /** Keys behind console tokens, found live, trusted for AUTH_CACHE_TTL_MS like keys themselves. */
+  const liveKeys = new Map<string, { key: VerifiedKey; until: number }>();
 
   async function fromApiKey(token: string): Promise<Principal> {
     const cacheKey = createHash('sha256').update(token).digest('base64');
@@ -51,8 +61,11 @@ export function createAuthenticator(config: Config, apiKeys: ApiKeyStore) {
     const principal: Principal = {
       tenantId: key.tenantId,
       userId: key.keyId,
+      ownerId: key.ownerId,
       role: key.role,
       via: 'api_key',
+      keyId: key.keyId,
+      keyExpiresAt: key.expiresAt,
       rateKey: `key:${key.keyId}`,
     };
     const expiry = key.expiresAt ? key.expiresAt.getTime() : Infinity;
@@ -78,7 +91,43 @@ export function createAuthenticator(config: Config, apiKeys: ApiKeyStore) {
     }
   }
 
+  async function keyStillLive(keyId: string, tenantId: string): Promise<VerifiedKey> {
+    const now = Date.now();
+    const cached = liveKeys.get(keyId);
+    if (cached && cached.until > now) return cached.key;
+    const key = await apiKeys.liveKey(keyId);
+    if (!key || key.tenantId !== tenantId) {
+      liveKeys.delete(keyId);
+      throw unauthenticated('the API key this console token came from is revoked or expired');
+    }
+    if (liveKeys.size > 50_000) liveKeys.clear();
+    liveKeys.set(keyId, { key, until: Math.min(now + config.AUTH_CACHE_TTL_MS, key.expiresAt?.getTime() ?? Infinity) });
+    return key;
+  }
+
+  async function fromConsoleToken(token: string): Promise<Principal> {
+    let claims: ConsoleClaims;
+    try {
+      claims = await consoleTokens.verify(token);
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw unauthenticated('console token expired: sign in again');
+      throw unauthenticated('invalid token');
+    }
+    const key = await keyStillLive(claims.key_id, claims.tenant_id);
+    return {
+      tenantId: claims.tenant_id,
+      userId: claims.sub,
+      ownerId: claims.sub,
+      role: claims.roles.includes('admin') ? 'admin' : 'member',
+      via: 'jwt',
+      keyId: claims.key_id,
+      keyExpiresAt: key.expiresAt,
+      rateKey: `user:${claims.tenant_id}:${claims.sub}`,
+    };
+  }
+
   async function fromJwt(token: string): Promise<Principal> {
+    if (isConsoleToken(token)) return fromConsoleToken(token);
     if (!jwtKey) throw unauthenticated('console tokens are not enabled on this installation');
     try {
       const { payload } = await jwtVerify(token, jwtKey, {
@@ -91,6 +140,7 @@ export function createAuthenticator(config: Config, apiKeys: ApiKeyStore) {
       return {
         tenantId: claims.tenant_id,
         userId: claims.sub,
+        ownerId: claims.sub,
         role: claims.roles.includes('admin') ? 'admin' : 'member',
         via: 'jwt',
         rateKey: `user:${claims.tenant_id}:${claims.sub}`,
@@ -112,7 +162,10 @@ export function createAuthenticator(config: Config, apiKeys: ApiKeyStore) {
       return looksLikeApiKey(token) ? fromApiKey(token) : fromJwt(token);
     },
     /** Called on revocation so this process stops trusting the key at once. */
-    forgetCachedKeys: () => cache.clear(),
+    forgetCachedKeys: () => {
+      cache.clear();
+      liveKeys.clear();
+    },
   };
 }
 

@@ -11,6 +11,7 @@ import { createStores } from '../stores';
 import { connectMongo, ensureIndexes, type MongoHandle } from '../stores/mongo';
 import { createRateLimiter } from '../stores/rate-limits';
 import { createAuthenticator } from './auth';
+import { createConsoleTokens } from './console-tokens';
 import type { Services } from './services';
 
 export interface ServiceOptions {
@@ -34,12 +35,18 @@ export async function createServices(config: Config, log: Logger, options: Servi
   const attachmentParsing = createParsePool(parsePoolOptions(config, config.FILE_PARSE_TIMEOUT_MS));
   if (config.BOOTSTRAP_API_KEY) await stores.apiKeys.ensureBootstrap(config.BOOTSTRAP_TENANT_ID, config.BOOTSTRAP_API_KEY);
 
+  const consoleSigningKey = config.CONSOLE_TOKEN_SIGNING_KEY
+    ? Buffer.from(config.CONSOLE_TOKEN_SIGNING_KEY, 'base64')
+    : await stores.serviceKeys.getOrCreate('console-token-signing');
+  const consoleTokens = createConsoleTokens(consoleSigningKey, config.CONSOLE_TOKEN_TTL_S);
+
   const services: Services = {
     ...stores,
     config,
     log,
     catalog: createKnowledgeCatalog(config),
-    auth: createAuthenticator(config, stores.apiKeys),
+    auth: createAuthenticator(config, stores.apiKeys, consoleTokens),
+    consoleTokens,
     rateLimiter: createRateLimiter(mongo.db, {
       limits: {
         completions: config.RATE_LIMIT_COMPLETIONS_PER_MIN,

@@ -5,6 +5,7 @@ import type { KnowledgeCatalog } from '../knowledge/catalog';
 import type { Stores } from '../stores';
 import type { RateLimiter } from '../stores/rate-limits';
 import type { Authenticator } from './auth';
+import type { ConsoleTokens } from './console-tokens';
 
 /**
  * Everything a route handler may use, built once per process (api/main.ts or a test): the stores
@@ -16,6 +17,7 @@ export interface Services extends Stores {
   log: Logger;
   catalog: KnowledgeCatalog;
   auth: Authenticator;
+  consoleTokens: ConsoleTokens;
   rateLimiter: RateLimiter;
   commands: Commands;
 }

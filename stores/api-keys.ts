@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Db } from 'mongodb';
+import type { Db, Filter } from 'mongodb';
 import { notFound } from '../common/errors';
 import { randomToken } from '../common/ids';
 import type { ApiKey, Role } from '../common/schemas/api-keys';
@@ -17,6 +17,8 @@ const KEY_PATTERN = /^combo_([A-Za-z0-9]{8})_([A-Za-z0-9]{32})$/;
 interface ApiKeyDoc {
   _id: string;
   tenant_id: string;
+  /** The user the key belongs to; absent on keys made before keys were personal (they own themselves). */
+  owner_id?: string;
   name: string;
   role: Role;
   secret_hash: string;
@@ -28,15 +30,36 @@ interface ApiKeyDoc {
 export interface VerifiedKey {
   keyId: string;
   tenantId: string;
+  ownerId: string;
   role: Role;
   expiresAt: Date | null;
 }
 
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+const ownerOf = (d: ApiKeyDoc) => d.owner_id ?? d._id;
+/** The keys of one owner, older keys (no owner_id) being their own owner. */
+const ownedBy = (ownerId: string): Filter<ApiKeyDoc> => ({
+  $or: [{ owner_id: ownerId }, { owner_id: { $exists: false }, _id: ownerId }],
+});
+const isLive = (d: ApiKeyDoc, now: Date) => !d.revoked_at && !(d.expires_at && d.expires_at <= now);
+
+export interface KeyListFilter {
+  /** Only this owner's keys; undefined: every key of the tenant. */
+  ownerId?: string;
+}
 export const looksLikeApiKey = (token: string) => token.startsWith(API_KEY_PREFIX);
+
+const verified = (doc: ApiKeyDoc): VerifiedKey => ({
+  keyId: doc._id,
+  tenantId: doc.tenant_id,
+  ownerId: ownerOf(doc),
+  role: doc.role,
+  expiresAt: doc.expires_at,
+});
 
 const present = (d: ApiKeyDoc): ApiKey => ({
   key_id: d._id,
+  owner_id: ownerOf(d),
   name: d.name,
   role: d.role,
   prefix: `${API_KEY_PREFIX}${d._id.slice(4)}`,
@@ -49,12 +72,13 @@ export function createApiKeyStore(db: Db) {
   const keys = db.collection<ApiKeyDoc>('api_keys');
 
   return {
-    async create(tenantId: string, input: { name: string; role: Role; expires_at?: string }) {
+    async create(tenantId: string, ownerId: string, input: { name: string; role: Role; expires_at?: string }) {
       const short = randomToken(8);
       const secret = `${API_KEY_PREFIX}${short}_${randomToken(32)}`;
       const doc: ApiKeyDoc = {
         _id: `key_${short}`,
         tenant_id: tenantId,
+        owner_id: ownerId,
         name: input.name,
         role: input.role,
         secret_hash: hashKey(secret),
@@ -95,15 +119,23 @@ export function createApiKeyStore(db: Db) {
       const given = Buffer.from(hashKey(secret), 'hex');
       const stored = Buffer.from(doc.secret_hash, 'hex');
       if (given.length !== stored.length || !timingSafeEqual(given, stored)) return null;
-      if (doc.revoked_at || (doc.expires_at && doc.expires_at <= now)) return null;
-      return { keyId: doc._id, tenantId: doc.tenant_id, role: doc.role, expiresAt: doc.expires_at };
+      if (!isLive(doc, now)) return null;
+      return verified(doc);
     },
 
-    list: (tenantId: string, page: PageRequest) => findPage(keys, { tenant_id: tenantId }, page, present),
+    /** The key behind a console token, if it still works: revoking or expiring a key ends its tokens. */
+    async liveKey(keyId: string, now = new Date()): Promise<VerifiedKey | null> {
+      const doc = await keys.findOne({ _id: keyId });
+      return doc && isLive(doc, now) ? verified(doc) : null;
+    },
 
-    async revoke(tenantId: string, keyId: string): Promise<ApiKey> {
+    list: (tenantId: string, filter: KeyListFilter, page: PageRequest) =>
+      findPage(keys, { tenant_id: tenantId, ...(filter.ownerId === undefined ? {} : ownedBy(filter.ownerId)) }, page, present),
+
+    /** Revokes a key of the tenant (of one owner when `filter.ownerId` is given); 10004 otherwise. */
+    async revoke(tenantId: string, keyId: string, filter: KeyListFilter = {}): Promise<ApiKey> {
       const doc = await keys.findOneAndUpdate(
-        { _id: keyId, tenant_id: tenantId },
+        { _id: keyId, tenant_id: tenantId, ...(filter.ownerId === undefined ? {} : ownedBy(filter.ownerId)) },
         { $set: { revoked_at: new Date() } },
         { returnDocument: 'after' },
       );

@@ -16,6 +16,7 @@ import { createKnowledgeBaseStore } from './knowledge-bases';
 import { purgeExpiredRateCounters } from './rate-limit-purge';
 import { createRunEventStore } from './run-events';
 import { createSecretBox } from './secret-box';
+import { createServiceKeyStore } from './service-keys';
 import { createSessionStore } from './sessions';
 import { createSkillStore } from './skills';
 import { createTriggerStore } from './triggers';
@@ -55,6 +56,7 @@ export function createStores(db: Db, es: EsClient, config: Config, { readCaches 
     cronJobs: createCronJobStore(db),
     triggers: createTriggerStore(db),
     idempotencyKeys: createIdempotencyKeyStore(db, secretBox, { ttlMs: config.IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000 }),
+    serviceKeys: createServiceKeyStore(db, secretBox),
     rateCounters: { purgeExpired: (now?: Date) => purgeExpiredRateCounters(db, now) },
   };
 }

@@ -50,6 +50,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await dropOneIntegrationPerChannelIndex(db);
   await Promise.all([
     db.collection('api_keys').createIndex({ tenant_id: 1, created_at: -1 }),
+    db.collection('api_keys').createIndex({ tenant_id: 1, owner_id: 1, created_at: -1 }),
     db.collection('agents').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('sessions').createIndex({ tenant_id: 1, agent_id: 1, created_at: -1 }),
     db.collection('messages').createIndex({ session_id: 1, created_at: 1 }),

@@ -92,7 +92,7 @@ describe('Idempotency-Key on routes that handle it themselves', () => {
     mountRoute(router, post({ idempotency: 'handler' }));
     const app = new Koa<AppState>();
     app.use(async (ctx, next) => {
-      ctx.state.principal = { tenantId: 't1', userId: 'key_1', role: 'member', via: 'api_key', rateKey: 'key:key_1' };
+      ctx.state.principal = { tenantId: 't1', userId: 'key_1', ownerId: 'key_1', role: 'member', via: 'api_key', rateKey: 'key:key_1' };
       await next();
     });
     app.use(router.routes());
