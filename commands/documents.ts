@@ -1,7 +1,9 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { Config } from '../common/config';
 import { conflict } from '../common/errors';
-import type { ChunkIndex } from '../stores/chunk-index';
+import type { DocumentChunk } from '../common/schemas/knowledge';
+import type { ChunkIndex, ChunkSelection } from '../stores/chunk-index';
+import type { Page, PageRequest } from '../stores/pagination';
 import { currentParse, type DocumentDoc, type DocumentStore, type NewDocument } from '../stores/documents';
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
 import { ingestWorkflowId, startDocumentIngest } from './workflow-starts';
@@ -127,6 +129,29 @@ export function createDocumentCommands({ temporal, config, documents, knowledgeB
         throw err;
       }
       return next;
+    },
+
+    /**
+     * One page of the document's chunks, by position: the chunks `chunk_count` counts. A ready
+     * document's are its last parse's; while a reparse runs (or after it failed) the previous parse's,
+     * which answer searches; otherwise (the upload's parse still running) those indexed so far.
+     * Another tenant's document, or none: 10004.
+     */
+    async chunks(tenantId: string, docId: string, { page, page_size }: PageRequest): Promise<Page<DocumentChunk>> {
+      const doc = await documents.getDoc(tenantId, docId);
+      const parse = currentParse(doc);
+      const selection: ChunkSelection =
+        doc.status !== 'ready' && doc.previous_chunk_count !== null && doc.previous_chunk_count !== undefined
+          ? { besides: parse }
+          : { parse };
+      const { items, total } = await chunkIndex.documentChunks({
+        tenantId,
+        docId,
+        selection,
+        from: (page - 1) * page_size,
+        size: page_size,
+      });
+      return { items, total, page, page_size };
     },
 
     /** Documents first, so a failure part-way leaves a knowledge base that can be deleted again. */

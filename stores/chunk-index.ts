@@ -22,6 +22,25 @@ export interface IndexedChunk {
   staged: boolean;
 }
 
+/** One chunk as a document's chunk list shows it: everything indexed but the vector. */
+export type ListedChunk = Pick<IndexedChunk, 'chunk_id' | 'position' | 'content' | 'section_path' | 'role' | 'page' | 'tokens'> & {
+  parse: number;
+};
+
+/**
+ * Which of a document's chunks a list shows: those of one parse (`parse`), or the searchable ones
+ * left by an earlier parse while parse `besides` runs or after it failed (not staged, not of that parse).
+ */
+export type ChunkSelection = { parse: number } | { besides: number };
+
+const LISTED_FIELDS = ['chunk_id', 'position', 'content', 'section_path', 'role', 'page', 'tokens', 'parse'];
+
+/** Chunks indexed before reparses existed carry no parse number: they are the upload's (1). */
+const ofParse = (parse: number) =>
+  parse === 1
+    ? { bool: { should: [{ term: { parse: 1 } }, { bool: { must_not: [{ exists: { field: 'parse' } }] } }], minimum_should_match: 1 } }
+    : { term: { parse } };
+
 /** Fields added to the mapping after indices were first created: an existing index gets them on first use. */
 const PARSE_FIELDS = { parse: { type: 'integer' }, staged: { type: 'boolean' } } as const;
 
@@ -141,6 +160,54 @@ export function createChunkIndex(es: EsClient, prefix: string) {
         const first = result.items.find((i) => i.index?.error)?.index?.error;
         throw new Error(`Elasticsearch refused chunks: ${first?.type ?? 'unknown'}: ${first?.reason ?? ''}`.slice(0, 300));
       }
+    },
+
+    /**
+     * One page of a document's chunks in position order: those at positions `from` to `from + size - 1`
+     * (a range on the position field, so a page deep into a huge document costs what the first does;
+     * positions are 0, 1, 2, ... within a parse), and how many the selection holds. Chunks indexed since
+     * the last refresh (at most a second ago) are not seen yet.
+     */
+    async documentChunks(q: {
+      tenantId: string;
+      docId: string;
+      selection: ChunkSelection;
+      from: number;
+      size: number;
+    }): Promise<{ items: ListedChunk[]; total: number }> {
+      const query = {
+        bool: {
+          filter: [
+            { term: { tenant_id: q.tenantId } },
+            { term: { doc_id: q.docId } },
+            ...('parse' in q.selection ? [ofParse(q.selection.parse)] : []),
+          ],
+          must_not: 'besides' in q.selection ? [{ term: { staged: true } }, ofParse(q.selection.besides)] : [],
+        },
+      };
+      const where = { index: allIndices, allow_no_indices: true, ignore_unavailable: true };
+      const [page, counted] = await Promise.all([
+        es.search<Partial<IndexedChunk>>({
+          ...where,
+          size: q.size,
+          _source: LISTED_FIELDS,
+          query: { bool: { ...query.bool, filter: [...query.bool.filter, { range: { position: { gte: q.from, lt: q.from + q.size } } }] } },
+          sort: [{ position: 'asc' }],
+          track_total_hits: false,
+        }),
+        es.count({ ...where, query }),
+      ]);
+      const items = page.hits.hits.map(({ _source: c = {} }) => ({
+        chunk_id: c.chunk_id ?? '',
+        position: c.position ?? 0,
+        content: c.content ?? '',
+        section_path: c.section_path ?? [],
+        role: c.role ?? null,
+        page: c.page ?? null,
+        tokens: c.tokens ?? 0,
+        parse: c.parse ?? 1,
+      }));
+      return { items, total: counted.count };
     },
 
     /** Makes everything indexed so far searchable now (benchmarks; ingestion waits for the periodic refresh). */

@@ -5,6 +5,7 @@ import {
   createKnowledgeBaseBody,
   docId,
   document,
+  documentChunkPage,
   documentPage,
   documentQuery,
   kbId,
@@ -203,6 +204,26 @@ export const knowledgeRoutes = (services: Services) => {
       params: docParams,
       response: document,
       handler: ({ principal, params }) => documents.get(principal.tenantId, params.doc_id),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/document/{doc_id}/chunks',
+      operationId: 'listDocumentChunks',
+      tag,
+      summary: "A document's chunks in document order (chunk viewer)",
+      description:
+        'Each chunk with its id, `position` (0-based order in the document), text and what the index keeps of where it sits: ' +
+        'section path (headings), role, page, token count. Ordered by position, oldest first; `page` / `page_size` (1-100, ' +
+        'default 20) as other lists, page n holding positions (n-1)·page_size to n·page_size-1, read as a range of positions, so ' +
+        'a page deep into a huge document answers as fast as the first. The chunks listed are those `chunk_count` counts: a ' +
+        "`ready` document's; during a reparse (and after one that failed) the previous parse's, which answer searches; a " +
+        'document still being parsed for the first time answers the chunks indexed so far (`total` grows as the parse goes; ' +
+        "a chunk shows up within a second of being indexed), and a failed one has none. Another tenant's document, or an " +
+        'unknown one: 10004.',
+      params: docParams,
+      query: pageQuery,
+      response: documentChunkPage,
+      handler: ({ principal, params, query }) => commands.documents.chunks(principal.tenantId, params.doc_id, query),
     }),
     defineRoute({
       method: 'post',

@@ -228,8 +228,32 @@ export const searchResult = z
   })
   .meta({ id: 'ChunkSearchResult' });
 
+export const documentChunk = z
+  .object({
+    chunk_id: z.string().meta({ description: 'the id search answers with (`SearchedChunk.chunk_id`)' }),
+    position: z.number().int().min(0).meta({ description: '0-based order of the chunk in its document; the list is ordered by it' }),
+    content: z.string().meta({ description: 'the chunk text as indexed: what search matches, quotes and gives the model' }),
+    section_path: z.array(z.string()).meta({
+      description:
+        'headings (or structural labels such as `Article 3`, `Claim 2`) from the document root down to the chunk; empty when none',
+    }),
+    role: z
+      .string()
+      .nullable()
+      .meta({ description: "the parser's role for the chunk (`abstract`, `claim`, `reference`, `qa`, `row`, ...); null when none" }),
+    page: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'page (PDF) or sheet (XLSX) the chunk starts on, 1-based; null for formats without pages' }),
+    tokens: z.number().int().min(0).meta({ description: 'tokens of `content` (cl100k)' }),
+    parse: z.number().int().min(1).meta({ description: "the document's parse that wrote the chunk (1: the upload's)" }),
+  })
+  .meta({ id: 'DocumentChunk' });
+
 export const knowledgeBasePage = pageOf(knowledgeBase, 'KnowledgeBasePage');
 export const documentPage = pageOf(document, 'DocumentPage');
+export const documentChunkPage = pageOf(documentChunk, 'DocumentChunkPage');
 
 export type CreateKnowledgeBaseBody = z.infer<typeof createKnowledgeBaseBody>;
 export type UpdateKnowledgeBaseBody = z.infer<typeof updateKnowledgeBaseBody>;
@@ -238,4 +262,5 @@ export type KnowledgeDocument = z.infer<typeof document>;
 export type DocumentFailure = z.infer<typeof documentFailure>;
 export type SearchBody = z.infer<typeof searchBody>;
 export type SearchResult = z.infer<typeof searchResult>;
+export type DocumentChunk = z.infer<typeof documentChunk>;
 export type SearchedChunk = z.infer<typeof searchedChunk>;
