@@ -1,5 +1,6 @@
 import type { Db, Filter } from 'mongodb';
 import { notFound } from '../common/errors';
+import { temporalUiRunLink } from '../common/temporal-ui';
 import type {
   CompletionRun,
   Cost,
@@ -110,7 +111,12 @@ const presentApprovals = (d: RunDoc): ToolApproval[] =>
     }))
     .sort((a, b) => a.requested_at.localeCompare(b.requested_at) || a.approval_id.localeCompare(b.approval_id));
 
-const present = (d: RunDoc): CompletionRun => ({
+export interface CompletionRunStoreOptions {
+  /** TEMPORAL_UI_URL and the namespace: runs then link to their workflows there. */
+  temporalUi?: { url: string; namespace: string };
+}
+
+const present = (d: RunDoc, options: CompletionRunStoreOptions): CompletionRun => ({
   trace_id: d._id,
   kind: d.kind ?? 'chat',
   agent_id: d.agent_id,
@@ -131,6 +137,7 @@ const present = (d: RunDoc): CompletionRun => ({
   started_at: (d.started_at ?? (d.status === 'queued' ? null : d.created_at))?.toISOString() ?? null,
   finished_at: d.finished_at?.toISOString() ?? null,
   approvals: presentApprovals(d),
+  temporal_ui_url: options.temporalUi ? temporalUiRunLink(options.temporalUi.url, options.temporalUi.namespace, d._id) : null,
 });
 
 /**
@@ -138,7 +145,8 @@ const present = (d: RunDoc): CompletionRun => ({
  * The workflow's own end decides: a failure overrides a completion whose recording failed midway,
  * and a cancel is written only over a run that has not ended (a cancel racing the answer loses).
  */
-export function createCompletionRunStore(db: Db) {
+export function createCompletionRunStore(db: Db, options: CompletionRunStoreOptions = {}) {
+  const presentRun = (d: RunDoc) => present(d, options);
   const runs = db.collection<RunDoc>('completion_runs');
   const notEnded = { $nin: [...ENDED_STATUSES] };
 
@@ -289,13 +297,13 @@ export function createCompletionRunStore(db: Db) {
 
     async find(tenantId: string, traceId: string): Promise<CompletionRun | null> {
       const doc = await runs.findOne({ _id: traceId, tenant_id: tenantId });
-      return doc ? present(doc) : null;
+      return doc ? presentRun(doc) : null;
     },
 
     async get(tenantId: string, traceId: string): Promise<CompletionRun> {
       const doc = await runs.findOne({ _id: traceId, tenant_id: tenantId });
       if (!doc) throw notFound('completion', traceId);
-      return present(doc);
+      return presentRun(doc);
     },
 
     /** A tenant's runs, newest first; narrowed to a session or an agent, a status, a kind and a time range. */
@@ -312,7 +320,7 @@ export function createCompletionRunStore(db: Db) {
           ...(query.until ? { $lt: new Date(query.until) } : {}),
         };
       }
-      return findPage(runs, filter, query, present);
+      return findPage(runs, filter, query, presentRun);
     },
   };
 }

@@ -49,7 +49,9 @@ export function createStores(db: Db, es: EsClient, config: Config, { readCaches 
     knowledgeBases: createKnowledgeBaseStore(db, { readCacheTtlMs: cacheTtlMs }),
     documents: createDocumentStore(db),
     chunkIndex: createChunkIndex(es, config.ELASTICSEARCH_INDEX_PREFIX),
-    completionRuns: createCompletionRunStore(db),
+    completionRuns: createCompletionRunStore(db, {
+      temporalUi: config.TEMPORAL_UI_URL ? { url: config.TEMPORAL_UI_URL, namespace: config.TEMPORAL_NAMESPACE } : undefined,
+    }),
     runEvents: createRunEventStore(db),
     costs: createCostStore(db, eventLog, { defaultThresholdTokens: config.COST_THRESHOLD_TOKENS }),
     files: createFileStore(db),

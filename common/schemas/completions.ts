@@ -151,6 +151,10 @@ export const completionRun = z
     started_at: isoDate.nullable().meta({ description: 'when its workflow started (later than created_at for a queued run)' }),
     finished_at: isoDate.nullable(),
     approvals: z.array(toolApproval).meta({ description: "the run's tool calls that needed a person's approval, oldest first" }),
+    temporal_ui_url: z.string().nullable().meta({
+      description:
+        "the run's workflows in the Temporal UI (found by its TraceId search attribute); null when the service has no TEMPORAL_UI_URL",
+    }),
   })
   .meta({ id: 'CompletionRun' });
 

@@ -162,6 +162,8 @@ describe('completions', () => {
       answer: 'Paris is the capital of France.',
       model: 'scripted-model',
       cost: { tokens: 38 },
+      // No TEMPORAL_UI_URL in this installation: no link.
+      temporal_ui_url: null,
     });
     // The answer in the session carries what the run spent, so a retried recording repeats it exactly.
     expect(await api.services.sessions.recordedAnswer('default', sessionId, first.json.data.trace_id)).toEqual({

@@ -51,6 +51,7 @@ describe('run control', () => {
       LLM_TIMEOUT_MS: '20000',
       RATE_LIMIT_COMPLETIONS_PER_MIN: '10000',
       RATE_LIMIT_DEFAULT_PER_MIN: '100000',
+      TEMPORAL_UI_URL: 'http://127.0.0.1:8233/',
     });
     worker = await startTestWorker(api);
     agentId = (await api.call('POST', '/v1/combo/agents', { key: api.adminKey, body: { name: 'Runner' } })).json.data.agent_id;
@@ -80,6 +81,11 @@ describe('run control', () => {
     });
     const described = await worker.client.workflow.getHandle(run.workflow_id, run.run_id).describe();
     expect(described.status.name).toBe('COMPLETED');
+    // The operator's way in: the Temporal UI's workflow list, filtered by the run's TraceId search attribute.
+    const link = new URL(run.temporal_ui_url);
+    expect(`${link.origin}${link.pathname}`).toBe(`http://127.0.0.1:8233/namespaces/${api.config.TEMPORAL_NAMESPACE}/workflows`);
+    expect(link.searchParams.get('query')).toBe(`TraceId="${traceId}"`);
+    expect(described.searchAttributes.TraceId).toEqual([traceId]);
 
     // Not streamed, yet its events are kept: from the start, and after a Last-Event-ID.
     const all = await events(traceId);
@@ -96,6 +102,7 @@ describe('run control', () => {
     const ofSession = await list(`/v1/combo/sessions/${sessionId}/completions`);
     expect(ofSession.total).toBe(2);
     expect(ofSession.items.map((r: { status: string }) => r.status)).toEqual(['failed', 'completed']);
+    expect(ofSession.items[1].temporal_ui_url).toBe(run.temporal_ui_url);
     expect((await list(`/v1/combo/sessions/${sessionId}/completions?status=completed`)).items).toHaveLength(1);
     expect((await list(`/v1/combo/agents/${agentId}/completions?kind=chat&page_size=1`)).items).toHaveLength(1);
     expect((await list(`/v1/combo/completions?kind=cron`)).total).toBe(0);
