@@ -135,7 +135,14 @@ export function createRunActivities(deps: RunActivityDeps) {
   /** The run's cost for the tenant's totals; a run that ended without a model call spent nothing worth a record. */
   const queueRunCost = (ctx: RunContext, cost: FinishedRun['cost'], at: Date, { always = false } = {}) =>
     always || cost.tokens > 0
-      ? deps.costs.enqueueRunCost({ tenantId: ctx.tenantId, traceId: ctx.traceId, tokens: cost.tokens, durationMs: cost.duration_ms, at })
+      ? deps.costs.enqueueRunCost({
+          tenantId: ctx.tenantId,
+          traceId: ctx.traceId,
+          agentId: ctx.agentId,
+          tokens: cost.tokens,
+          durationMs: cost.duration_ms,
+          at,
+        })
       : undefined;
 
   /**

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { CostSummary } from '../common/schemas/costs';
+import type { CostGroup, CostGroupBy, CostSummary } from '../common/schemas/costs';
 import { startedEarly } from '../common/started-early';
 import { type EventLog, eventIdFor, newEvent } from './event-log';
 import { isDuplicateKey } from './mongo';
@@ -20,6 +20,8 @@ export interface RunCost {
   durationMs: number;
   /** When the run ended; picks the period. */
   at: Date;
+  /** The agent that ran; null (or absent) for costs queued before runs recorded their agent. */
+  agentId?: string | null;
 }
 
 export interface CostTotals {
@@ -38,9 +40,14 @@ interface QueuedCostDoc {
   tokens: number;
   duration_ms: number;
   at: Date;
+  /** Absent on costs queued before runs recorded their agent. */
+  agent_id?: string | null;
 }
 
-/** One recorded run; its `_id` (the trace id) is what makes recording a run twice impossible. */
+/**
+ * One recorded run; its `_id` (the trace id) is what makes recording a run twice impossible. The
+ * costs by agent and by day are aggregated over these (index `tenant_id, at`).
+ */
 interface RunCostDoc {
   _id: string;
   tenant_id: string;
@@ -48,6 +55,13 @@ interface RunCostDoc {
   tokens: number;
   duration_ms: number;
   at: Date;
+  /** The agent that ran; null for runs recorded before the agent was (and absent on those older still). */
+  agent_id?: string | null;
+  /**
+   * The UTC day it ended, `YYYY-MM-DD` (FerretDB v1 has no date operators to group by `at`). Runs
+   * recorded before it was kept get it from `dateUndatedRuns`, which the worker runs on start.
+   */
+  day?: string;
 }
 
 /**
@@ -63,6 +77,8 @@ interface LedgerDoc extends CostTotals {
   seq: number;
   trace_id: string;
   at: Date;
+  /** The agent of the entry's run; absent on entries from before runs recorded their agent. */
+  agent_id?: string | null;
 }
 
 /** The ledger's newest entry as last seen: where reads start probing, so it may lag but never lead. */
@@ -90,6 +106,18 @@ type Position = CostTotals & { seq: number };
 
 /** Contention is between one tenant's concurrent runs; each lost race means another run got in. */
 const MAX_CLAIMS = 1_000;
+
+/** Runs dated per write by `dateUndatedRuns`. */
+const DATING_BATCH = 500;
+
+/** What the by-agent or by-day costs cover: runs that ended at `since` or later and before `until`. */
+export interface CostGrouping {
+  by: CostGroupBy;
+  since: Date;
+  until: Date;
+}
+
+type GroupKey = string | null;
 
 export function periodOf(at: Date, unit: CostPeriodUnit = 'month'): string {
   return at.toISOString().slice(0, unit === 'day' ? 10 : 7);
@@ -137,6 +165,7 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
         period,
         seq: before.seq + 1,
         trace_id: run.traceId,
+        agent_id: run.agentId ?? null,
         tokens: before.tokens + run.tokens,
         duration_ms: before.duration_ms + run.durationMs,
         runs: before.runs + 1,
@@ -197,6 +226,44 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
     return true;
   }
 
+  /**
+   * One sum per group, computed by the database. FerretDB v1 computes only the first accumulator
+   * of a `$group` (the others come back 0), so each total is its own single-accumulator pipeline.
+   */
+  async function sumsBy(match: object, key: string, value: string | 1): Promise<Map<GroupKey, number>> {
+    const rows = await runs
+      .aggregate<{ _id: GroupKey; v: number }>([{ $match: match }, { $group: { _id: `$${key}`, v: { $sum: value } } }])
+      .toArray();
+    return new Map(rows.map((r) => [r._id ?? null, r.v]));
+  }
+
+  async function groups(tenantId: string, { by, since, until }: CostGrouping): Promise<CostGroup[]> {
+    const key = by === 'agent' ? 'agent_id' : 'day';
+    const match = { tenant_id: tenantId, at: { $gte: since, $lt: until } };
+    const [tokens, durations, counts] = await Promise.all([
+      sumsBy(match, key, '$tokens'),
+      sumsBy(match, key, '$duration_ms'),
+      sumsBy(match, key, 1),
+    ]);
+    const totals = [...counts].map(([group, count]) => ({
+      group,
+      tokens: tokens.get(group) ?? 0,
+      duration_ms: durations.get(group) ?? 0,
+      runs: count,
+    }));
+    if (by === 'day') {
+      // Runs not dated yet (recorded before days were kept, until the worker has dated them) are left out.
+      return totals
+        .filter((t): t is typeof t & { group: string } => t.group !== null)
+        .sort((a, b) => a.group.localeCompare(b.group))
+        .map(({ group, ...sums }) => ({ day: group, ...sums }));
+    }
+    // Most tokens first; the runs of no known agent (recorded before agents were) last among equals.
+    return totals
+      .sort((a, b) => b.tokens - a.tokens || (a.group === null ? 1 : b.group === null ? -1 : a.group.localeCompare(b.group)))
+      .map(({ group, ...sums }) => ({ agent_id: group, ...sums }));
+  }
+
   async function summary(tenantId: string, period: string): Promise<CostSummary> {
     const [position, threshold] = await Promise.all([newest(tenantId, period), thresholdOf(tenantId)]);
     return {
@@ -216,7 +283,14 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
     /** Queues a finished run's cost; queuing the same trace twice keeps one entry. */
     async enqueueRunCost(run: RunCost): Promise<void> {
       try {
-        await queue.insertOne({ _id: run.traceId, tenant_id: run.tenantId, tokens: run.tokens, duration_ms: run.durationMs, at: run.at });
+        await queue.insertOne({
+          _id: run.traceId,
+          tenant_id: run.tenantId,
+          tokens: run.tokens,
+          duration_ms: run.durationMs,
+          at: run.at,
+          agent_id: run.agentId ?? null,
+        });
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
       }
@@ -236,6 +310,7 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
           tokens: entry.tokens,
           durationMs: entry.duration_ms,
           at: entry.at,
+          agentId: entry.agent_id ?? null,
         });
         await queue.deleteOne({ _id: entry._id });
       }
@@ -259,7 +334,16 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
       const thresholdRead = startedEarly(thresholdOf(run.tenantId));
       const headRead = startedEarly(newest(run.tenantId, period));
       try {
-        await runs.insertOne({ _id: run.traceId, tenant_id: run.tenantId, period, tokens, duration_ms: durationMs, at: run.at });
+        await runs.insertOne({
+          _id: run.traceId,
+          tenant_id: run.tenantId,
+          period,
+          tokens,
+          duration_ms: durationMs,
+          at: run.at,
+          agent_id: run.agentId ?? null,
+          day: periodOf(run.at, 'day'),
+        });
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
         const recorded = await runs.findOne({ _id: run.traceId });
@@ -273,6 +357,39 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
       const crossed = threshold.tokens !== null && before.tokens < threshold.tokens;
       const exceeded = await noteThreshold(run.tenantId, period, after.tokens, threshold.tokens, run.at, crossed);
       return { period, totals: totalsOf(after), thresholdExceeded: exceeded };
+    },
+
+    /**
+     * The tenant's runs that ended in [since, until), summed per agent (most tokens first; runs
+     * recorded before agents were count under null) or per UTC day (oldest first; days without runs
+     * are left out).
+     */
+    groups,
+
+    /**
+     * Gives every run recorded before days were kept its UTC day (from `at`), a batch per write, in
+     * `_id` order so each run is read once. Safe to run in several processes at once (they write the
+     * same values). Returns how many runs it dated.
+     */
+    async dateUndatedRuns(): Promise<number> {
+      let dated = 0;
+      let after: string | undefined;
+      for (;;) {
+        const batch = await runs
+          .find({ day: { $exists: false }, ...(after !== undefined ? { _id: { $gt: after } } : {}) }, { projection: { _id: 1, at: 1 } })
+          .sort({ _id: 1 })
+          .limit(DATING_BATCH)
+          .toArray();
+        if (batch.length === 0) return dated;
+        const byDay = new Map<string, string[]>();
+        for (const run of batch) {
+          const day = periodOf(run.at, 'day');
+          byDay.set(day, [...(byDay.get(day) ?? []), run._id]);
+        }
+        for (const [day, ids] of byDay) await runs.updateMany({ _id: { $in: ids }, day: { $exists: false } }, { $set: { day } });
+        dated += batch.length;
+        after = batch[batch.length - 1]!._id;
+      }
     },
 
     /** Whether `period` names a period of this store's unit (a day or a month). */

@@ -76,5 +76,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('completion_runs').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('completion_runs').createIndex({ tenant_id: 1, session_id: 1, created_at: -1 }),
     db.collection('completion_runs').createIndex({ tenant_id: 1, agent_id: 1, created_at: -1 }),
+    // Costs by agent and by day aggregate a tenant's runs of a time range.
+    db.collection('cost_runs').createIndex({ tenant_id: 1, at: 1 }),
   ]);
 }

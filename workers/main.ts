@@ -37,6 +37,14 @@ async function main() {
     log.info('worker running', { task_queue: config.TEMPORAL_TASK_QUEUE });
     const dispatching = composed.dispatcher.start();
     const aggregating = composed.costAggregator.start();
+    // Runs recorded before costs kept their UTC day get it now, in the background: costs by day leave them out until then.
+    composed.stores.costs.dateUndatedRuns().then(
+      (dated) => {
+        if (dated > 0) log.info('older cost runs dated', { runs: dated });
+      },
+      (err: unknown) =>
+        log.warn('could not date older cost runs; costs by day leave them out until the next start', { error: String(err) }),
+    );
     await worker.run();
     composed.dispatcher.stop();
     composed.costAggregator.stop();
