@@ -228,7 +228,7 @@ export const searchResult = z
   })
   .meta({ id: 'ChunkSearchResult' });
 
-export const documentChunk = z
+const documentChunk = z
   .object({
     chunk_id: z.string().meta({ description: 'the id search answers with (`SearchedChunk.chunk_id`)' }),
     position: z.number().int().min(0).meta({ description: '0-based order of the chunk in its document; the list is ordered by it' }),
