@@ -9,7 +9,11 @@ const triggerOrigin = (triggerId: string) => `trigger:${triggerId}`;
  * What a matching trigger starts for this event (its inputs filled, its template's question), or
  * why it starts nothing: an input names a path the event lacks, and an empty input would mislead.
  */
-export function agentTaskFor(tenantId: string, trigger: EventTrigger, event: InboundEvent): { task: AgentTaskInput } | { error: string } {
+export function agentTaskFor(
+  tenantId: string,
+  trigger: Pick<EventTrigger, 'trigger_id' | 'trigger'>,
+  event: InboundEvent,
+): { task: AgentTaskInput } | { error: string } {
   const { action } = trigger.trigger;
   const rendered = renderInputs(action.inputs, event);
   if ('error' in rendered) return rendered;

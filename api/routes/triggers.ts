@@ -7,8 +7,11 @@ import {
   sessionTemplateList,
   type TriggerConfig,
   triggerParams,
+  triggerPreview,
+  triggerPreviewBody,
   updateTriggerBody,
 } from '../../common/schemas/triggers';
+import { previewTrigger } from '../../triggers/preview';
 import { sessionTemplateCatalog } from '../../triggers/session-templates';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
@@ -46,19 +49,18 @@ export const triggerRoutes = ({ triggers, agents, integrations }: Services) => {
       }
       throw err;
     }
-    if (config.integration_id) await checkIntegration(tenantId, config);
+    if (config.integration_id) await checkIntegration(tenantId, config.integration_id, config.source, 'body.trigger.integration_id');
   }
 
-  /** A trigger can only hear an integration of its tenant and channel. */
-  async function checkIntegration(tenantId: string, config: TriggerConfig): Promise<void> {
-    const field = 'body.trigger.integration_id';
-    const found = await integrations.get(tenantId, config.integration_id!).catch((err: unknown) => {
+  /** A trigger can only hear an integration of its tenant and channel (and a previewed sample only arrive through one). */
+  async function checkIntegration(tenantId: string, integrationId: string, channel: TriggerConfig['source'], field: string): Promise<void> {
+    const found = await integrations.get(tenantId, integrationId).catch((err: unknown) => {
       if (err instanceof AppError && err.code === ErrorCodes.NOT_FOUND) return null;
       throw err;
     });
-    if (!found) throw invalid(`${field}: integration ${config.integration_id} does not exist`, { field });
-    if (found.channel !== config.source)
-      throw invalid(`${field}: integration ${config.integration_id} is on channel ${found.channel}, not ${config.source}`, { field });
+    if (!found) throw invalid(`${field}: integration ${integrationId} does not exist`, { field });
+    if (found.channel !== channel)
+      throw invalid(`${field}: integration ${integrationId} is on channel ${found.channel}, not ${channel}`, { field });
   }
 
   return [
@@ -84,6 +86,44 @@ export const triggerRoutes = ({ triggers, agents, integrations }: Services) => {
       handler: async ({ principal, body }) => {
         await checkAgent(principal.tenantId, body.trigger);
         return triggers.create(principal.tenantId, body);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/event-trigger/preview',
+      operationId: 'previewEventTrigger',
+      tag,
+      summary: 'Preview a trigger on a sample event: the normalised event, the match and the task, nothing started',
+      description:
+        'Takes a trigger definition as POST /v1/event-trigger takes it (`trigger`, `enabled`) and a sample inbound body ' +
+        '(`payload`, with `headers` for channels that take the event name from one, `event_id`, and the `integration_id` it is ' +
+        "taken to arrive through) on a channel (`source`, the trigger's by default), and answers what a real inbound call " +
+        'would do with it, through the same code: the event as the channel normalises it (`received_at` is now), whether the ' +
+        'trigger matches with each condition and why, and the agent task it would start (inputs filled from the event, the ' +
+        "session template's question), or `error` naming the input and the path the event lacks, in the inbound reply's " +
+        'words. The inputs are filled whether the trigger matches or not; `would_start` says whether a task would start. ' +
+        'Nothing is started or stored, and the signature, timestamp and event-id deduplication of inbound calls do not apply. ' +
+        'The definition is checked as on creation (10001 naming the field: unknown agent, bad pattern or template, foreign ' +
+        'integration). The sample is bounded like an inbound body (the whole request at most MAX_JSON_BODY_BYTES, nested at ' +
+        'most 64 levels); unlike an inbound call, text the stores cannot hold (NUL, lone surrogates) is refused (10001) rather ' +
+        `than removed.\n\n${CONFIGURATION}`,
+      body: triggerPreviewBody,
+      response: triggerPreview,
+      handler: async ({ principal, body }) => {
+        const source = body.source ?? body.trigger.source;
+        await checkAgent(principal.tenantId, body.trigger);
+        if (body.integration_id) await checkIntegration(principal.tenantId, body.integration_id, source, 'body.integration_id');
+        return previewTrigger({
+          tenantId: principal.tenantId,
+          source,
+          trigger: body.trigger,
+          enabled: body.enabled,
+          payload: body.payload,
+          headers: body.headers,
+          eventId: body.event_id,
+          integrationId: body.integration_id ?? body.trigger.integration_id,
+          receivedAt: new Date(),
+        });
       },
     }),
     defineRoute({

@@ -7,6 +7,9 @@ import { agentId } from './agents';
 import { isoDate, pageOf, resourceId } from './common';
 import { integrationId } from './integrations';
 
+/** The conditions of a trigger's match (triggers/match.ts checks them in this order). */
+export const MATCH_CONDITION_NAMES = ['enabled', 'source', 'integration', 'event', 'project_regex'] as const;
+
 export const triggerId = resourceId('trg', 'event trigger id');
 
 const MAX_TRIGGER_INPUTS = 20;
@@ -131,6 +134,98 @@ export const eventTrigger = z
   .meta({ id: 'EventTrigger' });
 
 export const eventTriggerPage = pageOf(eventTrigger, 'EventTriggerPage');
+
+/** At most this many sample headers in a preview. */
+const MAX_PREVIEW_HEADERS = 50;
+
+export const triggerPreviewBody = z
+  .object({
+    source: triggerSource.optional().meta({
+      description:
+        "the channel the sample arrives on, as triggers name it (`/v1/webhook/{channel}`, or `generic`); default: the trigger's `source`",
+    }),
+    trigger: triggerConfig.meta({ description: 'the trigger definition, exactly as POST /v1/event-trigger takes it under `trigger`' }),
+    enabled: z.boolean().default(true).meta({ description: 'as the trigger would be saved; a disabled trigger matches nothing' }),
+    payload: z.record(z.string(), z.unknown()).meta({
+      description:
+        'the sample body as the sending system would POST it (a JSON object); the whole request is bounded like an inbound ' +
+        'body (MAX_JSON_BODY_BYTES, nested at most 64 levels)',
+    }),
+    headers: z
+      .record(z.string().regex(/^[A-Za-z0-9-]{1,100}$/, 'header names are 1-100 of A-Z a-z 0-9 -'), z.string().max(1_000))
+      .refine((h) => Object.keys(h).length <= MAX_PREVIEW_HEADERS, `at most ${MAX_PREVIEW_HEADERS} headers`)
+      .default({})
+      .meta({
+        description:
+          'headers of the sample, for channels that take the event from one: `X-GitHub-Event` (git-b), `X-Gitea-Event` (git-c); names in any case',
+      }),
+    event_id: z
+      .string()
+      .min(1)
+      .max(200)
+      .default('evt_preview')
+      .meta({ description: 'the X-Combo-Event-Id of the sample (`{{ event.event_id }}`); default `evt_preview`' }),
+    integration_id: integrationId.optional().meta({
+      description:
+        "the integration the sample is taken to arrive through (of the tenant, on the sample's channel: 10001 otherwise); " +
+        "default: the trigger's `integration_id`, so a trigger that names one is checked as if the sample came through it",
+    }),
+  })
+  .strict()
+  .meta({ id: 'EventTriggerPreviewRequest' });
+
+const normalisedEvent = z
+  .object({
+    event_id: z.string(),
+    source: triggerSource,
+    event: z.string().meta({ description: 'the normalised event name; `unknown` when the channel does not recognise the payload' }),
+    project: z.string().nullable(),
+    actor: z.string().nullable(),
+    url: z.string().nullable(),
+    received_at: isoDate,
+    payload: z.record(z.string(), z.unknown()).meta({ description: 'the body as sent' }),
+  })
+  .meta({
+    id: 'InboundEvent',
+    description: 'An inbound event as the channel normalises it: what triggers match on and fill their inputs from (`{{ event.<path> }}`)',
+  });
+
+export const triggerPreview = z
+  .object({
+    event: normalisedEvent.meta({ description: 'the sample normalised exactly as an inbound call on the channel would be' }),
+    matches: z.boolean().meta({ description: 'whether the trigger matches the event: every condition passed' }),
+    conditions: z
+      .array(
+        z.object({
+          condition: z.enum(MATCH_CONDITION_NAMES).meta({
+            description:
+              '`enabled`; `source` (the channel); `integration` (a trigger naming one hears only events through it); `event` ' +
+              '(`match.event` or `*`); `project_regex` (found in the project; an event without one never matches a pattern)',
+          }),
+          passed: z.boolean(),
+          detail: z.string().meta({ description: 'why, in words' }),
+        }),
+      )
+      .meta({ description: 'every condition of the match, in the order it is checked' }),
+    task: z
+      .object({
+        agent_id: z.string(),
+        session_template: z.enum(SESSION_TEMPLATE_NAMES),
+        inputs: z.record(z.string(), z.string()).meta({ description: 'the inputs filled from the event' }),
+        question: z.string().meta({ description: "what the task would ask the agent (the session template's question)" }),
+      })
+      .nullable()
+      .meta({
+        description:
+          'the agent task the trigger would start for this event (filled whether it matches or not); null when `error` says why none',
+      }),
+    error: z.string().nullable().meta({
+      description:
+        "why no task would start though the trigger matched: an input names a path the event lacks, in the inbound reply's words (`tasks[].error`)",
+    }),
+    would_start: z.boolean().meta({ description: 'matches and no error: a real inbound call would start the task' }),
+  })
+  .meta({ id: 'EventTriggerPreview' });
 export const triggerParams = z.object({ trigger_id: triggerId }).strict();
 
 export const sessionTemplateList = z

@@ -3,7 +3,7 @@ import { agentTaskWorkflowId } from '../../commands/workflow-starts';
 import { agentTaskFor } from '../../triggers/agent-task-plan';
 import type { InboundEvent } from '../../common/inbound-event';
 import { projectRegexProblem } from '../../common/project-regex';
-import { type TriggerRule, triggerMatches } from '../../triggers/match';
+import { explainMatch, type TriggerRule, triggerMatches } from '../../triggers/match';
 import { isSessionTemplate, planSession, QUESTION_MAX_CHARS, sessionTemplateCatalog } from '../../triggers/session-templates';
 import {
   fillInputs,
@@ -79,6 +79,42 @@ describe('trigger matching', () => {
     const started = Date.now();
     expect(triggerMatches(rule({ match: { event: '*', project_regex: '^(a+)+$' } }), pullRequestEvent({ project }))).toBe(false);
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('explains every condition, and agrees with the match on each of them', () => {
+    const failedOf = (r: TriggerRule, e: InboundEvent, integrationId?: string) =>
+      explainMatch(r, e, integrationId)
+        .filter((c) => !c.passed)
+        .map((c) => c.condition);
+    const event = pullRequestEvent();
+    const cases: Array<[TriggerRule, InboundEvent, string | undefined, string[]]> = [
+      [rule(), event, undefined, []],
+      [rule({ enabled: false }), event, undefined, ['enabled']],
+      [rule({ source: 'git-c' }), event, undefined, ['source']],
+      [rule({ integration_id: 'int_a' }), event, 'int_b', ['integration']],
+      [rule({ integration_id: 'int_a' }), event, undefined, ['integration']],
+      [rule({ match: { event: 'push', project_regex: '^other/' } }), event, undefined, ['event', 'project_regex']],
+      [rule({ match: { event: '*', project_regex: '.*' } }), pullRequestEvent({ project: null }), undefined, ['project_regex']],
+    ];
+    for (const [r, e, integrationId, failed] of cases) {
+      expect(failedOf(r, e, integrationId)).toEqual(failed);
+      expect(triggerMatches(r, e, integrationId)).toBe(failed.length === 0);
+    }
+    expect(explainMatch(rule({ match: { event: 'push' } }), event).map((c) => c.condition)).toEqual([
+      'enabled',
+      'source',
+      'integration',
+      'event',
+      'project_regex',
+    ]);
+    expect(explainMatch(rule({ match: { event: 'push' } }), event)[3]).toEqual({
+      condition: 'event',
+      passed: false,
+      detail: 'the event is pull_request.opened; match.event is push',
+    });
+    expect(explainMatch(rule({ match: { event: '*', project_regex: '.*' } }), pullRequestEvent({ project: null }))[4]!.detail).toBe(
+      'the event has no project, and a project_regex never matches one without',
+    );
   });
 
   it('accepts RE2 patterns and explains what it refuses', () => {
