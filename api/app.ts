@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { AppError, ErrorCodes } from '../common/errors';
+import { consoleAssets } from './console';
 import type { AppState } from './context';
 import { errorEnvelope } from './middleware/errors';
 import { rateLimit } from './middleware/rate-limit';
@@ -31,7 +32,8 @@ import { cronRoutes } from './routes/cron';
 import { triggerRoutes } from './routes/triggers';
 import type { Services } from './services';
 
-export function createApp(services: Services): Koa<AppState> {
+/** `consoleDir`: the built operator console served at /console (default: dist/console of the checkout or production tree). */
+export function createApp(services: Services, { consoleDir }: { consoleDir?: string } = {}): Koa<AppState> {
   let openApi: unknown;
   const routes: AnyRoute[] = [
     ...agentRoutes(services),
@@ -85,6 +87,8 @@ export function createApp(services: Services): Koa<AppState> {
   app.use(corsPolicy(services.config.CORS_ORIGINS));
   app.use(requestContext(services.auth));
   app.use(errorEnvelope(services.log, services.config.MAX_JSON_BODY_BYTES));
+  // Static files of the console: not API calls, so not counted against the rate limits.
+  app.use(consoleAssets(consoleDir));
   app.use(rateLimit(services.rateLimiter));
   app.use(router.routes());
   // Anything the router did not answer: an unknown path, or a known path with another method.

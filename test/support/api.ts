@@ -47,11 +47,14 @@ export const newKeyText = () => `combo_${randomToken(8)}_${randomToken(32)}`;
  * Starts the real Koa app on a free port, on the real stack, with its own database. Every JSON
  * response is checked against the served OpenAPI document (a mismatch fails the calling test).
  */
-export async function startTestApi(overrides: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestApi> {
+export async function startTestApi(
+  overrides: Record<string, string> = {},
+  options: ServiceOptions & { /** The built console to serve at /console (default: dist/console). */ consoleDir?: string } = {},
+): Promise<TestApi> {
   const adminKey = overrides.BOOTSTRAP_API_KEY ?? newKeyText();
   const config = testConfig({ BOOTSTRAP_API_KEY: adminKey, ...overrides });
   const services = await createServices(config, createLogger('silent', 'test'), options);
-  const server: Server = createApp(services).listen(0, '127.0.0.1');
+  const server: Server = createApp(services, { consoleDir: options.consoleDir }).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
