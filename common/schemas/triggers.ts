@@ -144,7 +144,7 @@ export const triggerPreviewBody = z
       description:
         "the channel the sample arrives on, as triggers name it (`/v1/webhook/{channel}`, or `generic`); default: the trigger's `source`",
     }),
-    trigger: triggerConfig.meta({ description: 'the trigger definition, exactly as POST /v1/event-trigger takes it under `trigger`' }),
+    trigger: triggerConfig,
     enabled: z.boolean().default(true).meta({ description: 'as the trigger would be saved; a disabled trigger matches nothing' }),
     payload: z.record(z.string(), z.unknown()).meta({
       description:
@@ -187,12 +187,14 @@ const normalisedEvent = z
   })
   .meta({
     id: 'InboundEvent',
-    description: 'An inbound event as the channel normalises it: what triggers match on and fill their inputs from (`{{ event.<path> }}`)',
+    description:
+      'An inbound event as the channel normalises it: what triggers match on and fill their inputs from (`{{ event.<path> }}`). ' +
+      'In a preview, the sample normalised exactly as an inbound call on the channel would be.',
   });
 
 export const triggerPreview = z
   .object({
-    event: normalisedEvent.meta({ description: 'the sample normalised exactly as an inbound call on the channel would be' }),
+    event: normalisedEvent,
     matches: z.boolean().meta({ description: 'whether the trigger matches the event: every condition passed' }),
     conditions: z
       .array(
