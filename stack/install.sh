@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds or downloads every part of the local stack into .stack/, reusing what is already there.
-# Usage: stack/install.sh [temporal|ferretdb|postgres|elasticsearch|test-server|embedding-model|python-clients|official-clients ...]
-# (default: all but python-clients and official-clients, which only the tests need)
+# Usage: stack/install.sh [temporal|ferretdb|postgres|elasticsearch|test-server|embedding-model|python-clients|official-clients|chromium ...]
+# (default: all but python-clients, official-clients and chromium, which only the tests need)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 install_postgres() {
@@ -115,6 +115,15 @@ install_official_clients() {
   fi
 }
 
+# Debian's Chromium: the browser tests (test/browser) drive it with playwright-core by its path, since
+# Playwright's own browser download is not used (nothing outside the package registries is fetched).
+install_chromium() {
+  [ -x /usr/bin/chromium ] && return
+  need apt-get "the browser tests need Chromium at /usr/bin/chromium (apt-get install chromium)"
+  log "installing Chromium from Debian (the browser tests drive it)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+}
+
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(postgres temporal ferretdb elasticsearch test-server embedding-model)
 for part in "${parts[@]}"; do
@@ -127,6 +136,7 @@ for part in "${parts[@]}"; do
     embedding-model) install_embedding_model ;;
     python-clients) install_python_clients ;;
     official-clients) install_official_clients ;;
+    chromium) install_chromium ;;
     *) die "unknown part: $part" ;;
   esac
 done

@@ -20,6 +20,8 @@
  * | stores/                     | stores/, common/                                                              |
  * | common/                     | common/ only                                                                  |
  * | bench/, test/               | anything                                                                      |
+ * | console/ (operator console) | console/, the official TypeScript client (clients/typescript/src, imported as |
+ * |                             | @combo/client) and npm packages: never the service's code or Node.js modules  |
  *
  * Besides the table: only commands/ (and the composition roots that create it) imports @temporalio/client; no cycles of value imports (cycles through an `import type` are allowed), no
  * devDependencies imported from production code (everything but test/, bench/ and root config
@@ -30,7 +32,8 @@
  */
 
 /** Every project folder that holds source; a dependency into one of these is a project import. */
-const PROJECT = '^(api|workers|commands|workflows|activities|completion|knowledge|triggers|upstream|llm|tools|stores|common|test|bench)/';
+const PROJECT =
+  '^(api|workers|commands|workflows|activities|completion|knowledge|triggers|upstream|llm|tools|stores|common|test|bench|console)/';
 const DOMAIN = '(completion|knowledge|triggers)';
 const UPSTREAM = '(upstream|llm|tools)';
 /** Domain modules that workflows may import as values (deterministic, no I/O). */
@@ -80,6 +83,14 @@ module.exports = {
       'common',
     ]),
     {
+      name: 'layer-console',
+      comment:
+        'Layer table row "console/ (operator console)": a browser app that talks to the API only through the official TypeScript client; it imports its own files, the client (clients/typescript/src, by the @combo/client alias) and npm packages (bundled by Vite), never the service\'s code or a Node.js module. Its Vite config (Node) aside.',
+      severity: 'error',
+      from: { path: '^console/', pathNot: '^console/vite\\.config\\.mjs$' },
+      to: { pathNot: '^(console|clients/typescript/src)/', dependencyTypesNot: ['npm', 'npm-dev'] },
+    },
+    {
       name: 'temporal-client-in-commands',
       comment:
         'Beyond the table: only commands/ calls the Temporal client (starts, signals, schedules, descriptions); the composition roots (api/services-factory.ts, workers/) create it and hand it down.',
@@ -100,9 +111,9 @@ module.exports = {
     {
       name: 'not-to-dev-dep',
       comment:
-        'Beyond the table: production code (everything but test/, bench/, the client generator clients/codegen/ and root config files) imports no devDependency: the image installs without them.',
+        'Beyond the table: production code (everything but test/, bench/, the client generator clients/codegen/, the operator console console/ (bundled at build time: its packages are not installed in the image) and root config files) imports no devDependency: the image installs without them.',
       severity: 'error',
-      from: { path: '^[^/]+/', pathNot: '^(test|bench|clients/codegen|node_modules)/' },
+      from: { path: '^[^/]+/', pathNot: '^(test|bench|clients/codegen|console|node_modules)/' },
       to: { dependencyTypes: ['npm-dev'] },
     },
     {
@@ -121,11 +132,13 @@ module.exports = {
     moduleSystems: ['cjs', 'es6'],
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
+    // The console's @combo/client alias (console/tsconfig.json has it; the root tsconfig.json does not).
+    webpackConfig: { fileName: 'test/static/console-resolve.cjs' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
       mainFields: ['module', 'main', 'types', 'typings'],
-      extensions: ['.ts', '.d.ts', '.js', '.cjs', '.mjs', '.json'],
+      extensions: ['.ts', '.tsx', '.d.ts', '.js', '.cjs', '.mjs', '.json'],
     },
     reporterOptions: {
       text: { highlightFocused: true },

@@ -1,9 +1,11 @@
 // ESLint 9 flat config: @eslint/js and typescript-eslint (type-aware), eslint-config-prettier last
 // so that formatting is Prettier's alone. Type information comes from tsconfig.json, which includes
-// the service, test/ and bench/; the few plain JS files (jest config and reporters, these configs)
-// are linted without type information.
+// the service, test/ and bench/; the operator console (console/src) has its own browser tsconfig and
+// the React hooks rules; the few plain JS files (jest config and reporters, these configs, the Vite
+// config) are linted without type information.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -74,6 +76,20 @@ export default tseslint.config(
       parserOptions: {
         projectService: false,
         project: ['./clients/typescript/tsconfig.json'],
+        tsconfigRootDir: new URL('../..', import.meta.url).pathname,
+      },
+    },
+  },
+  {
+    // The operator console (console/src) is a browser app: its type information comes from console/tsconfig.json (DOM, JSX,
+    // the official client by path alias), and React's rules of hooks apply.
+    files: ['console/src/**/*.ts', 'console/src/**/*.tsx'],
+    ...reactHooks.configs.flat['recommended-latest'],
+    languageOptions: {
+      globals: { ...globals.browser },
+      parserOptions: {
+        projectService: false,
+        project: ['./console/tsconfig.json'],
         tsconfigRootDir: new URL('../..', import.meta.url).pathname,
       },
     },
