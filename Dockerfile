@@ -1,6 +1,7 @@
 # One image for the API and the worker (the command picks the role). stack/prod-build.sh builds
 # what goes into /app, the same way test/integration/production-install.test.ts builds the tree it
-# starts; the embedding model is fetched at build time, so uploads work without a volume.
+# starts, the operator console's static files included (/app/dist/console, served at /console);
+# the embedding model is fetched at build time, so uploads work without a volume.
 ARG NODE_MAJOR=24
 
 FROM maven:3.9-eclipse-temurin-21 AS model

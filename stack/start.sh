@@ -41,6 +41,7 @@ wait_for 90 "API (all backends ready)" api_ready || die "the API did not become 
 cat <<INFO
 
   API base address   $api
+  Console            http://127.0.0.1:$API_PORT/console/   (sign in with the key below)
   Swagger UI         $api/docs
   Temporal UI        $TEMPORAL_UI_URL
   API key (admin)    $BOOTSTRAP_API_KEY

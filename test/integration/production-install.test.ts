@@ -211,6 +211,19 @@ describe('the production install (the Docker image tree)', () => {
     expect(search.json.data.chunks[0]).toMatchObject({ doc_id: docId, doc_name: 'guide.md' });
   }, 180_000);
 
+  it('serves the operator console it built at /console, with its assets and Content-Security-Policy', async () => {
+    const origin = new URL(base).origin;
+    const index = await fetch(`${origin}/console/settings/api-keys`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const html = await index.text();
+    const script = /<script type="module" crossorigin src="(\/console\/assets\/[^"]+\.js)"><\/script>/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${origin}${script!}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
   it('stops cleanly on SIGTERM, as docker stop sends it', async () => {
     expect(await stop(api)).toBe(0);
     expect(await stop(worker)).toBe(0);
