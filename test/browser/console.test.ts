@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { startTestApi, type TestApi } from '../support/api';
 import { type ConsoleBrowser, expectAccessible, openConsoleBrowser, screenshot } from '../support/browser';
 import { startTestWorker } from '../support/worker';
@@ -163,4 +163,56 @@ describe('the operator console in a browser', () => {
     await expectAccessible(page, 'the sign-in page after a 401');
     await screenshot(page, 'signed-out-401');
   }, 60_000);
+});
+
+describe('the console session', () => {
+  let api: TestApi;
+  let ui: ConsoleBrowser;
+
+  beforeAll(async () => {
+    // The shortest console-token life there is: renewed 30 s before it ends.
+    api = await startTestApi({ CONSOLE_TOKEN_TTL_S: '60' });
+    ui = await openConsoleBrowser(api.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await ui?.close();
+    await api?.close();
+  }, 60_000);
+
+  const isExchange = (request: Request) => request.method() === 'POST' && new URL(request.url()).pathname === '/v1/auth/console-token';
+
+  it('renews its token before it expires, with the token, and calls on with the new one', async () => {
+    const { page } = ui;
+    // The page's clock runs on, and is moved ahead to the renewal (the service's clock is not: the tokens stay valid).
+    await page.clock.install();
+    await page.goto(`${api.url}/console/settings/api-keys`);
+    await page.getByLabel('API key').fill(api.adminKey);
+    const signedIn = page.waitForResponse((response) => isExchange(response.request()));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const first = await signedIn;
+    expect(first.request().headers().authorization).toBe(`Bearer ${api.adminKey}`);
+    const firstToken = ((await first.json()) as { data: { token: string; expires_in: number } }).data;
+    expect(firstToken.expires_in).toBeLessThanOrEqual(60);
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+
+    const renewed = page.waitForRequest(isExchange);
+    await page.clock.runFor(31_000);
+    const renewal = await renewed;
+    // The renewal sends the console token, never the API key, which was not kept.
+    expect(renewal.headers().authorization).toBe(`Bearer ${firstToken.token}`);
+    const reply = await renewal.response();
+    expect(reply?.status()).toBe(200);
+    const secondToken = ((await reply!.json()) as { data: { token: string } }).data.token;
+    expect(secondToken).not.toBe(firstToken.token);
+
+    // The next calls (the overview's, loaded for the first time) carry the renewed token.
+    const nextCall = page.waitForRequest((request) => new URL(request.url()).pathname === '/v1/combo/completions');
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    const call = await nextCall;
+    expect(call.headers().authorization).toBe(`Bearer ${secondToken}`);
+    expect((await call.response())?.status()).toBe(200);
+    expect(ui.problems).toEqual([]);
+  }, 120_000);
 });
