@@ -35,5 +35,3 @@ export function createServiceKeyStore(db: Db, secretBox: SecretBox) {
     },
   };
 }
-
-export type ServiceKeyStore = ReturnType<typeof createServiceKeyStore>;

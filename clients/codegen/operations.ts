@@ -46,6 +46,7 @@ export const OPERATION_PLACES: Record<string, OperationPlace> = {
   listScenarios: { resource: ['scenarios'], method: 'list' },
   listProcessors: { resource: ['processors'], method: 'list' },
 
+  createConsoleToken: { resource: ['auth'], method: 'consoleToken' },
   createApiKey: { resource: ['apiKeys'], method: 'create' },
   listApiKeys: { resource: ['apiKeys'], method: 'list' },
   revokeApiKey: { resource: ['apiKeys'], method: 'revoke' },
@@ -91,6 +92,7 @@ export const OPERATION_PLACES: Record<string, OperationPlace> = {
   getEventTrigger: { resource: ['eventTriggers'], method: 'get' },
   updateEventTrigger: { resource: ['eventTriggers'], method: 'update' },
   deleteEventTrigger: { resource: ['eventTriggers'], method: 'delete' },
+  previewEventTrigger: { resource: ['eventTriggers'], method: 'preview' },
 
   listParsers: { resource: ['parsers'], method: 'list' },
   listEmbeddingModels: { resource: ['embeddingModels'], method: 'list' },
@@ -104,6 +106,7 @@ export const OPERATION_PLACES: Record<string, OperationPlace> = {
   getDocument: { resource: ['documents'], method: 'get' },
   deleteDocument: { resource: ['documents'], method: 'delete' },
   reparseDocument: { resource: ['documents'], method: 'reparse' },
+  listDocumentChunks: { resource: ['documents'], method: 'listChunks' },
   searchChunks: { resource: ['chunks'], method: 'search' },
 
   listSkills: { resource: ['skills'], method: 'list' },

@@ -22,6 +22,11 @@ def test_integrations_triggers_and_inbound_calls(client: combo.Combo, agent: com
             "action": {"agent_id": agent.agent_id, "session_template": "default", "inputs": {"who": "{{ event.actor }}"}},
         },
     )
+    preview = client.event_triggers.preview(
+        trigger=trigger.trigger, payload={"event": "deploy", "project": "shop", "actor": "ana", "url": "https://example.com/d/1"}
+    )
+    assert preview.matches and preview.would_start and preview.event.actor == "ana"
+    assert preview.task is not None and preview.task.inputs == {"who": "ana"}
     assert client.event_triggers.get(trigger.trigger_id).name == trigger.name
     assert trigger.trigger_id in [t.trigger_id for t in client.event_triggers.list()]
     assert client.event_triggers.update(trigger.trigger_id, enabled=False).enabled is False
@@ -92,14 +97,21 @@ def test_skills(client: combo.Combo, agent: combo.Agent) -> None:
 
 
 def test_api_keys_events_costs_and_service(client: combo.Combo, base_url: str) -> None:
-    created = client.api_keys.create(name=unique("ci"), role="member")
+    created = client.api_keys.create(name=unique("ci"), role="member", owner_id=unique("user"))
     assert created.api_key.startswith("combo_")
     with combo.Combo(base_url=base_url, api_key=created.api_key) as member:
         assert member.service.health().status == "ok"
         member.agents.list()
         with pytest.raises(combo.PermissionDeniedError) as forbidden:
-            member.api_keys.list()  # admins only
+            member.events.list()  # admins only
         assert (forbidden.value.code, forbidden.value.status) == (10003, 403)
+        # Keys are personal: a member sees its own only.
+        assert [k.key_id for k in member.api_keys.list()] == [created.key_id]
+        token = member.auth.console_token()
+        assert token.key_id == created.key_id and token.user_id == created.owner_id and token.roles == ["member"]
+    with combo.Combo(base_url=base_url, api_key=token.token) as console:
+        assert console.auth.console_token().key_id == created.key_id  # renewed with the token itself
+    assert client.auth.console_token().roles == ["admin", "member"]
     assert created.key_id in [k.key_id for k in client.api_keys.list()]
     assert client.api_keys.revoke(created.key_id).revoked_at is not None
     with combo.Combo(base_url=base_url, api_key=created.api_key) as revoked, pytest.raises(combo.AuthenticationError):
@@ -108,6 +120,8 @@ def test_api_keys_events_costs_and_service(client: combo.Combo, base_url: str) -
     assert client.events.list(page_size=5).total >= 1
     costs = client.costs.get()
     assert costs.tokens >= 0
+    by_day = client.costs.get(group_by="day", since=(dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=7)).isoformat())
+    assert by_day.group_by == "day" and by_day.groups is not None
     assert client.costs.set_threshold(threshold_tokens=1_000_000).threshold_tokens == 1_000_000
     client.costs.set_threshold(threshold_tokens=None)
 

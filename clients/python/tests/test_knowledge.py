@@ -45,6 +45,8 @@ def test_upload_wait_search(client: combo.Combo, tmp_path: Path) -> None:
         assert client.documents.wait(doc.doc_id, timeout=120).status == "ready"
     assert {d.doc_id for d in client.documents.list(kb.kb_id)} == {from_bytes.doc_id, from_path.doc_id, from_file.doc_id}
 
+    chunks = list(client.documents.list_chunks(from_bytes.doc_id, page_size=1))
+    assert len(chunks) == ready.chunk_count and [c.position for c in chunks] == list(range(len(chunks)))
     hits = client.chunks.search(question="how do I reset the device", kb_ids=[kb.kb_id], top_k=3)
     assert hits.chunks and hits.chunks[0].doc_id == from_bytes.doc_id
 

@@ -71,6 +71,30 @@ def test_a_real_delivery_verifies(client: combo.Combo, receiver: Receiver) -> No
     assert client.webhooks.subscriptions.delete(sub.subscription_id).deleted is True
 
 
+def test_a_dead_letter_is_replayed(client: combo.Combo) -> None:
+    # The service under test waits 200 ms between attempts (WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS).
+    failing = [True]
+    receiver = Receiver(status=lambda: 500 if failing[0] else 200)
+    try:
+        sub = client.webhooks.subscriptions.create(url=receiver.url, events=["session.created"])
+        delivery = client.webhooks.subscriptions.test(sub.subscription_id)
+        deadline = time.monotonic() + 30
+        while client.webhooks.deliveries.get(delivery.delivery_id).status != "dead" and time.monotonic() < deadline:
+            time.sleep(0.2)
+        dead = client.webhooks.deliveries.get(delivery.delivery_id)
+        assert dead.status == "dead" and len(dead.attempts) == 5
+        assert delivery.delivery_id in [d.delivery_id for d in client.webhooks.dead_letters.list(page_size=100)]
+
+        failing[0] = False
+        replayed = client.webhooks.dead_letters.replay(delivery.delivery_id)
+        assert replayed.event_id == delivery.event_id
+        body, headers = receiver.wait_for(6)[5]
+        assert webhooks.verify(body, headers, sub.secret).event_id == delivery.event_id
+        client.webhooks.subscriptions.delete(sub.subscription_id)
+    finally:
+        receiver.close()
+
+
 def test_sign_makes_what_verify_accepts() -> None:
     body, headers = webhooks.sign({"event": "deploy"}, "s3cret", timestamp=int(time.time()), event_id="evt_1")
     assert headers["X-Combo-Event-Id"] == "evt_1" and json.loads(body) == {"event": "deploy"}

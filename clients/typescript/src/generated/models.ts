@@ -463,6 +463,8 @@ export interface CompletionRun {
   finished_at: string | null;
   /** the run's tool calls that needed a person's approval, oldest first */
   approvals: ToolApproval[];
+  /** the run's workflows in the Temporal UI (found by its TraceId search attribute); null when the service has no TEMPORAL_UI_URL */
+  temporal_ui_url: string | null;
 }
 
 /** `chat`: a completion asked through the API; `trigger`: started by an event trigger; `cron`: started by a cron job */
@@ -566,9 +568,31 @@ export interface ProcessorMode {
   description: string;
 }
 
+export interface ConsoleToken {
+  /** the JWT: send it as `Authorization: Bearer <token>`; keep it in memory only */
+  token: string;
+  token_type: 'Bearer';
+  /** the token stops working then (CONSOLE_TOKEN_TTL_S, never after the key expires) */
+  expires_at: string;
+  /** seconds until expires_at */
+  expires_in: number;
+  tenant_id: string;
+  /** the token's subject: the owner of the key it came from */
+  user_id: string;
+  roles: Role[];
+  /** the API key the token came from; revoking it ends the token */
+  key_id: string;
+}
+
+export type Role = 'admin' | 'member';
+
+export type ConsoleTokenRequest = Record<string, unknown>;
+
 export interface CreatedApiKey {
   /** API key id (public) */
   key_id: string;
+  /** the user the key belongs to. Keys created before keys were personal (and the bootstrap key) own themselves: owner_id = key_id */
+  owner_id: string;
   name: string;
   role: Role;
   /** first characters of the key, to recognise it */
@@ -583,11 +607,15 @@ export interface CreatedApiKey {
   api_key: string;
 }
 
-export type Role = 'admin' | 'member';
-
 export interface CreateApiKeyRequest {
   name: string;
-  role?: Role;
+  /**
+   * at most the role of the caller: a member cannot create an admin key
+   * @default "member"
+   */
+  role?: 'admin' | 'member';
+  /** admins only: create the key for another user of the tenant. Default: the caller (its key owner or JWT subject) */
+  owner_id?: string;
   /** ISO 8601; the key stops working then */
   expires_at?: string;
 }
@@ -603,6 +631,8 @@ export interface ApiKeyPage {
 export interface ApiKey {
   /** API key id (public) */
   key_id: string;
+  /** the user the key belongs to. Keys created before keys were personal (and the bootstrap key) own themselves: owner_id = key_id */
+  owner_id: string;
   name: string;
   role: Role;
   /** first characters of the key, to recognise it */
@@ -1040,6 +1070,74 @@ export interface CreateEventTriggerRequest {
   trigger: EventTriggerConfig;
 }
 
+export interface EventTriggerPreview {
+  event: InboundEvent;
+  /** whether the trigger matches the event: every condition passed */
+  matches: boolean;
+  /** every condition of the match, in the order it is checked */
+  conditions: Array<{
+    /** `enabled`; `source` (the channel); `integration` (a trigger naming one hears only events through it); `event` (`match.event` or `*`); `project_regex` (found in the project; an event without one never matches a pattern) */
+    condition: 'enabled' | 'source' | 'integration' | 'event' | 'project_regex';
+    passed: boolean;
+    /** why, in words */
+    detail: string;
+  }>;
+  /** the agent task the trigger would start for this event (filled whether it matches or not); null when `error` says why none */
+  task: {
+    agent_id: string;
+    session_template: 'default' | 'code-review' | 'import-requirements' | 'import-bugs';
+    /** the inputs filled from the event */
+    inputs: Record<string, string>;
+    /** what the task would ask the agent (the session template's question) */
+    question: string;
+  } | null;
+  /** why no task would start though the trigger matched: an input names a path the event lacks, in the inbound reply's words (`tasks[].error`) */
+  error: string | null;
+  /** matches and no error: a real inbound call would start the task */
+  would_start: boolean;
+}
+
+/** An inbound event as the channel normalises it: what triggers match on and fill their inputs from (`{{ event.<path> }}`). In a preview, the sample normalised exactly as an inbound call on the channel would be. */
+export interface InboundEvent {
+  event_id: string;
+  /** channel of the source system (`/v1/webhook/{channel}`), or `generic` for `/v1/webhook/generic/{trigger_id}` */
+  source: 'workchat-a' | 'workchat-b' | 'review-a' | 'git-a' | 'git-b' | 'git-c' | 'generic';
+  /** the normalised event name; `unknown` when the channel does not recognise the payload */
+  event: string;
+  project: string | null;
+  actor: string | null;
+  url: string | null;
+  /** ISO 8601 UTC timestamp */
+  received_at: string;
+  /** the body as sent */
+  payload: Record<string, unknown>;
+}
+
+export interface EventTriggerPreviewRequest {
+  /** the channel the sample arrives on, as triggers name it (`/v1/webhook/{channel}`, or `generic`); default: the trigger's `source` */
+  source?: 'workchat-a' | 'workchat-b' | 'review-a' | 'git-a' | 'git-b' | 'git-c' | 'generic';
+  trigger: EventTriggerConfig;
+  /**
+   * as the trigger would be saved; a disabled trigger matches nothing
+   * @default true
+   */
+  enabled?: boolean;
+  /** the sample body as the sending system would POST it (a JSON object); the whole request is bounded like an inbound body (MAX_JSON_BODY_BYTES, nested at most 64 levels) */
+  payload: Record<string, unknown>;
+  /**
+   * headers of the sample, for channels that take the event from one: `X-GitHub-Event` (git-b), `X-Gitea-Event` (git-c); names in any case
+   * @default {}
+   */
+  headers?: Record<string, string>;
+  /**
+   * the X-Combo-Event-Id of the sample (`{{ event.event_id }}`); default `evt_preview`
+   * @default "evt_preview"
+   */
+  event_id?: string;
+  /** the integration the sample is taken to arrive through (of the tenant, on the sample's channel: 10001 otherwise); default: the trigger's `integration_id`, so a trigger that names one is checked as if the sample came through it */
+  integration_id?: string;
+}
+
 export interface EventTriggerPage {
   items: EventTrigger[];
   /** number of items across all pages */
@@ -1204,6 +1302,33 @@ export interface UploadDocumentRequest {
   parser_id?: string;
   /** the document (text, Markdown, HTML, PDF, DOCX, CSV, XLSX or JSON) */
   file: Uploadable;
+}
+
+export interface DocumentChunkPage {
+  items: DocumentChunk[];
+  /** number of items across all pages */
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface DocumentChunk {
+  /** the id search answers with (`SearchedChunk.chunk_id`) */
+  chunk_id: string;
+  /** 0-based order of the chunk in its document; the list is ordered by it */
+  position: number;
+  /** the chunk text as indexed: what search matches, quotes and gives the model */
+  content: string;
+  /** headings (or structural labels such as `Article 3`, `Claim 2`) from the document root down to the chunk; empty when none */
+  section_path: string[];
+  /** the parser's role for the chunk (`abstract`, `claim`, `reference`, `qa`, `row`, ...); null when none */
+  role: string | null;
+  /** page (PDF) or sheet (XLSX) the chunk starts on, 1-based; null for formats without pages */
+  page: number | null;
+  /** tokens of `content` (cl100k) */
+  tokens: number;
+  /** the document's parse that wrote the chunk (1: the upload's) */
+  parse: number;
 }
 
 export interface ReparseDocumentRequest {
@@ -1389,6 +1514,54 @@ export interface File {
 export interface UploadFileRequest {
   /** the file (text, Markdown, HTML, PDF, DOCX, CSV, XLSX or JSON) */
   file: Uploadable;
+}
+
+/** The period summary (`CostSummary`, unchanged); with `group_by`, also the costs of a range by agent or by day. */
+export interface CostReport {
+  /** UTC calendar month, `YYYY-MM` */
+  period: string;
+  /** tokens of the completion runs recorded in the period */
+  tokens: number;
+  /** summed run durations */
+  duration_ms: number;
+  /** completion runs recorded in the period */
+  runs: number;
+  /** the tenant's threshold per period in tokens; null when there is none */
+  threshold_tokens: number | null;
+  /** `tenant`: set with PUT /v1/costs/threshold; `default`: the installation default (COST_THRESHOLD_TOKENS); `none`: no threshold */
+  threshold_source: 'tenant' | 'default' | 'none';
+  /** tokens >= threshold_tokens */
+  threshold_exceeded: boolean;
+  /** present when asked for: how `groups` are grouped */
+  group_by?: 'agent' | 'day';
+  /** with group_by: the start of the range the groups cover (inclusive) */
+  since?: string;
+  /** with group_by: the end of the range the groups cover (exclusive) */
+  until?: string;
+  /** with group_by: the runs that ended in [since, until), summed per agent (`CostGroupByAgent`, most tokens first) or per UTC day (`CostGroupByDay`, oldest first, days without runs left out); independent of `period` */
+  groups?: Array<CostGroupByAgent | CostGroupByDay>;
+}
+
+export interface CostGroupByAgent {
+  /** the agent that ran; null for runs recorded before costs kept their agent (and of no agent known now) */
+  agent_id: string | null;
+  /** tokens of the runs in the group (as `cost.tokens` of each run: prompt and completion together) */
+  tokens: number;
+  /** summed run durations */
+  duration_ms: number;
+  /** completion runs in the group */
+  runs: number;
+}
+
+export interface CostGroupByDay {
+  /** the UTC day the runs ended, `YYYY-MM-DD` */
+  day: string;
+  /** tokens of the runs in the group (as `cost.tokens` of each run: prompt and completion together) */
+  tokens: number;
+  /** summed run durations */
+  duration_ms: number;
+  /** completion runs in the group */
+  runs: number;
 }
 
 export interface CostSummary {

@@ -24,6 +24,9 @@ import type {
   ChunkSearchRequest,
   ChunkSearchResult,
   CompletionRun,
+  ConsoleToken,
+  ConsoleTokenRequest,
+  CostReport,
   CostSummary,
   CreateAgentRequest,
   CreateApiKeyRequest,
@@ -41,11 +44,14 @@ import type {
   Deleted,
   DeliveryStatus,
   Document,
+  DocumentChunk,
   DocumentStatus,
   EmbeddingModelList,
   Event,
   EventName,
   EventTrigger,
+  EventTriggerPreview,
+  EventTriggerPreviewRequest,
   File,
   Health,
   InstallSkillRequest,
@@ -262,6 +268,14 @@ export const OPERATIONS: readonly OperationInfo[] = [
     method: 'list',
     httpMethod: 'GET',
     path: '/v1/combo/processors',
+    handWritten: false,
+  },
+  {
+    operationId: 'createConsoleToken',
+    resource: 'auth',
+    method: 'consoleToken',
+    httpMethod: 'POST',
+    path: '/v1/auth/console-token',
     handWritten: false,
   },
   { operationId: 'createApiKey', resource: 'apiKeys', method: 'create', httpMethod: 'POST', path: '/v1/api-keys', handWritten: false },
@@ -503,6 +517,14 @@ export const OPERATIONS: readonly OperationInfo[] = [
     handWritten: false,
   },
   {
+    operationId: 'previewEventTrigger',
+    resource: 'eventTriggers',
+    method: 'preview',
+    httpMethod: 'POST',
+    path: '/v1/event-trigger/preview',
+    handWritten: false,
+  },
+  {
     operationId: 'getEventTrigger',
     resource: 'eventTriggers',
     method: 'get',
@@ -591,6 +613,14 @@ export const OPERATIONS: readonly OperationInfo[] = [
     method: 'delete',
     httpMethod: 'DELETE',
     path: '/v1/document/{doc_id}',
+    handWritten: false,
+  },
+  {
+    operationId: 'listDocumentChunks',
+    resource: 'documents',
+    method: 'listChunks',
+    httpMethod: 'GET',
+    path: '/v1/document/{doc_id}/chunks',
     handWritten: false,
   },
   {
@@ -774,6 +804,8 @@ export interface ApiKeysListParams {
    * @default 20
    */
   page_size?: number;
+  /** admins only: the keys of this user (members always see only theirs) */
+  owner_id?: string;
 }
 
 /** Parameters of `events.list` (the query of GET /v1/events). */
@@ -928,6 +960,20 @@ export interface DocumentsListParams {
   status?: DocumentStatus;
 }
 
+/** Parameters of `documents.listChunks` (the query of GET /v1/document/{doc_id}/chunks). */
+export interface DocumentsListChunksParams {
+  /**
+   * 1-based page number
+   * @default 1
+   */
+  page?: number;
+  /**
+   * items per page, 1-100
+   * @default 20
+   */
+  page_size?: number;
+}
+
 /** Parameters of `skills.list` (the query of GET /v1/skills). */
 export interface SkillsListParams {
   /**
@@ -946,6 +992,12 @@ export interface SkillsListParams {
 export interface CostsGetParams {
   /** the period to report; the current one when absent */
   period?: string;
+  /** `agent`: one group per agent (`agent_id`); `day`: one group per UTC day (`day`). The groups are added beside the period summary. */
+  group_by?: 'agent' | 'day';
+  /** with group_by: runs that ended at or after this (inclusive); default 30 days before `until` */
+  since?: string;
+  /** with group_by: runs that ended before this (exclusive); default now. At most 366 days after `since` */
+  until?: string;
 }
 
 /** `client.agents`. */
@@ -1180,6 +1232,17 @@ export class Processors extends APIResource {
   }
 }
 
+/** `client.auth`. */
+export class Auth extends APIResource {
+  /**
+   * Exchange an API key (or a console token, to renew it) for a short-lived console token.
+   * `POST /v1/auth/console-token`
+   */
+  consoleToken(params?: ConsoleTokenRequest, options?: RequestOptions): APIPromise<ConsoleToken> {
+    return this._client.request({ method: 'POST', path: '/v1/auth/console-token', body: params ?? {} }, options);
+  }
+}
+
 /** `client.apiKeys`. */
 export class ApiKeys extends APIResource {
   /**
@@ -1191,7 +1254,7 @@ export class ApiKeys extends APIResource {
   }
 
   /**
-   * List the tenant's API keys (never their secrets).
+   * List API keys (never their secrets): your own, or every key of the tenant for an admin.
    * `GET /v1/api-keys`
    */
   list(params?: ApiKeysListParams, options?: RequestOptions): PagePromise<ApiKey> {
@@ -1199,7 +1262,7 @@ export class ApiKeys extends APIResource {
   }
 
   /**
-   * Revoke an API key.
+   * Revoke an API key (your own, or any key of the tenant for an admin).
    * `DELETE /v1/api-keys/{key_id}`
    */
   revoke(keyId: string, options?: RequestOptions): APIPromise<ApiKey> {
@@ -1513,6 +1576,14 @@ export class EventTriggers extends APIResource {
   }
 
   /**
+   * Preview a trigger on a sample event: the normalised event, the match and the task, nothing started.
+   * `POST /v1/event-trigger/preview`
+   */
+  preview(params: EventTriggerPreviewRequest, options?: RequestOptions): APIPromise<EventTriggerPreview> {
+    return this._client.request({ method: 'POST', path: '/v1/event-trigger/preview', body: params }, options);
+  }
+
+  /**
    * Get one event trigger.
    * `GET /v1/event-trigger/{trigger_id}`
    */
@@ -1637,6 +1708,14 @@ export class DocumentsBase extends APIResource {
   }
 
   /**
+   * A document's chunks in document order (chunk viewer).
+   * `GET /v1/document/{doc_id}/chunks`
+   */
+  listChunks(docId: string, params?: DocumentsListChunksParams, options?: RequestOptions): PagePromise<DocumentChunk> {
+    return this._client.requestPage({ method: 'GET', path: `/v1/document/${encodeURIComponent(docId)}/chunks`, query: params }, options);
+  }
+
+  /**
    * Parse a document again.
    * `POST /v1/document/{doc_id}/reparse`
    */
@@ -1729,10 +1808,10 @@ export class Files extends APIResource {
 /** `client.costs`. */
 export class Costs extends APIResource {
   /**
-   * The tenant's completion costs in a period, and its threshold.
+   * The tenant's completion costs in a period, and its threshold; optionally by agent or by day.
    * `GET /v1/costs`
    */
-  get(params?: CostsGetParams, options?: RequestOptions): APIPromise<CostSummary> {
+  get(params?: CostsGetParams, options?: RequestOptions): APIPromise<CostReport> {
     return this._client.request({ method: 'GET', path: '/v1/costs', query: params }, options);
   }
 
@@ -1798,6 +1877,8 @@ export class ComboBase extends ComboCore {
   readonly scenarios: Scenarios;
   /** `client.processors` */
   readonly processors: Processors;
+  /** `client.auth` */
+  readonly auth: Auth;
   /** `client.apiKeys` */
   readonly apiKeys: ApiKeys;
   /** `client.events` */
@@ -1839,6 +1920,7 @@ export class ComboBase extends ComboCore {
     this.runs = new hand.Runs(this);
     this.scenarios = new Scenarios(this);
     this.processors = new Processors(this);
+    this.auth = new Auth(this);
     this.apiKeys = new ApiKeys(this);
     this.events = new Events(this);
     this.webhooks = new Webhooks(this);

@@ -18,6 +18,22 @@ describe('api keys', () => {
     expect((await client.apiKeys.revoke(created.key_id)).revoked_at).not.toBeNull();
     await expect(other.agents.list()).rejects.toBeInstanceOf(AuthenticationError);
   });
+
+  test('keys are personal; a key is exchanged for a console token, which renews itself and ends with its key', async () => {
+    const owner = `user-${tag()}`;
+    const created = await client.apiKeys.create({ name: `mine-${tag()}`, role: 'member', owner_id: owner });
+    expect(created.owner_id).toBe(owner);
+    const member = newClient({ apiKey: created.api_key });
+    const own = [];
+    for await (const key of member.apiKeys.list()) own.push(key.key_id);
+    expect(own).toEqual([created.key_id]);
+    const token = await member.auth.consoleToken();
+    expect(token).toMatchObject({ key_id: created.key_id, user_id: owner, roles: ['member'], token_type: 'Bearer' });
+    const console = newClient({ apiKey: token.token });
+    expect((await console.auth.consoleToken()).key_id).toBe(created.key_id);
+    await client.apiKeys.revoke(created.key_id);
+    await expect(console.agents.list()).rejects.toBeInstanceOf(AuthenticationError);
+  });
 });
 
 describe('events, costs, catalogues, service', () => {
@@ -34,6 +50,9 @@ describe('events, costs, catalogues, service', () => {
   });
 
   test('costs: get and set the threshold', async () => {
+    const byAgent = await client.costs.get({ group_by: 'agent', since: new Date(Date.now() - 86_400_000).toISOString() });
+    expect(byAgent.group_by).toBe('agent');
+    expect(Array.isArray(byAgent.groups)).toBe(true);
     const summary = await client.costs.get();
     expect(summary.period).toMatch(/^\d{4}-\d{2}$/);
     expect((await client.costs.get({ period: summary.period })).period).toBe(summary.period);

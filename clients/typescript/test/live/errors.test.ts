@@ -46,7 +46,7 @@ describe('errors are typed by the envelope code', () => {
     const created = await client.apiKeys.create({ name: `member-${tag()}`, role: 'member' });
     const member = newClient({ apiKey: created.api_key });
     await expect(member.agents.list()).resolves.toBeDefined();
-    const error = await member.apiKeys.list().catch((e: unknown) => e);
+    const error = await member.events.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermissionDeniedError);
     expect(error).toMatchObject({ code: 10003, status: 403 });
     await client.apiKeys.revoke(created.key_id);

@@ -60,6 +60,9 @@ describe('knowledge bases', () => {
     expect(stages.at(-1)).toMatchObject({ stage: 'done', fraction: 1 });
     expect((await client.documents.wait(fromPath.doc_id, { timeout: 120_000 })).status).toBe('ready');
 
+    const positions = [];
+    for await (const chunk of client.documents.listChunks(fromBytes.doc_id, { page_size: 1 })) positions.push(chunk.position);
+    expect(positions).toEqual(Array.from({ length: ready.chunk_count }, (_, i) => i));
     const hits = await client.chunks.search({ question: 'reset the router', kb_ids: [kb.kb_id], top_k: 5 });
     expect(hits.chunks[0]).toMatchObject({ doc_id: fromBytes.doc_id, kb_id: kb.kb_id });
     expect(hits.chunks[0]!.content).toContain('hold its button');

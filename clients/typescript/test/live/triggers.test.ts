@@ -60,6 +60,12 @@ describe('integrations and inbound calls', () => {
       },
     });
     expect(trigger.inbound_path).toContain(trigger.trigger_id);
+    const preview = await client.eventTriggers.preview({
+      trigger: trigger.trigger,
+      payload: { event: 'build.finished', project: 'shop' },
+      integration_id: integration.integration_id,
+    });
+    expect(preview).toMatchObject({ matches: true, would_start: true, task: { inputs: { project: 'shop' } } });
 
     const accepted = await sender.inbound.sendGeneric(
       trigger.trigger_id,

@@ -63,8 +63,10 @@ __all__ = [
     "ProcessorList",
     "Processor",
     "ProcessorMode",
-    "CreatedApiKey",
+    "ConsoleToken",
     "Role",
+    "ConsoleTokenRequest",
+    "CreatedApiKey",
     "CreateApiKeyRequest",
     "ApiKeyPage",
     "ApiKey",
@@ -101,6 +103,9 @@ __all__ = [
     "EventTrigger",
     "EventTriggerConfig",
     "CreateEventTriggerRequest",
+    "EventTriggerPreview",
+    "InboundEvent",
+    "EventTriggerPreviewRequest",
     "EventTriggerPage",
     "UpdateEventTriggerRequest",
     "ParserList",
@@ -115,6 +120,8 @@ __all__ = [
     "DocumentFailure",
     "DocumentProgress",
     "UploadDocumentRequest",
+    "DocumentChunkPage",
+    "DocumentChunk",
     "ReparseDocumentRequest",
     "ChunkSearchResult",
     "SearchedChunk",
@@ -129,6 +136,9 @@ __all__ = [
     "ActivateSkillRequest",
     "File",
     "UploadFileRequest",
+    "CostReport",
+    "CostGroupByAgent",
+    "CostGroupByDay",
     "CostSummary",
     "SetCostThresholdRequest",
     "Health",
@@ -580,6 +590,8 @@ class CompletionRun(BaseModel):
     """ISO 8601 UTC timestamp"""
     approvals: list[ToolApproval]
     """the run's tool calls that needed a person's approval, oldest first"""
+    temporal_ui_url: str | None
+    """the run's workflows in the Temporal UI (found by its TraceId search attribute); null when the service has no TEMPORAL_UI_URL"""
 
 
 class ToolApproval(BaseModel):
@@ -658,9 +670,31 @@ class ProcessorMode(BaseModel):
     description: str
 
 
+class ConsoleToken(BaseModel):
+    token: str
+    """the JWT: send it as `Authorization: Bearer <token>`; keep it in memory only"""
+    token_type: Literal["Bearer"] | str
+    expires_at: str
+    """the token stops working then (CONSOLE_TOKEN_TTL_S, never after the key expires)"""
+    expires_in: int
+    """seconds until expires_at"""
+    tenant_id: str
+    user_id: str
+    """the token's subject: the owner of the key it came from"""
+    roles: list[Role | str]
+    key_id: str
+    """the API key the token came from; revoking it ends the token"""
+
+
+class ConsoleTokenRequest(BaseModel):
+    pass
+
+
 class CreatedApiKey(BaseModel):
     key_id: str
     """API key id (public)"""
+    owner_id: str
+    """the user the key belongs to. Keys created before keys were personal (and the bootstrap key) own themselves: owner_id = key_id"""
     name: str
     role: Role | str
     prefix: str
@@ -677,7 +711,10 @@ class CreatedApiKey(BaseModel):
 
 class CreateApiKeyRequest(BaseModel):
     name: str
-    role: Role | str | None = None
+    role: Literal["admin", "member"] | str | None = None
+    """at most the role of the caller: a member cannot create an admin key"""
+    owner_id: str | None = None
+    """admins only: create the key for another user of the tenant. Default: the caller (its key owner or JWT subject)"""
     expires_at: str | None = None
     """ISO 8601; the key stops working then"""
 
@@ -693,6 +730,8 @@ class ApiKeyPage(BaseModel):
 class ApiKey(BaseModel):
     key_id: str
     """API key id (public)"""
+    owner_id: str
+    """the user the key belongs to. Keys created before keys were personal (and the bootstrap key) own themselves: owner_id = key_id"""
     name: str
     role: Role | str
     prefix: str
@@ -1104,6 +1143,70 @@ class CreateEventTriggerRequest(BaseModel):
     trigger: EventTriggerConfig
 
 
+class EventTriggerPreviewConditions(BaseModel):
+    condition: Literal["enabled", "source", "integration", "event", "project_regex"] | str
+    """`enabled`; `source` (the channel); `integration` (a trigger naming one hears only events through it); `event` (`match.event` or `*`); `project_regex` (found in the project; an event without one never matches a pattern)"""
+    passed: bool
+    detail: str
+    """why, in words"""
+
+
+class EventTriggerPreviewTask(BaseModel):
+    """the agent task the trigger would start for this event (filled whether it matches or not); null when `error` says why none"""
+    agent_id: str
+    session_template: Literal["default", "code-review", "import-requirements", "import-bugs"] | str
+    inputs: dict[str, str]
+    """the inputs filled from the event"""
+    question: str
+    """what the task would ask the agent (the session template's question)"""
+
+
+class EventTriggerPreview(BaseModel):
+    event: InboundEvent
+    matches: bool
+    """whether the trigger matches the event: every condition passed"""
+    conditions: list[EventTriggerPreviewConditions]
+    """every condition of the match, in the order it is checked"""
+    task: EventTriggerPreviewTask | None
+    """the agent task the trigger would start for this event (filled whether it matches or not); null when `error` says why none"""
+    error: str | None
+    """why no task would start though the trigger matched: an input names a path the event lacks, in the inbound reply's words (`tasks[].error`)"""
+    would_start: bool
+    """matches and no error: a real inbound call would start the task"""
+
+
+class InboundEvent(BaseModel):
+    """An inbound event as the channel normalises it: what triggers match on and fill their inputs from (`{{ event.<path> }}`). In a preview, the sample normalised exactly as an inbound call on the channel would be."""
+    event_id: str
+    source: Literal["workchat-a", "workchat-b", "review-a", "git-a", "git-b", "git-c", "generic"] | str
+    """channel of the source system (`/v1/webhook/{channel}`), or `generic` for `/v1/webhook/generic/{trigger_id}`"""
+    event: str
+    """the normalised event name; `unknown` when the channel does not recognise the payload"""
+    project: str | None
+    actor: str | None
+    url: str | None
+    received_at: str
+    """ISO 8601 UTC timestamp"""
+    payload: dict[str, Any]
+    """the body as sent"""
+
+
+class EventTriggerPreviewRequest(BaseModel):
+    source: Literal["workchat-a", "workchat-b", "review-a", "git-a", "git-b", "git-c", "generic"] | str | None = None
+    """the channel the sample arrives on, as triggers name it (`/v1/webhook/{channel}`, or `generic`); default: the trigger's `source`"""
+    trigger: EventTriggerConfig
+    enabled: bool | None = None
+    """as the trigger would be saved; a disabled trigger matches nothing"""
+    payload: dict[str, Any]
+    """the sample body as the sending system would POST it (a JSON object); the whole request is bounded like an inbound body (MAX_JSON_BODY_BYTES, nested at most 64 levels)"""
+    headers: dict[str, str] | None = None
+    """headers of the sample, for channels that take the event from one: `X-GitHub-Event` (git-b), `X-Gitea-Event` (git-c); names in any case"""
+    event_id: str | None = None
+    """the X-Combo-Event-Id of the sample (`{{ event.event_id }}`); default `evt_preview`"""
+    integration_id: str | None = None
+    """the integration the sample is taken to arrive through (of the tenant, on the sample's channel: 10001 otherwise); default: the trigger's `integration_id`, so a trigger that names one is checked as if the sample came through it"""
+
+
 class EventTriggerPage(BaseModel):
     items: list[EventTrigger]
     total: int
@@ -1256,6 +1359,33 @@ class UploadDocumentRequest(BaseModel):
     """parser for this document; the knowledge base's parser_id when absent"""
     file: Any
     """the document (text, Markdown, HTML, PDF, DOCX, CSV, XLSX or JSON)"""
+
+
+class DocumentChunkPage(BaseModel):
+    items: list[DocumentChunk]
+    total: int
+    """number of items across all pages"""
+    page: int
+    page_size: int
+
+
+class DocumentChunk(BaseModel):
+    chunk_id: str
+    """the id search answers with (`SearchedChunk.chunk_id`)"""
+    position: int
+    """0-based order of the chunk in its document; the list is ordered by it"""
+    content: str
+    """the chunk text as indexed: what search matches, quotes and gives the model"""
+    section_path: list[str]
+    """headings (or structural labels such as `Article 3`, `Claim 2`) from the document root down to the chunk; empty when none"""
+    role: str | None
+    """the parser's role for the chunk (`abstract`, `claim`, `reference`, `qa`, `row`, ...); null when none"""
+    page: int | None
+    """page (PDF) or sheet (XLSX) the chunk starts on, 1-based; null for formats without pages"""
+    tokens: int
+    """tokens of `content` (cl100k)"""
+    parse: int
+    """the document's parse that wrote the chunk (1: the upload's)"""
 
 
 class ReparseDocumentRequest(BaseModel):
@@ -1420,6 +1550,54 @@ class UploadFileRequest(BaseModel):
     """the file (text, Markdown, HTML, PDF, DOCX, CSV, XLSX or JSON)"""
 
 
+class CostReport(BaseModel):
+    """The period summary (`CostSummary`, unchanged); with `group_by`, also the costs of a range by agent or by day."""
+    period: str
+    """UTC calendar month, `YYYY-MM`"""
+    tokens: int
+    """tokens of the completion runs recorded in the period"""
+    duration_ms: int
+    """summed run durations"""
+    runs: int
+    """completion runs recorded in the period"""
+    threshold_tokens: int | None
+    """the tenant's threshold per period in tokens; null when there is none"""
+    threshold_source: Literal["tenant", "default", "none"] | str
+    """`tenant`: set with PUT /v1/costs/threshold; `default`: the installation default (COST_THRESHOLD_TOKENS); `none`: no threshold"""
+    threshold_exceeded: bool
+    """tokens >= threshold_tokens"""
+    group_by: Literal["agent", "day"] | str | None = None
+    """present when asked for: how `groups` are grouped"""
+    since: str | None = None
+    """with group_by: the start of the range the groups cover (inclusive)"""
+    until: str | None = None
+    """with group_by: the end of the range the groups cover (exclusive)"""
+    groups: list[CostGroupByAgent | CostGroupByDay] | None = None
+    """with group_by: the runs that ended in [since, until), summed per agent (`CostGroupByAgent`, most tokens first) or per UTC day (`CostGroupByDay`, oldest first, days without runs left out); independent of `period`"""
+
+
+class CostGroupByAgent(BaseModel):
+    agent_id: str | None
+    """the agent that ran; null for runs recorded before costs kept their agent (and of no agent known now)"""
+    tokens: int
+    """tokens of the runs in the group (as `cost.tokens` of each run: prompt and completion together)"""
+    duration_ms: int
+    """summed run durations"""
+    runs: int
+    """completion runs in the group"""
+
+
+class CostGroupByDay(BaseModel):
+    day: str
+    """the UTC day the runs ended, `YYYY-MM-DD`"""
+    tokens: int
+    """tokens of the runs in the group (as `cost.tokens` of each run: prompt and completion together)"""
+    duration_ms: int
+    """summed run durations"""
+    runs: int
+    """completion runs in the group"""
+
+
 class CostSummary(BaseModel):
     period: str
     """UTC calendar month, `YYYY-MM`"""
@@ -1511,6 +1689,8 @@ Scenario.model_rebuild()
 ProcessorList.model_rebuild()
 Processor.model_rebuild()
 ProcessorMode.model_rebuild()
+ConsoleToken.model_rebuild()
+ConsoleTokenRequest.model_rebuild()
 CreatedApiKey.model_rebuild()
 CreateApiKeyRequest.model_rebuild()
 ApiKeyPage.model_rebuild()
@@ -1546,6 +1726,9 @@ SessionTemplateList.model_rebuild()
 EventTrigger.model_rebuild()
 EventTriggerConfig.model_rebuild()
 CreateEventTriggerRequest.model_rebuild()
+EventTriggerPreview.model_rebuild()
+InboundEvent.model_rebuild()
+EventTriggerPreviewRequest.model_rebuild()
 EventTriggerPage.model_rebuild()
 UpdateEventTriggerRequest.model_rebuild()
 ParserList.model_rebuild()
@@ -1559,6 +1742,8 @@ Document.model_rebuild()
 DocumentFailure.model_rebuild()
 DocumentProgress.model_rebuild()
 UploadDocumentRequest.model_rebuild()
+DocumentChunkPage.model_rebuild()
+DocumentChunk.model_rebuild()
 ReparseDocumentRequest.model_rebuild()
 ChunkSearchResult.model_rebuild()
 SearchedChunk.model_rebuild()
@@ -1573,6 +1758,9 @@ SkillActivation.model_rebuild()
 ActivateSkillRequest.model_rebuild()
 File.model_rebuild()
 UploadFileRequest.model_rebuild()
+CostReport.model_rebuild()
+CostGroupByAgent.model_rebuild()
+CostGroupByDay.model_rebuild()
 CostSummary.model_rebuild()
 SetCostThresholdRequest.model_rebuild()
 Health.model_rebuild()

@@ -1524,6 +1524,64 @@ class AsyncProcessorsWithRawResponse:
         self.list = async_to_raw_response(resource.list)
 
 
+class Auth(SyncAPIResource):
+    @cached_property
+    def with_raw_response(self) -> AuthWithRawResponse:
+        """The same methods, answering the HTTP response (status, headers, trace id) with the parsed model."""
+        return AuthWithRawResponse(self)
+
+    def console_token(
+        self,
+        *,
+        options: RequestOptions | None = None,
+    ) -> models.ConsoleToken:
+        """Exchange an API key (or a console token, to renew it) for a short-lived console token"""
+        return cast(
+            "models.ConsoleToken",
+            self._request(
+                "POST",
+                "/v1/auth/console-token",
+                body={},
+                cast_to=models.ConsoleToken,
+                options=options,
+            ),
+        )
+
+
+class AuthWithRawResponse:
+    def __init__(self, resource: Auth) -> None:
+        self.console_token = to_raw_response(resource.console_token)
+
+
+class AsyncAuth(AsyncAPIResource):
+    @cached_property
+    def with_raw_response(self) -> AsyncAuthWithRawResponse:
+        """The same methods, answering the HTTP response (status, headers, trace id) with the parsed model."""
+        return AsyncAuthWithRawResponse(self)
+
+    async def console_token(
+        self,
+        *,
+        options: RequestOptions | None = None,
+    ) -> models.ConsoleToken:
+        """Exchange an API key (or a console token, to renew it) for a short-lived console token"""
+        return cast(
+            "models.ConsoleToken",
+            await self._request(
+                "POST",
+                "/v1/auth/console-token",
+                body={},
+                cast_to=models.ConsoleToken,
+                options=options,
+            ),
+        )
+
+
+class AsyncAuthWithRawResponse:
+    def __init__(self, resource: AsyncAuth) -> None:
+        self.console_token = async_to_raw_response(resource.console_token)
+
+
 class ApiKeys(SyncAPIResource):
     @cached_property
     def with_raw_response(self) -> ApiKeysWithRawResponse:
@@ -1534,11 +1592,16 @@ class ApiKeys(SyncAPIResource):
         self,
         *,
         name: str,
-        role: models.Role | NotGiven = NOT_GIVEN,
+        role: Literal["admin", "member"] | NotGiven = NOT_GIVEN,
+        owner_id: str | NotGiven = NOT_GIVEN,
         expires_at: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> models.CreatedApiKey:
         """Create an API key
+
+        role: at most the role of the caller: a member cannot create an admin key
+
+        owner_id: admins only: create the key for another user of the tenant. Default: the caller (its key owner or JWT subject)
 
         expires_at: ISO 8601; the key stops working then
         """
@@ -1550,6 +1613,7 @@ class ApiKeys(SyncAPIResource):
                 body={
                     "name": name,
                     "role": role,
+                    "owner_id": owner_id,
                     "expires_at": expires_at,
                 },
                 cast_to=models.CreatedApiKey,
@@ -1562,20 +1626,27 @@ class ApiKeys(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        owner_id: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.ApiKey]:
-        """List the tenant's API keys (never their secrets)
+        """List API keys (never their secrets): your own, or every key of the tenant for an admin
 
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        owner_id: admins only: the keys of this user (members always see only theirs)
         """
         return cast(
             "SyncPage[models.ApiKey]",
             self._request(
                 "GET",
                 "/v1/api-keys",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "owner_id": owner_id,
+                },
                 cast_to=models.ApiKeyPage,
                 page_of=models.ApiKey,
                 retry_gateway_errors=True,
@@ -1589,7 +1660,7 @@ class ApiKeys(SyncAPIResource):
         *,
         options: RequestOptions | None = None,
     ) -> models.ApiKey:
-        """Revoke an API key
+        """Revoke an API key (your own, or any key of the tenant for an admin)
 
         key_id: API key id
         """
@@ -1621,11 +1692,16 @@ class AsyncApiKeys(AsyncAPIResource):
         self,
         *,
         name: str,
-        role: models.Role | NotGiven = NOT_GIVEN,
+        role: Literal["admin", "member"] | NotGiven = NOT_GIVEN,
+        owner_id: str | NotGiven = NOT_GIVEN,
         expires_at: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> models.CreatedApiKey:
         """Create an API key
+
+        role: at most the role of the caller: a member cannot create an admin key
+
+        owner_id: admins only: create the key for another user of the tenant. Default: the caller (its key owner or JWT subject)
 
         expires_at: ISO 8601; the key stops working then
         """
@@ -1637,6 +1713,7 @@ class AsyncApiKeys(AsyncAPIResource):
                 body={
                     "name": name,
                     "role": role,
+                    "owner_id": owner_id,
                     "expires_at": expires_at,
                 },
                 cast_to=models.CreatedApiKey,
@@ -1649,19 +1726,26 @@ class AsyncApiKeys(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        owner_id: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.ApiKey]:
-        """List the tenant's API keys (never their secrets)
+        """List API keys (never their secrets): your own, or every key of the tenant for an admin
 
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        owner_id: admins only: the keys of this user (members always see only theirs)
         """
         return AsyncPaginator(
             lambda: self._request(
                 "GET",
                 "/v1/api-keys",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "owner_id": owner_id,
+                },
                 cast_to=models.ApiKeyPage,
                 page_of=models.ApiKey,
                 retry_gateway_errors=True,
@@ -1675,7 +1759,7 @@ class AsyncApiKeys(AsyncAPIResource):
         *,
         options: RequestOptions | None = None,
     ) -> models.ApiKey:
-        """Revoke an API key
+        """Revoke an API key (your own, or any key of the tenant for an admin)
 
         key_id: API key id
         """
@@ -3479,6 +3563,51 @@ class EventTriggers(SyncAPIResource):
             ),
         )
 
+    def preview(
+        self,
+        *,
+        trigger: models.EventTriggerConfig | Dict[str, Any],
+        payload: Dict[str, Any],
+        source: Literal["workchat-a", "workchat-b", "review-a", "git-a", "git-b", "git-c", "generic"] | NotGiven = NOT_GIVEN,
+        enabled: bool | NotGiven = NOT_GIVEN,
+        headers: Dict[str, str] | NotGiven = NOT_GIVEN,
+        event_id: str | NotGiven = NOT_GIVEN,
+        integration_id: str | NotGiven = NOT_GIVEN,
+        options: RequestOptions | None = None,
+    ) -> models.EventTriggerPreview:
+        """Preview a trigger on a sample event: the normalised event, the match and the task, nothing started
+
+        payload: the sample body as the sending system would POST it (a JSON object); the whole request is bounded like an inbound body (MAX_JSON_BODY_BYTES, nested at most 64 levels)
+
+        source: the channel the sample arrives on, as triggers name it (`/v1/webhook/{channel}`, or `generic`); default: the trigger's `source`
+
+        enabled: as the trigger would be saved; a disabled trigger matches nothing
+
+        headers: headers of the sample, for channels that take the event from one: `X-GitHub-Event` (git-b), `X-Gitea-Event` (git-c); names in any case
+
+        event_id: the X-Combo-Event-Id of the sample (`{{ event.event_id }}`); default `evt_preview`
+
+        integration_id: the integration the sample is taken to arrive through (of the tenant, on the sample's channel: 10001 otherwise); default: the trigger's `integration_id`, so a trigger that names one is checked as if the sample came through it
+        """
+        return cast(
+            "models.EventTriggerPreview",
+            self._request(
+                "POST",
+                "/v1/event-trigger/preview",
+                body={
+                    "source": source,
+                    "trigger": trigger,
+                    "enabled": enabled,
+                    "payload": payload,
+                    "headers": headers,
+                    "event_id": event_id,
+                    "integration_id": integration_id,
+                },
+                cast_to=models.EventTriggerPreview,
+                options=options,
+            ),
+        )
+
     def get(
         self,
         trigger_id: str,
@@ -3554,6 +3683,7 @@ class EventTriggersWithRawResponse:
         self.templates = to_raw_response(resource.templates)
         self.create = to_raw_response(resource.create)
         self.list = to_raw_response(resource.list)
+        self.preview = to_raw_response(resource.preview)
         self.get = to_raw_response(resource.get)
         self.update = to_raw_response(resource.update)
         self.delete = to_raw_response(resource.delete)
@@ -3627,6 +3757,51 @@ class AsyncEventTriggers(AsyncAPIResource):
                 cast_to=models.EventTriggerPage,
                 page_of=models.EventTrigger,
                 retry_gateway_errors=True,
+                options=options,
+            ),
+        )
+
+    async def preview(
+        self,
+        *,
+        trigger: models.EventTriggerConfig | Dict[str, Any],
+        payload: Dict[str, Any],
+        source: Literal["workchat-a", "workchat-b", "review-a", "git-a", "git-b", "git-c", "generic"] | NotGiven = NOT_GIVEN,
+        enabled: bool | NotGiven = NOT_GIVEN,
+        headers: Dict[str, str] | NotGiven = NOT_GIVEN,
+        event_id: str | NotGiven = NOT_GIVEN,
+        integration_id: str | NotGiven = NOT_GIVEN,
+        options: RequestOptions | None = None,
+    ) -> models.EventTriggerPreview:
+        """Preview a trigger on a sample event: the normalised event, the match and the task, nothing started
+
+        payload: the sample body as the sending system would POST it (a JSON object); the whole request is bounded like an inbound body (MAX_JSON_BODY_BYTES, nested at most 64 levels)
+
+        source: the channel the sample arrives on, as triggers name it (`/v1/webhook/{channel}`, or `generic`); default: the trigger's `source`
+
+        enabled: as the trigger would be saved; a disabled trigger matches nothing
+
+        headers: headers of the sample, for channels that take the event from one: `X-GitHub-Event` (git-b), `X-Gitea-Event` (git-c); names in any case
+
+        event_id: the X-Combo-Event-Id of the sample (`{{ event.event_id }}`); default `evt_preview`
+
+        integration_id: the integration the sample is taken to arrive through (of the tenant, on the sample's channel: 10001 otherwise); default: the trigger's `integration_id`, so a trigger that names one is checked as if the sample came through it
+        """
+        return cast(
+            "models.EventTriggerPreview",
+            await self._request(
+                "POST",
+                "/v1/event-trigger/preview",
+                body={
+                    "source": source,
+                    "trigger": trigger,
+                    "enabled": enabled,
+                    "payload": payload,
+                    "headers": headers,
+                    "event_id": event_id,
+                    "integration_id": integration_id,
+                },
+                cast_to=models.EventTriggerPreview,
                 options=options,
             ),
         )
@@ -3706,6 +3881,7 @@ class AsyncEventTriggersWithRawResponse:
         self.templates = async_to_raw_response(resource.templates)
         self.create = async_to_raw_response(resource.create)
         self.list = async_to_raw_response(resource.list)
+        self.preview = async_to_raw_response(resource.preview)
         self.get = async_to_raw_response(resource.get)
         self.update = async_to_raw_response(resource.update)
         self.delete = async_to_raw_response(resource.delete)
@@ -4278,6 +4454,35 @@ class Documents(SyncAPIResource):
             ),
         )
 
+    def list_chunks(
+        self,
+        doc_id: str,
+        *,
+        page: int | NotGiven = NOT_GIVEN,
+        page_size: int | NotGiven = NOT_GIVEN,
+        options: RequestOptions | None = None,
+    ) -> SyncPage[models.DocumentChunk]:
+        """A document's chunks in document order (chunk viewer)
+
+        doc_id: document id
+
+        page: 1-based page number
+
+        page_size: items per page, 1-100
+        """
+        return cast(
+            "SyncPage[models.DocumentChunk]",
+            self._request(
+                "GET",
+                f"/v1/document/{_path(doc_id)}/chunks",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.DocumentChunkPage,
+                page_of=models.DocumentChunk,
+                retry_gateway_errors=True,
+                options=options,
+            ),
+        )
+
     def reparse(
         self,
         doc_id: str,
@@ -4309,6 +4514,7 @@ class DocumentsWithRawResponse:
         self.upload = to_raw_response(resource.upload)
         self.get = to_raw_response(resource.get)
         self.delete = to_raw_response(resource.delete)
+        self.list_chunks = to_raw_response(resource.list_chunks)
         self.reparse = to_raw_response(resource.reparse)
 
 
@@ -4427,6 +4633,34 @@ class AsyncDocuments(AsyncAPIResource):
             ),
         )
 
+    def list_chunks(
+        self,
+        doc_id: str,
+        *,
+        page: int | NotGiven = NOT_GIVEN,
+        page_size: int | NotGiven = NOT_GIVEN,
+        options: RequestOptions | None = None,
+    ) -> AsyncPaginator[models.DocumentChunk]:
+        """A document's chunks in document order (chunk viewer)
+
+        doc_id: document id
+
+        page: 1-based page number
+
+        page_size: items per page, 1-100
+        """
+        return AsyncPaginator(
+            lambda: self._request(
+                "GET",
+                f"/v1/document/{_path(doc_id)}/chunks",
+                query={"page": page, "page_size": page_size},
+                cast_to=models.DocumentChunkPage,
+                page_of=models.DocumentChunk,
+                retry_gateway_errors=True,
+                options=options,
+            ),
+        )
+
     async def reparse(
         self,
         doc_id: str,
@@ -4458,6 +4692,7 @@ class AsyncDocumentsWithRawResponse:
         self.upload = async_to_raw_response(resource.upload)
         self.get = async_to_raw_response(resource.get)
         self.delete = async_to_raw_response(resource.delete)
+        self.list_chunks = async_to_raw_response(resource.list_chunks)
         self.reparse = async_to_raw_response(resource.reparse)
 
 
@@ -5004,19 +5239,33 @@ class Costs(SyncAPIResource):
         self,
         *,
         period: str | NotGiven = NOT_GIVEN,
+        group_by: Literal["agent", "day"] | NotGiven = NOT_GIVEN,
+        since: str | str | NotGiven = NOT_GIVEN,
+        until: str | str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.CostSummary:
-        """The tenant's completion costs in a period, and its threshold
+    ) -> models.CostReport:
+        """The tenant's completion costs in a period, and its threshold; optionally by agent or by day
 
         period: the period to report; the current one when absent
+
+        group_by: `agent`: one group per agent (`agent_id`); `day`: one group per UTC day (`day`). The groups are added beside the period summary.
+
+        since: with group_by: runs that ended at or after this (inclusive); default 30 days before `until`
+
+        until: with group_by: runs that ended before this (exclusive); default now. At most 366 days after `since`
         """
         return cast(
-            "models.CostSummary",
+            "models.CostReport",
             self._request(
                 "GET",
                 "/v1/costs",
-                query={"period": period},
-                cast_to=models.CostSummary,
+                query={
+                    "period": period,
+                    "group_by": group_by,
+                    "since": since,
+                    "until": until,
+                },
+                cast_to=models.CostReport,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5060,19 +5309,33 @@ class AsyncCosts(AsyncAPIResource):
         self,
         *,
         period: str | NotGiven = NOT_GIVEN,
+        group_by: Literal["agent", "day"] | NotGiven = NOT_GIVEN,
+        since: str | str | NotGiven = NOT_GIVEN,
+        until: str | str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.CostSummary:
-        """The tenant's completion costs in a period, and its threshold
+    ) -> models.CostReport:
+        """The tenant's completion costs in a period, and its threshold; optionally by agent or by day
 
         period: the period to report; the current one when absent
+
+        group_by: `agent`: one group per agent (`agent_id`); `day`: one group per UTC day (`day`). The groups are added beside the period summary.
+
+        since: with group_by: runs that ended at or after this (inclusive); default 30 days before `until`
+
+        until: with group_by: runs that ended before this (exclusive); default now. At most 366 days after `since`
         """
         return cast(
-            "models.CostSummary",
+            "models.CostReport",
             await self._request(
                 "GET",
                 "/v1/costs",
-                query={"period": period},
-                cast_to=models.CostSummary,
+                query={
+                    "period": period,
+                    "group_by": group_by,
+                    "since": since,
+                    "until": until,
+                },
+                cast_to=models.CostReport,
                 retry_gateway_errors=True,
                 options=options,
             ),
