@@ -1,15 +1,14 @@
 /** Data hooks of Personal settings → API keys: the paged list, create, revoke. */
-import type { CreateApiKeyRequest } from '@combo/client';
+import type { ApiKey, CreateApiKeyRequest } from '@combo/client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApi } from './client';
 import { usePagedList } from './paging';
-import { listApiKeys, type OwnedApiKey } from './pending';
 
 const KEY = ['api-keys'] as const;
 
 export function useApiKeys(filter: { owner_id?: string }) {
   const client = useApi();
-  return usePagedList<OwnedApiKey>([...KEY, filter], (page) => listApiKeys(client, { ...page, ...filter }));
+  return usePagedList<ApiKey>([...KEY, filter], (page) => client.apiKeys.list({ ...page, ...filter }));
 }
 
 export function useCreateApiKey() {

@@ -1,8 +1,7 @@
 /** Data hooks of the Overview page: readiness, runs of the last hour, dead deliveries, tokens today. */
-import { InternalServerError } from '@combo/client';
+import { type Combo, InternalServerError } from '@combo/client';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from './client';
-import { fetchCostsToday } from './pending';
 
 export interface Check {
   ok: boolean;
@@ -64,6 +63,16 @@ export function useDeadDeliveries() {
     queryFn: async () => (await client.webhooks.deadLetters.list({ page_size: 1 })).total,
     refetchInterval: REFRESH_MS * 2,
   });
+}
+
+/** The current period's summary (with its threshold) and today's (UTC) tokens and runs, from one `GET /v1/costs?group_by=day`. */
+async function fetchCostsToday(client: Combo, now = new Date()) {
+  const day = now.toISOString().slice(0, 10);
+  const tomorrow = new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
+  const report = await client.costs.get({ group_by: 'day', since: day, until: tomorrow });
+  // Days without runs are left out of the groups.
+  const group = report.groups?.find((g) => 'day' in g && g.day === day);
+  return { summary: report, today: { day, tokens: group?.tokens ?? 0, runs: group?.runs ?? 0 } };
 }
 
 /** The current period's costs (with its threshold) and today's tokens (`GET /v1/costs?group_by=day`). */

@@ -9,7 +9,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ApiContext, apiBaseURL, createClient } from '../api/client';
 import { errorDetails } from '../api/errors';
-import { type ConsoleToken, exchangeConsoleToken } from '../api/pending';
+import { type ConsoleToken, exchangeConsoleToken } from '../api/console-token';
 
 export interface Session {
   token: string;

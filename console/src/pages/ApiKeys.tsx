@@ -3,11 +3,10 @@
  * page, revoke one after confirming. Members see and manage their own keys; admins every key of
  * the tenant, with its owner.
  */
-import type { CreatedApiKey, Role } from '@combo/client';
+import type { ApiKey, CreatedApiKey, Role } from '@combo/client';
 import { type FormEvent, useId, useState } from 'react';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/api-keys';
 import { fieldOf } from '../api/errors';
-import type { OwnedApiKey } from '../api/pending';
 import { isAdmin, useSession } from '../auth/session';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { type Column, DataTable } from '../components/DataTable';
@@ -38,7 +37,7 @@ function expiryOf(choice: Expiry, date: string, now = Date.now()): string | unde
   return new Date(now + Number(choice) * 86_400_000).toISOString();
 }
 
-function keyStatus(key: OwnedApiKey): { tone: 'ok' | 'danger' | 'neutral'; text: string } {
+function keyStatus(key: ApiKey): { tone: 'ok' | 'danger' | 'neutral'; text: string } {
   if (key.revoked_at) return { tone: 'neutral', text: 'revoked' };
   if (key.expires_at && Date.parse(key.expires_at) <= Date.now()) return { tone: 'danger', text: 'expired' };
   return { tone: 'ok', text: 'active' };
@@ -139,22 +138,22 @@ export function ApiKeys() {
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [ownerDraft, setOwnerDraft] = useState('');
   const [owner, setOwner] = useState('');
-  const [revoking, setRevoking] = useState<OwnedApiKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const ownerId = useId();
   const keys = useApiKeys(owner ? { owner_id: owner } : {});
   const revoke = useRevokeApiKey();
-  const showOwner = keys.items.some((key) => key.owner_id !== undefined);
 
-  const columns: Column<OwnedApiKey>[] = [
+  const columns: Column<ApiKey>[] = [
     { key: 'name', header: 'Name', render: (key) => <strong>{key.name}</strong> },
     { key: 'prefix', header: 'Key', render: (key) => <code>{key.prefix}…</code> },
     { key: 'role', header: 'Role', render: (key) => key.role },
-    ...(showOwner
+    // Members see only their own keys; an admin sees the tenant's, so whose each is matters.
+    ...(admin
       ? [
           {
             key: 'owner',
             header: 'Owner',
-            render: (key: OwnedApiKey) => (
+            render: (key: ApiKey) => (
               <>
                 <code>{key.owner_id}</code>
                 {key.owner_id === session.userId && <span className="muted"> (you)</span>}
