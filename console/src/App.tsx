@@ -21,7 +21,7 @@ function Signed() {
           return section.path === '/' ? (
             <Route key="index" index element={element} />
           ) : (
-            <Route key={section.path} path={section.path} element={element} />
+            <Route key={section.path} path={`${section.path}/*`} element={element} />
           );
         })}
         <Route path="*" element={<NotFound />} />

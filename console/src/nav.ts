@@ -1,6 +1,5 @@
 /**
- * The console's sections, in the order of the navigation (issue 25). A section without a page in
- * pages/index.ts shows what it will hold ("coming"); building one means adding its page there.
+ * The console's sections, in the order of the navigation (issue 25); pages/index.ts gives each its page.
  */
 export interface NavSection {
   path: string;
@@ -84,3 +83,10 @@ export const SECTIONS: NavSection[] = [
     group: 'settings',
   },
 ];
+
+/** The section at `path` (a path of SECTIONS). */
+export function sectionAt(path: string): NavSection {
+  const section = SECTIONS.find((s) => s.path === path);
+  if (!section) throw new Error(`no console section at ${path}`);
+  return section;
+}

@@ -49,12 +49,17 @@ export const newKeyText = () => `combo_${randomToken(8)}_${randomToken(32)}`;
  */
 export async function startTestApi(
   overrides: Record<string, string> = {},
-  options: ServiceOptions & { /** The built console to serve at /console (default: dist/console). */ consoleDir?: string } = {},
+  options: ServiceOptions & {
+    /** The built console to serve at /console (default: CONSOLE_TEST_BUILD_DIR, else dist/console). */ consoleDir?: string;
+  } = {},
 ): Promise<TestApi> {
   const adminKey = overrides.BOOTSTRAP_API_KEY ?? newKeyText();
   const config = testConfig({ BOOTSTRAP_API_KEY: adminKey, ...overrides });
   const services = await createServices(config, createLogger('silent', 'test'), options);
-  const server: Server = createApp(services, { consoleDir: options.consoleDir }).listen(0, '127.0.0.1');
+  const server: Server = createApp(services, { consoleDir: options.consoleDir ?? process.env.CONSOLE_TEST_BUILD_DIR }).listen(
+    0,
+    '127.0.0.1',
+  );
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

@@ -7,7 +7,8 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Screenshots of every page a browser test visits (git-ignored). */
 const SCREENSHOTS_DIR = join(__dirname, '..', 'browser', 'screenshots');
-const BUILT_CONSOLE = join(__dirname, '..', '..', 'dist', 'console', 'index.html');
+/** A console built elsewhere (`vite build --outDir <dir>`) when CONSOLE_TEST_BUILD_DIR names it; startTestApi serves the same. */
+const BUILT_CONSOLE = join(process.env.CONSOLE_TEST_BUILD_DIR ?? join(__dirname, '..', '..', 'dist', 'console'), 'index.html');
 
 export interface ConsoleBrowser {
   browser: Browser;

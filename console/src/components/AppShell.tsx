@@ -2,7 +2,6 @@
 import { NavLink, Outlet } from 'react-router';
 import { isAdmin, useAuth, useSession } from '../auth/session';
 import { SECTIONS } from '../nav';
-import { PAGES } from '../pages';
 
 export function AppShell() {
   const session = useSession();
@@ -13,7 +12,6 @@ export function AppShell() {
     <li key={section.path}>
       <NavLink to={section.path} end={section.path === '/'} className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}>
         <span>{section.label}</span>
-        {!PAGES[section.path] && <span className="nav-soon">coming</span>}
       </NavLink>
     </li>
   );
