@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { Middleware } from 'koa';
 import { AppError, ErrorCodes } from '../common/errors';
 import type { AppContext, AppState } from './context';
@@ -61,6 +62,8 @@ const TYPES: Record<string, string> = {
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.svg', '.json', '.txt']);
 /** A deep link never ends in one of these: such a path that names no built file is a missing file (404), not a page. */
 const FILE_LIKE = /\.(?:js|mjs|css|map|svg|png|jpe?g|gif|ico|webp|woff2?|ttf|json|txt|webmanifest|html)$/i;
+
+const gzipAsync = promisify(gzip);
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -123,8 +126,9 @@ async function bodyOf(file: BuiltFile): Promise<NonNullable<BuiltFile['body']>> 
   if (file.body) return file.body;
   const raw = await readFile(file.path);
   const etag = `"${createHash('sha256').update(raw).digest('base64url').slice(0, 27)}"`;
-  const gzip = COMPRESSIBLE.has(extensionOf(file.path)) && raw.length > 1024 ? gzipSync(raw) : undefined;
-  file.body = { raw, gzip, etag };
+  // Compressed once per file, off the event loop (zlib's thread pool).
+  const compressed = COMPRESSIBLE.has(extensionOf(file.path)) && raw.length > 1024 ? await gzipAsync(raw) : undefined;
+  file.body = { raw, gzip: compressed, etag };
   return file.body;
 }
 
