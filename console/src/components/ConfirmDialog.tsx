@@ -10,12 +10,14 @@ interface ConfirmDialogProps {
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** The button that closes the dialog without acting (default "Cancel"; say what it keeps when "Cancel" would be ambiguous). */
+  cancelLabel?: string;
   /** Runs the action; the dialog closes when it resolves. */
   onConfirm: () => Promise<unknown>;
   onClose: () => void;
 }
 
-export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onClose }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Cancel', onConfirm, onClose }: ConfirmDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const [busy, setBusy] = useState(false);
@@ -66,7 +68,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, 
       {error !== null && <ErrorBanner error={error} title={`${confirmLabel} failed`} />}
       <div className="dialog-actions">
         <button ref={cancel} type="button" className="button" onClick={onClose} disabled={busy}>
-          Cancel
+          {cancelLabel}
         </button>
         <button type="button" className="button button-danger" onClick={() => void confirm()} disabled={busy}>
           {busy ? 'Working…' : confirmLabel}
