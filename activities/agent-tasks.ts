@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
+import { agentTaskSessionId, agentTaskTraceId } from '../common/agent-task-ids';
 import { AppError, ErrorCodes } from '../common/errors';
 import { completionWorkflowId } from '../commands/workflow-starts';
 import { type PreparationDeps, prepareCompletionInput } from '../commands/prepare-completion';
@@ -15,12 +15,6 @@ export interface AgentTaskActivityDeps extends PreparationDeps {
   runs: CompletionRunStore;
   runEvents: RunEventStore;
 }
-
-const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
-
-/** A task's session and trace ids come from its workflow id: a retried preparation reuses them. */
-const agentTaskSessionId = (workflowId: string) => `ses_${digest(`session:${workflowId}`)}`;
-export const agentTaskTraceId = (workflowId: string) => `trc_${digest(`trace:${workflowId}`)}`;
 
 const rejected = (message: string) => ApplicationFailure.nonRetryable(message, AGENT_TASK_REJECTED);
 

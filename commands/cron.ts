@@ -6,6 +6,7 @@ import {
   WorkflowNotFoundError,
 } from '@temporalio/client';
 import type { Config } from '../common/config';
+import { agentTaskTraceId } from '../common/agent-task-ids';
 import { AppError, conflict, ErrorCodes, invalid } from '../common/errors';
 import { newId } from '../common/ids';
 import type { Logger } from '../common/logger';
@@ -170,6 +171,7 @@ export function createCronCommands({ temporal, config, log, cronJobs, agents }: 
       recent_runs: recent.map((run, i) => ({
         workflow_id: run.action.workflow.workflowId,
         run_id: run.action.workflow.firstExecutionRunId,
+        trace_id: agentTaskTraceId(run.action.workflow.workflowId),
         scheduled_at: run.scheduledAt.toISOString(),
         started_at: run.takenAt.toISOString(),
         status: statuses[i] ?? null,

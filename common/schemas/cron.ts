@@ -3,6 +3,7 @@ import { SESSION_TEMPLATE_NAMES } from '../session-template-names';
 import { cronExpressionProblem } from '../cron-expression';
 import { agentId } from './agents';
 import { isoDate, pageOf, resourceId } from './common';
+import { traceId } from './completions';
 
 const cronId = resourceId('crn', 'cron job id');
 export const cronParams = z.object({ cron_id: cronId }).strict();
@@ -109,6 +110,11 @@ const cronRun = z
   .object({
     workflow_id: z.string(),
     run_id: z.string(),
+    trace_id: traceId.meta({
+      description:
+        "the task's completion run (`GET /v1/combo/completions/{trace_id}`), recorded once the task has opened its session: " +
+        'until then, or when the task failed before, that answers 10004',
+    }),
     scheduled_at: isoDate.meta({ description: 'time the run was due (the trigger time for a manual run)' }),
     started_at: isoDate.meta({ description: 'time the schedule started it' }),
     status: cronRunStatus.nullable().meta({

@@ -1,4 +1,4 @@
-import { agentTaskTraceId } from '../../activities/agent-tasks';
+import { agentTaskTraceId } from '../../common/agent-task-ids';
 import { startTestApi, type TestApi } from '../support/api';
 import { eventually } from '../support/consumer';
 import { chatAnswer } from '../support/scripted-chat';

@@ -373,6 +373,13 @@ describe('running a job', () => {
       described.typedSearchAttributes.get(CronId),
     ]).toEqual(['default', agentId, job.cron_id]);
     const outcome = await handle.result();
+    // The recent run names its completion run, which is recorded under that trace id.
+    expect(run.trace_id).toBe(outcome.trace_id);
+    expect((await api.call('GET', `/v1/combo/completions/${run.trace_id}`, { key: admin() })).json.data).toMatchObject({
+      trace_id: run.trace_id,
+      kind: 'cron',
+      status: 'completed',
+    });
 
     const session = (await api.call('GET', `/v1/combo/sessions/${outcome.session_id}`, { key: admin() })).json.data;
     expect(session).toMatchObject({ agent_id: agentId, user_id: `cron:${job.cron_id}`, metadata: { origin: `cron:${job.cron_id}` } });

@@ -920,6 +920,8 @@ export interface CronJob {
 export interface CronRun {
   workflow_id: string;
   run_id: string;
+  /** the task's completion run (`GET /v1/combo/completions/{trace_id}`), recorded once the task has opened its session: until then, or when the task failed before, that answers 10004 */
+  trace_id: string;
   /** time the run was due (the trigger time for a manual run) */
   scheduled_at: string;
   /** time the schedule started it */

@@ -1007,6 +1007,8 @@ class CronJob(BaseModel):
 class CronRun(BaseModel):
     workflow_id: str
     run_id: str
+    trace_id: str
+    """the task's completion run (`GET /v1/combo/completions/{trace_id}`), recorded once the task has opened its session: until then, or when the task failed before, that answers 10004"""
     scheduled_at: str
     """time the run was due (the trigger time for a manual run)"""
     started_at: str
