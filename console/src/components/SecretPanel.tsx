@@ -1,5 +1,5 @@
 /** A secret the API answers once (a new API key, a signing secret): shown with copy until dismissed, never again. */
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { CopyButton } from './CopyButton';
 
 interface SecretPanelProps {
@@ -7,10 +7,14 @@ interface SecretPanelProps {
   secret: string;
   /** What the secret is for, what to do with it. */
   note?: string;
+  /** How it is kept, after "Shown once." (default: only a hash of it is stored). */
+  warning?: string;
+  /** More that is shown once with it (where to use it, a ready-made example holding it). */
+  children?: ReactNode;
   onDone: () => void;
 }
 
-export function SecretPanel({ title, secret, note, onDone }: SecretPanelProps) {
+export function SecretPanel({ title, secret, note, warning, children, onDone }: SecretPanelProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -19,13 +23,15 @@ export function SecretPanel({ title, secret, note, onDone }: SecretPanelProps) {
         {title}
       </h2>
       <p className="secret-warning">
-        <strong>Shown once.</strong> Copy it now and keep it somewhere safe: the service stores only a hash of it and cannot show it again.
+        <strong>Shown once.</strong>{' '}
+        {warning ?? 'Copy it now and keep it somewhere safe: the service stores only a hash of it and cannot show it again.'}
       </p>
       {note && <p className="muted">{note}</p>}
       <div className="secret-value">
         <code data-testid="secret-value">{secret}</code>
         <CopyButton value={secret} label={`the ${title[0]!.toLowerCase()}${title.slice(1)}`} />
       </div>
+      {children}
       <button type="button" className="button" onClick={onDone}>
         I have copied it
       </button>
