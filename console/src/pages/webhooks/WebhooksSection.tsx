@@ -1,7 +1,28 @@
-/** The Webhooks section (its own routes under /webhooks/*). Not built yet: shows what it will hold. */
-import { sectionAt } from '../../nav';
-import { Coming } from '../Coming';
+/**
+ * The Webhooks section (its own routes under /webhooks/*): subscriptions and each one's page, the
+ * delivery log and each delivery's attempts, the dead-letter queue, and replays by time range.
+ */
+import { Route, Routes } from 'react-router';
+import { NotFound } from '../Coming';
+import { DeadLetters } from './DeadLetters';
+import { DeliveryDetail } from './DeliveryDetail';
+import { DeliveryLog } from './Deliveries';
+import { ReplayProgress, ReplayStart } from './Replays';
+import { SubscriptionDetail } from './SubscriptionDetail';
+import { Subscriptions } from './Subscriptions';
+import './webhooks.css';
 
 export function WebhooksSection() {
-  return <Coming section={sectionAt('/webhooks')} />;
+  return (
+    <Routes>
+      <Route index element={<Subscriptions />} />
+      <Route path="subscriptions/:subscriptionId" element={<SubscriptionDetail />} />
+      <Route path="deliveries" element={<DeliveryLog />} />
+      <Route path="deliveries/:deliveryId" element={<DeliveryDetail />} />
+      <Route path="dead-letters" element={<DeadLetters />} />
+      <Route path="replays" element={<ReplayStart />} />
+      <Route path="replays/:replayId" element={<ReplayProgress />} />
+      <Route path="*" element={<NotFound />} />
+    </Routes>
+  );
 }
