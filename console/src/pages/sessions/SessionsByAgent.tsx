@@ -1,0 +1,125 @@
+/**
+ * Sessions by agent (/sessions/by-agent?agent=…): choose an agent, then its sessions, newest first,
+ * paged on the server (`GET /v1/combo/agents/{agent_id}/sessions`); each opens its transcript.
+ */
+import type { Session } from '@combo/client';
+import { type FormEvent, useId, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { useAgentChoices, useAgentSessions } from '../../api/sessions';
+import { type Column, DataTable } from '../../components/DataTable';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { Section } from '../../components/PageLayout';
+import { StatusBadge } from '../../components/StatusBadge';
+import { Time } from '../../components/Time';
+import { sessionPath } from './runs-table';
+
+const COLUMNS: Column<Session>[] = [
+  {
+    key: 'session',
+    header: 'Session',
+    render: (session) => (
+      <Link to={sessionPath(session.session_id)}>
+        {session.name ? <>{session.name}</> : <span className="sess-id-link">{session.session_id}</span>}
+      </Link>
+    ),
+  },
+  { key: 'id', header: 'Session id', render: (session) => <code>{session.session_id}</code> },
+  {
+    key: 'status',
+    header: 'Status',
+    render: (session) => <StatusBadge tone={session.status === 'active' ? 'ok' : 'neutral'}>{session.status}</StatusBadge>,
+  },
+  { key: 'user', header: 'User', render: (session) => <code>{session.user_id}</code> },
+  { key: 'created', header: 'Created', render: (session) => <Time value={session.created_at} /> },
+  { key: 'updated', header: 'Updated', render: (session) => <Time value={session.updated_at} /> },
+];
+
+function AgentSessions({ agentId }: { agentId: string }) {
+  const sessions = useAgentSessions(agentId);
+  return (
+    <DataTable
+      caption={`Sessions of ${agentId}`}
+      columns={COLUMNS}
+      list={sessions}
+      rowKey={(session) => session.session_id}
+      empty={
+        <EmptyState title="This agent has no sessions yet">
+          <p>
+            A session is created with <code>POST /v1/combo/agents/{agentId}/sessions</code>, or by starting a chat in the agent&apos;s
+            playground under <Link to="/agents">Agents</Link>.
+          </p>
+        </EmptyState>
+      }
+    />
+  );
+}
+
+function AgentChooser({ agentId, onChoose }: { agentId: string; onChoose: (agentId: string) => void }) {
+  const agents = useAgentChoices();
+  const [choice, setChoice] = useState(agentId);
+  const [typed, setTyped] = useState('');
+  const ids = { agent: useId(), typed: useId() };
+  const more = agents.data !== undefined && agents.data.total > agents.data.items.length;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const chosen = typed.trim() || choice;
+    if (chosen) onChoose(chosen);
+  };
+
+  if (agents.error) return <ErrorBanner error={agents.error} title="Could not load the agents" onRetry={() => void agents.refetch()} />;
+  if (agents.isLoading || !agents.data) return <p className="muted loading">Loading agents…</p>;
+  if (agents.data.total === 0)
+    return (
+      <EmptyState title="No agents yet">
+        <p>
+          Sessions belong to an agent: create one under <Link to="/agents">Agents</Link>, then start a session with it.
+        </p>
+      </EmptyState>
+    );
+  // An agent named in the address but not among those listed is still offered (it may be older than the newest 100).
+  const listed = agents.data.items.some((agent) => agent.agent_id === choice);
+  return (
+    <form className="form-row sess-chooser" onSubmit={submit} aria-label="Choose an agent">
+      <div className="field">
+        <label htmlFor={ids.agent}>Agent</label>
+        <select id={ids.agent} value={choice} onChange={(event) => setChoice(event.target.value)} required={!typed}>
+          <option value="">Choose an agent…</option>
+          {!listed && choice && <option value={choice}>{choice}</option>}
+          {agents.data.items.map((agent) => (
+            <option key={agent.agent_id} value={agent.agent_id}>
+              {agent.name} ({agent.agent_id})
+            </option>
+          ))}
+        </select>
+      </div>
+      {more && (
+        <div className="field">
+          <label htmlFor={ids.typed}>Or an agent id</label>
+          <input id={ids.typed} value={typed} onChange={(event) => setTyped(event.target.value)} placeholder="agt_…" />
+        </div>
+      )}
+      <div className="field field-action">
+        <button type="submit" className="button button-primary">
+          Show sessions
+        </button>
+      </div>
+      {more && (
+        <p className="help sess-chooser-note">
+          The newest {agents.data.items.length} of {agents.data.total} agents are listed; give the id of an older one.
+        </p>
+      )}
+    </form>
+  );
+}
+
+export function SessionsByAgent() {
+  const [params, setParams] = useSearchParams();
+  const agentId = params.get('agent') ?? '';
+  return (
+    <Section title="Sessions by agent">
+      <AgentChooser key={agentId} agentId={agentId} onChoose={(chosen) => setParams({ agent: chosen })} />
+      {agentId ? <AgentSessions agentId={agentId} /> : <p className="muted">Choose an agent to see its sessions, newest first.</p>}
+    </Section>
+  );
+}
