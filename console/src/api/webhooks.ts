@@ -23,7 +23,7 @@ const DELIVERIES = [...KEY, 'deliveries'] as const;
 const DEAD_LETTERS = [...KEY, 'dead-letters'] as const;
 
 /** How often a pending delivery, and a running replay, are asked again. */
-export const PENDING_REFRESH_MS = 1_000;
+const PENDING_REFRESH_MS = 1_000;
 
 export function useSubscriptions() {
   const client = useApi();

@@ -18,7 +18,7 @@ import { anyPending, DeliveryStatusBadge, lastAttemptText, shortUrl, WebhooksNav
 const LIST_REFRESH_MS = 3_000;
 
 /** Asks the list again every few seconds while one of its deliveries is pending. */
-export function useRefreshWhilePending(list: PagedList<WebhookDelivery>): boolean {
+function useRefreshWhilePending(list: PagedList<WebhookDelivery>): boolean {
   const pending = anyPending(list.items);
   const { refetch } = list;
   useEffect(() => {
@@ -35,7 +35,7 @@ export function useSubscriptionUrls(): Map<string, string> {
   return new Map((choices.data?.items ?? []).map((s) => [s.subscription_id, s.url]));
 }
 
-export function deliveryColumns(urls: Map<string, string>, options: { subscription?: boolean } = {}): Column<WebhookDelivery>[] {
+function deliveryColumns(urls: Map<string, string>, options: { subscription?: boolean } = {}): Column<WebhookDelivery>[] {
   return [
     {
       key: 'delivery',
@@ -79,7 +79,7 @@ export function deliveryColumns(urls: Map<string, string>, options: { subscripti
 const STATUSES: DeliveryStatus[] = ['pending', 'delivered', 'dead'];
 
 /** Status (and optionally subscription and event id) filters of a delivery list, applied on the server. */
-export function DeliveryFilters({
+function DeliveryFilters({
   filter,
   onApply,
   withSubscription,

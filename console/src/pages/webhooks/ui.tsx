@@ -73,5 +73,5 @@ export function lastAttemptText(delivery: WebhookDelivery): string {
 /** The deliveries of a page are polled while one of them is pending. */
 export const anyPending = (deliveries: WebhookDelivery[]): boolean => deliveries.some((d) => d.status === 'pending');
 
-/** A shortened id (the whole id in the link's text for assistive technology is kept by the caller). */
+/** A long URL cut for a table cell or an option (the page of its subscription shows it whole). */
 export const shortUrl = (url: string): string => (url.length > 60 ? `${url.slice(0, 57)}…` : url);
