@@ -111,7 +111,7 @@ export function RunsPage() {
     >
       <p className="help">
         Every run of the tenant, newest first: completions asked through the API (chat), and runs of event triggers and cron jobs. Open one
-        for its event timeline and its workflow in the Temporal UI.
+        for its event timeline and its workflow in the Temporal UI. Times are your local time.
       </p>
       <RunFilters
         key={params.toString()}

@@ -86,7 +86,7 @@ export function runColumns({ withSession = true }: { withSession?: boolean } = {
         const ms = runDuration(run);
         return (
           <>
-            {run.cost ? `${formatNumber(run.cost.tokens)} tokens` : <span className="muted">—</span>}
+            {run.cost ? <span className="sess-nowrap">{formatNumber(run.cost.tokens)} tokens</span> : <span className="muted">—</span>}
             {ms !== undefined && <div className="muted">{formatDuration(ms)}</div>}
           </>
         );
