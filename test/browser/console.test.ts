@@ -123,9 +123,9 @@ describe('the operator console in a browser', () => {
   it('shows what a section not built yet will hold', async () => {
     await page
       .getByRole('navigation', { name: 'Sections' })
-      .getByRole('link', { name: /^Agents/ })
+      .getByRole('link', { name: /^Knowledge/ })
       .click();
-    await heading('Agents').waitFor();
+    await heading('Knowledge').waitFor();
     await page.getByText('Coming in a next version of the console').waitFor();
     await expectAccessible(page, 'a coming section');
     await screenshot(page, 'coming-section');
