@@ -1,7 +1,22 @@
-/** The Agents section (its own routes under /agents/*). Not built yet: shows what it will hold. */
-import { sectionAt } from '../../nav';
-import { Coming } from '../Coming';
+/**
+ * The Agents section (its own routes under /agents/*): the list, a new agent, an agent's form, and
+ * its playground.
+ */
+import { Route, Routes } from 'react-router';
+import { NotFound } from '../Coming';
+import { AgentCreate, AgentEdit } from './AgentPages';
+import { AgentList } from './AgentList';
+import { Playground } from './Playground';
+import './agents.css';
 
 export function AgentsSection() {
-  return <Coming section={sectionAt('/agents')} />;
+  return (
+    <Routes>
+      <Route index element={<AgentList />} />
+      <Route path="new" element={<AgentCreate />} />
+      <Route path=":agentId" element={<AgentEdit />} />
+      <Route path=":agentId/playground" element={<Playground />} />
+      <Route path="*" element={<NotFound />} />
+    </Routes>
+  );
 }
