@@ -1,4 +1,4 @@
-import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import { type Client, type WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
 import type { Config } from '../common/config';
 import { notFound } from '../common/errors';
 import { newId } from '../common/ids';
@@ -6,7 +6,7 @@ import type { ReplayBody, ReplayStarted } from '../common/schemas/webhooks';
 import { TenantId } from '../common/search-attributes';
 import { presentEvent, type EventLog } from '../stores/event-log';
 import type { NewDelivery, WebhookStore } from '../stores/webhooks';
-import type { webhookReplayWorkflow } from '../workflows/webhook-replay';
+import { replayProgressQuery, type webhookReplayWorkflow } from '../workflows/webhook-replay';
 import { replayWorkflowId, startDelivery, startReplay } from './workflow-starts';
 
 export interface WebhookDispatchDeps {
@@ -17,7 +17,17 @@ export interface WebhookDispatchDeps {
 }
 
 /** Outbound webhooks: every (event, subscription) pair is delivered by its own workflow. */
+/** How long GET of a running replay waits for its count; a replay whose worker is busy or down answers null then. */
+const PROGRESS_QUERY_WAIT_MS = 2_000;
+
 export function createWebhookDispatchCommands({ temporal, config, webhooks, eventLog }: WebhookDispatchDeps) {
+  /** A running replay's deliveries started so far (a query of its workflow); null when it does not answer in time. */
+  const startedSoFar = (handle: WorkflowHandle<typeof webhookReplayWorkflow>): Promise<number | null> =>
+    temporal
+      .withDeadline(Date.now() + PROGRESS_QUERY_WAIT_MS, () => handle.query(replayProgressQuery))
+      .then((p) => p.deliveriesStarted)
+      .catch(() => null);
+
   const taskQueue = config.TEMPORAL_TASK_QUEUE;
   /** FOR TESTS ONLY: deliveries started while WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS is set wait these between attempts. */
   const retrySchedule = config.WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS ? { retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS } : {};
@@ -105,7 +115,7 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
       if (described.typedSearchAttributes.get(TenantId) !== tenantId) throw notFound('replay', replayId);
       const base = { replay_id: replayId, workflow_id: workflowId };
       if (described.status.name === 'RUNNING' || described.status.name === 'CONTINUED_AS_NEW')
-        return { ...base, status: 'running', deliveries_started: null };
+        return { ...base, status: 'running', deliveries_started: await startedSoFar(handle) };
       if (described.status.name !== 'COMPLETED') return { ...base, status: 'failed', deliveries_started: null };
       const result = await handle.result();
       return { ...base, status: 'completed', deliveries_started: result.deliveriesStarted };

@@ -3,9 +3,11 @@ import {
   ApplicationFailure,
   CancellationScope,
   continueAsNew,
+  defineQuery,
   ParentClosePolicy,
   patched,
   proxyActivities,
+  setHandler,
   startChild,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
@@ -36,6 +38,9 @@ const boundedPages = proxyActivities<Activities>({ ...PAGE_OPTIONS, scheduleToCl
 const REPLAY_TIME_BOUND = 'webhook-replay-time-bound';
 const REPLAY_TIMED_OUT = 'ReplayTimedOut';
 
+/** Deliveries started so far, all runs of the replay together: its progress while it runs. */
+export const replayProgressQuery = defineQuery<{ deliveriesStarted: number }>('replayProgress');
+
 const PAGE_SIZE = 100;
 export const PAGES_PER_RUN = 10;
 
@@ -51,6 +56,8 @@ export async function webhookReplayWorkflow(input: ReplayInput): Promise<{ deliv
   const { prepareReplayPage } = deadline !== undefined ? boundedPages : unboundedPages;
   let { after } = input;
   let started = input.deliveriesStarted ?? 0;
+  // A query adds nothing to the history: replays started before it simply gain it on their next task.
+  setHandler(replayProgressQuery, () => ({ deliveriesStarted: started }));
   const run = async (): Promise<{ done: boolean }> => {
     for (let page = 0; page < PAGES_PER_RUN; page++) {
       const batch = await prepareReplayPage({ ...input, after, limit: PAGE_SIZE });

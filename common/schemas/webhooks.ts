@@ -138,7 +138,10 @@ export const replayStarted = z
     replay_id: z.string(),
     workflow_id: z.string(),
     status: z.enum(['running', 'completed', 'failed']),
-    deliveries_started: z.number().int().nullable(),
+    deliveries_started: z.number().int().nullable().meta({
+      description:
+        'deliveries started: so far while running (null when just started, or when its workflow does not answer within 2 s), all of them once completed; null when failed',
+    }),
   })
   .meta({ id: 'WebhookReplay' });
 

@@ -785,6 +785,7 @@ export interface WebhookReplay {
   replay_id: string;
   workflow_id: string;
   status: 'running' | 'completed' | 'failed';
+  /** deliveries started: so far while running (null when just started, or when its workflow does not answer within 2 s), all of them once completed; null when failed */
   deliveries_started: number | null;
 }
 

@@ -164,7 +164,7 @@ export function ReplayProgress() {
               {r.status === 'running' && (
                 <>
                   <StatusBadge tone="info">running</StatusBadge> Going through the recorded events, a page of 100 at a time ({elapsed} s on
-                  this page).
+                  this page){r.deliveries_started !== null && <>: {formatNumber(r.deliveries_started)} started so far</>}.
                 </>
               )}
               {r.status === 'completed' && (
@@ -186,7 +186,9 @@ export function ReplayProgress() {
               max={1}
               text={
                 r.status === 'running'
-                  ? 'working…'
+                  ? r.deliveries_started !== null
+                    ? `working… ${formatNumber(r.deliveries_started)} started`
+                    : 'working…'
                   : r.status === 'completed'
                     ? `done · ${formatNumber(r.deliveries_started ?? 0)} ${r.deliveries_started === 1 ? 'delivery' : 'deliveries'} started`
                     : 'stopped'

@@ -877,6 +877,7 @@ class WebhookReplay(BaseModel):
     workflow_id: str
     status: Literal["running", "completed", "failed"] | str
     deliveries_started: int | None
+    """deliveries started: so far while running (null when just started, or when its workflow does not answer within 2 s), all of them once completed; null when failed"""
 
 
 class WebhookReplayRequest(BaseModel):
