@@ -83,10 +83,3 @@ export const SECTIONS: NavSection[] = [
     group: 'settings',
   },
 ];
-
-/** The section at `path` (a path of SECTIONS). */
-export function sectionAt(path: string): NavSection {
-  const section = SECTIONS.find((s) => s.path === path);
-  if (!section) throw new Error(`no console section at ${path}`);
-  return section;
-}
