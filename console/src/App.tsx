@@ -5,7 +5,7 @@ import { SignIn } from './auth/SignIn';
 import { AppShell } from './components/AppShell';
 import { ToastProvider } from './components/Toast';
 import { SECTIONS } from './nav';
-import { Coming, NotFound } from './pages/Coming';
+import { NotFound } from './pages/NotFound';
 import { PAGES } from './pages';
 
 function Signed() {
@@ -17,7 +17,7 @@ function Signed() {
       <Route element={<AppShell />}>
         {SECTIONS.map((section) => {
           const Page = PAGES[section.path];
-          const element = Page ? <Page /> : <Coming section={section} />;
+          const element = Page ? <Page /> : <NotFound />;
           return section.path === '/' ? (
             <Route key="index" index element={element} />
           ) : (

@@ -1,4 +1,5 @@
 /** The signed-in frame: skip link, header (who is signed in, sign-out), the sections' navigation and the page. */
+import { Suspense } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import { isAdmin, useAuth, useSession } from '../auth/session';
 import { SECTIONS } from '../nav';
@@ -46,7 +47,9 @@ export function AppShell() {
         </p>
       </nav>
       <main id="main" className="content">
-        <Outlet />
+        <Suspense fallback={<p className="muted loading">Loading the page…</p>}>
+          <Outlet />
+        </Suspense>
       </main>
     </div>
   );

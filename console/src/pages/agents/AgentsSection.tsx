@@ -3,7 +3,7 @@
  * its playground.
  */
 import { Route, Routes } from 'react-router';
-import { NotFound } from '../Coming';
+import { NotFound } from '../NotFound';
 import { AgentCreate, AgentEdit } from './AgentPages';
 import { AgentList } from './AgentList';
 import { Playground } from './Playground';

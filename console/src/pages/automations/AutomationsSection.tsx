@@ -6,7 +6,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, NavLink, Route, Routes, useParams } from 'react-router';
 import { PageLayout } from '../../components/PageLayout';
-import { NotFound } from '../Coming';
+import { NotFound } from '../NotFound';
 import { CronJobPage } from './CronJobPage';
 import { CronJobsTab, NewCronJob } from './CronJobs';
 import { IntegrationsTab } from './Integrations';

@@ -212,7 +212,7 @@ export function TriggerPreviewPanel({
               onChange={(e) => setArrivesOn(e.target.value as Channel | '')}
               aria-invalid={apiField === 'source'}
             >
-              <option value="">The trigger&apos;s source ({channelLabel(config.source)})</option>
+              <option value="">The trigger&apos;s source: {channelLabel(config.source)}</option>
               {CHANNELS.map((c) => (
                 <option key={c.value} value={c.value}>
                   {c.label}

@@ -16,7 +16,7 @@ import { ProgressBar } from '../../components/ProgressBar';
 import { StatCard } from '../../components/StatCard';
 import { useToast } from '../../components/Toast';
 import { formatNumber } from '../../components/Time';
-import { NotFound } from '../Coming';
+import { NotFound } from '../NotFound';
 import { AgentBarChart, type Bar, DayBarChart } from './charts';
 import './costs.css';
 

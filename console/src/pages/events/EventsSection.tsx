@@ -15,7 +15,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { FilterBar } from '../../components/FilterBar';
 import { PageLayout, Section } from '../../components/PageLayout';
 import { Time } from '../../components/Time';
-import { NotFound } from '../Coming';
+import { NotFound } from '../NotFound';
 import { isoToLocal, JsonView, localToIso } from './format';
 import './events.css';
 

@@ -4,7 +4,7 @@
  * queue belongs to the section, so it goes on while its pages change.
  */
 import { Route, Routes } from 'react-router';
-import { NotFound } from '../Coming';
+import { NotFound } from '../NotFound';
 import { ChunkViewer } from './ChunkViewer';
 import { KnowledgeBasePage } from './KnowledgeBasePage';
 import { EditKnowledgeBase, NewKnowledgeBase } from './KnowledgeBaseForm';

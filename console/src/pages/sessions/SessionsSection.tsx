@@ -6,7 +6,7 @@
 import type { ReactNode } from 'react';
 import { NavLink, Route, Routes, useParams } from 'react-router';
 import { PageLayout } from '../../components/PageLayout';
-import { NotFound } from '../Coming';
+import { NotFound } from '../NotFound';
 import { RunPage } from './RunPage';
 import { RunsPage } from './RunsPage';
 import { SessionPage } from './SessionPage';

@@ -15,7 +15,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { PageLayout, Section } from '../../components/PageLayout';
 import { Time } from '../../components/Time';
 import { useToast } from '../../components/Toast';
-import { NotFound } from '../Coming';
+import { NotFound } from '../NotFound';
 import { InstallSkillForm } from './InstallSkill';
 import { SkillPage } from './SkillPage';
 import '../automations/automations.css';

@@ -3,7 +3,7 @@
  * delivery log and each delivery's attempts, the dead-letter queue, and replays by time range.
  */
 import { Route, Routes } from 'react-router';
-import { NotFound } from '../Coming';
+import { NotFound } from '../NotFound';
 import { DeadLetters } from './DeadLetters';
 import { DeliveryDetail } from './DeliveryDetail';
 import { DeliveryLog } from './Deliveries';
