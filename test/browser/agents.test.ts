@@ -6,6 +6,10 @@ import { chatRequests, scriptedReplies, streamedAnswer, streamedToolCall } from 
 import { ScriptedUpstream } from '../support/scripted-upstream';
 import { startTestWorker } from '../support/worker';
 
+/** Run in the page by evaluate(): whether the element has the focus (the service's tsconfig has no DOM types). */
+const isFocused = (element: unknown) =>
+  element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement;
+
 const TEMPORAL_UI = 'http://127.0.0.1:8233/';
 const STREAMED = 'Refunds take five working days from the moment the parcel is back.';
 
@@ -111,7 +115,7 @@ describe('the Agents section of the console', () => {
     await page.getByRole('alert').getByText('Could not create the agent').waitFor();
     await fieldError('Default route').getByText('unknown processor "nope"').waitFor();
     expect(await field('Default route').getAttribute('aria-invalid')).toBe('true');
-    expect(await field('Default route').evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await field('Default route').evaluate(isFocused)).toBe(true);
     expect(await page.getByRole('alert').innerText()).toContain('body.default_route');
     await expectAccessible(page, 'the new agent form with a validation error');
     await screenshot(page, 'agents-new-invalid');
@@ -258,7 +262,7 @@ describe('the Agents section of the console', () => {
 
     const toolCall = turn.locator('details.pg-tool');
     await toolCall.getByText('with its result').waitFor();
-    expect(await toolCall.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+    expect(await toolCall.evaluate((element) => (element as unknown as { open: boolean }).open)).toBe(false);
     await toolCall.locator('summary').click();
     await toolCall.getByText('Result', { exact: true }).waitFor();
     expect(await toolCall.locator('pre').first().innerText()).toContain('"timezone": "UTC"');
@@ -358,7 +362,7 @@ describe('the Agents section of the console', () => {
     await page.getByRole('button', { name: 'Delete Helper' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: 'Delete the agent "Helper"?' }).waitFor();
-    expect(await dialog.getByRole('button', { name: 'Cancel' }).evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Cancel' }).evaluate(isFocused)).toBe(true);
     await expectAccessible(page, 'the delete confirmation');
     await screenshot(page, 'agents-delete-confirm');
 
