@@ -26,9 +26,9 @@ function Tabs({ children }: { children: ReactNode }) {
       title="Automations"
       description="Events from other systems (integrations and their signing secrets), what they start (event triggers), and questions asked on a schedule (cron jobs)."
     >
-      <nav className="auto-tabs" aria-label="Automations">
+      <nav className="tabs" aria-label="Automations">
         {TABS.map((tab) => (
-          <NavLink key={tab.to} to={tab.to} end className={({ isActive }) => (isActive ? 'auto-tab auto-tab-active' : 'auto-tab')}>
+          <NavLink key={tab.to} to={tab.to} end className={({ isActive }) => (isActive ? 'tab tab-active' : 'tab')}>
             {tab.label}
           </NavLink>
         ))}

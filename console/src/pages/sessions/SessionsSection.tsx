@@ -14,7 +14,7 @@ import { SessionsByAgent } from './SessionsByAgent';
 import '../events/events.css';
 import './sessions.css';
 
-const tabClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'sess-tab sess-tab-active' : 'sess-tab');
+const tabClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'tab tab-active' : 'tab');
 
 function Lists({ children }: { children: ReactNode }) {
   return (
@@ -22,7 +22,7 @@ function Lists({ children }: { children: ReactNode }) {
       title="Sessions & runs"
       description="Runs of every agent, with their status, cost and event timeline, and each agent's sessions with their transcripts."
     >
-      <nav className="sess-tabs" aria-label="Sessions and runs views">
+      <nav className="tabs" aria-label="Sessions and runs views">
         <NavLink to="/sessions" end className={tabClass}>
           Runs
         </NavLink>
