@@ -1,6 +1,7 @@
 import type { CDPSession, Locator, Page } from 'playwright-core';
 import { startTestApi, type TestApi } from '../support/api';
 import { type ConsoleBrowser, expectAccessible, openConsoleBrowser, screenshot } from '../support/browser';
+import { startEarlyInRateWindow } from '../support/rate-window';
 import { startTestWorker } from '../support/worker';
 
 /**
@@ -157,8 +158,7 @@ describe('the Knowledge section of the console', () => {
     await signIn(page2, key.json.data.api_key);
     await heading(page2, 'Rate-limited uploads').waitFor();
     // The window is the minute of the clock: not in its last seconds, so the two first uploads share it.
-    const second = new Date().getUTCSeconds();
-    if (second > 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
+    await startEarlyInRateWindow();
     // Another tab of the same user spent one upload of this window already.
     const token = await limited.call('POST', '/v1/auth/console-token', { key: key.json.data.api_key, body: {} });
     const earlier = await limited.upload(

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createMongoActivities } from '../../activities/mongo';
 import { ABANDONED_CLAIM_MS } from '../../stores/idempotency-keys';
 import { consoleToken, startTestApi, type TestApi } from '../support/api';
+import { startEarlyInRateWindow } from '../support/rate-window';
 
 /** Idempotency-Key on POSTs: repeats answered from the kept first response, per tenant and principal. */
 describe('Idempotency-Key', () => {
@@ -26,6 +27,7 @@ describe('Idempotency-Key', () => {
 
   it('creates once for one key: the repeat, keys in another order, gets the first response, replayed and rate-counted', async () => {
     const before = await agentCount();
+    await startEarlyInRateWindow();
     const first = await api.call('POST', '/v1/combo/agents', {
       key: api.adminKey,
       headers: keyed('create-agent-1'),

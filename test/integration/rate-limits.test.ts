@@ -1,5 +1,6 @@
 import { randomToken } from '../../common/ids';
 import { startTestApi, type TestApi } from '../support/api';
+import { startEarlyInRateWindow } from '../support/rate-window';
 
 const limits = { RATE_LIMIT_DEFAULT_PER_MIN: '8', RATE_LIMIT_COMPLETIONS_PER_MIN: '3', RATE_LIMIT_UPLOADS_PER_MIN: '2' };
 
@@ -21,6 +22,7 @@ describe('rate limits', () => {
 
   it('puts the headers on successes and errors, and answers 429 with Retry-After over the ceiling', async () => {
     const key = await newKey();
+    await startEarlyInRateWindow();
     const resetFloor = Math.floor(Date.now() / 1000);
     const seen: number[] = [];
     for (let i = 0; i < 8; i++) {
@@ -43,6 +45,7 @@ describe('rate limits', () => {
 
   it('counts one key across several API processes', async () => {
     const key = await newKey();
+    await startEarlyInRateWindow();
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++) statuses.push((await (i % 2 ? b : a).call('GET', '/v1/combo/agents', { key })).status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(8);
@@ -51,6 +54,7 @@ describe('rate limits', () => {
 
   it('keeps separate ceilings per family and per key', async () => {
     const key = await newKey();
+    await startEarlyInRateWindow();
     const completion = (await a.call('POST', '/v1/combo/agents/agt_x/completions', { key, body: {} })).headers;
     expect(completion.get('x-ratelimit-limit')).toBe('3');
     const upload = (await a.call('POST', '/v1/document', { key })).headers;
