@@ -1,6 +1,6 @@
 import { type Client, type WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
 import type { Config } from '../common/config';
-import { notFound } from '../common/errors';
+import { conflict, notFound } from '../common/errors';
 import { newId } from '../common/ids';
 import type { ReplayBody, ReplayStarted } from '../common/schemas/webhooks';
 import { TenantId } from '../common/search-attributes';
@@ -16,10 +16,10 @@ export interface WebhookDispatchDeps {
   eventLog: EventLog;
 }
 
-/** Outbound webhooks: every (event, subscription) pair is delivered by its own workflow. */
 /** How long GET of a running replay waits for its count; a replay whose worker is busy or down answers null then. */
 const PROGRESS_QUERY_WAIT_MS = 2_000;
 
+/** Outbound webhooks: every (event, subscription) pair is delivered by its own workflow. */
 export function createWebhookDispatchCommands({ temporal, config, webhooks, eventLog }: WebhookDispatchDeps) {
   /** A running replay's deliveries started so far (a query of its workflow); null when it does not answer in time. */
   const startedSoFar = (handle: WorkflowHandle<typeof webhookReplayWorkflow>): Promise<number | null> =>
@@ -59,6 +59,23 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
     async deliverNow(d: NewDelivery, traceId: string) {
       const [id] = await deliver([d], traceId);
       return webhooks.getDelivery(d.tenantId, id!);
+    },
+
+    /**
+     * Sends a dead letter again: a new delivery of its event to its subscription, with a fresh schedule (the same
+     * delivery for the same letter, however often asked), and marks the letter `replayed_by` it.
+     */
+    async replayDeadLetter(tenantId: string, deliveryId: string, traceId: string) {
+      const dead = await webhooks.getDeliveryDoc(tenantId, deliveryId);
+      if (dead.status !== 'dead')
+        throw conflict(`delivery ${dead._id} is ${dead.status}, not in the dead-letter queue`, { status: dead.status });
+      await webhooks.getSubscription(tenantId, dead.subscription_id);
+      const [replayId] = await deliver(
+        [{ tenantId, subscriptionId: dead.subscription_id, envelope: dead.envelope, replayOf: dead._id }],
+        traceId,
+      );
+      await webhooks.markReplayed(tenantId, dead._id, replayId!);
+      return webhooks.getDelivery(tenantId, replayId!);
     },
 
     /**

@@ -11,7 +11,7 @@ import type {
   StopReason,
   ToolApproval,
 } from '../common/schemas/completions';
-import { findPage, type Page } from './pagination';
+import { dateRange, findPage, type Page } from './pagination';
 
 interface RunDoc {
   _id: string;
@@ -314,12 +314,8 @@ export function createCompletionRunStore(db: Db, options: CompletionRunStoreOpti
       if (query.status) filter.status = query.status;
       // Runs recorded before kinds existed are API completions unless an agent task made them.
       if (query.kind) filter.kind = query.kind === 'chat' ? { $nin: ['trigger', 'cron'] } : query.kind;
-      if (query.since || query.until) {
-        filter.created_at = {
-          ...(query.since ? { $gte: new Date(query.since) } : {}),
-          ...(query.until ? { $lt: new Date(query.until) } : {}),
-        };
-      }
+      const created = dateRange(query);
+      if (created) filter.created_at = created;
       return findPage(runs, filter, query, presentRun);
     },
   };

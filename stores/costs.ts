@@ -275,6 +275,13 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
     };
   }
 
+  /** The current period's summary under the threshold now in force; records the crossing if the period is already over it. */
+  async function noteCurrentPeriod(tenantId: string): Promise<CostSummary> {
+    const current = await summary(tenantId, periodOf(new Date(), unit));
+    await noteThreshold(tenantId, current.period, current.tokens, current.threshold_tokens, new Date(), false);
+    return current;
+  }
+
   const store = {
     runs,
     queue,
@@ -410,9 +417,13 @@ export function createCostStore(db: Db, eventLog: EventLog, options: CostStoreOp
         if (isDuplicateKey(err)) return write();
         throw err;
       });
-      const current = await summary(tenantId, periodOf(new Date(), unit));
-      await noteThreshold(tenantId, current.period, current.tokens, current.threshold_tokens, new Date(), false);
-      return current;
+      return noteCurrentPeriod(tenantId);
+    },
+
+    /** Forgets the tenant's own threshold: the installation default (COST_THRESHOLD_TOKENS) applies again. */
+    async clearThreshold(tenantId: string): Promise<CostSummary> {
+      await settings.deleteOne({ _id: tenantId });
+      return noteCurrentPeriod(tenantId);
     },
   };
   return store;

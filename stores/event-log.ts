@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Collection, Db, Filter, OptionalUnlessRequiredId } from 'mongodb';
 import type { EventName, EventRecord } from '../common/events';
 import { isDuplicateKey } from './mongo';
-import { findPage, type PageRequest } from './pagination';
+import { dateRange, findPage, type PageRequest } from './pagination';
 
 /**
  * The internal event log. An action and its event are written in one single-document write: the
@@ -114,12 +114,8 @@ export function createEventLog(db: Db) {
   function list(tenantId: string, query: PageRequest & { event?: EventName; since?: string; until?: string }) {
     const filter: Filter<EventDoc> = { tenant_id: tenantId };
     if (query.event) filter.event = query.event;
-    if (query.since || query.until) {
-      filter.timestamp = {
-        ...(query.since ? { $gte: new Date(query.since) } : {}),
-        ...(query.until ? { $lt: new Date(query.until) } : {}),
-      };
-    }
+    const timestamp = dateRange(query);
+    if (timestamp) filter.timestamp = timestamp;
     return findPage(events, filter, query, presentEvent, { timestamp: -1, _id: -1 });
   }
 

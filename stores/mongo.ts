@@ -60,6 +60,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('webhook_deliveries').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('webhook_deliveries').createIndex({ tenant_id: 1, event_id: 1 }),
     db.collection('webhook_deliveries').createIndex({ tenant_id: 1, subscription_id: 1, created_at: -1 }),
+    db.collection('webhook_deliveries').createIndex({ tenant_id: 1, status: 1, created_at: -1 }),
     db.collection('knowledge_bases').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('documents').createIndex({ tenant_id: 1, kb_id: 1, created_at: -1 }),
     db.collection('document_chunk_batches').createIndex({ doc_id: 1 }),

@@ -31,3 +31,12 @@ export async function findPage<TDoc extends Document, TOut>(
   ]);
   return { items: docs.map((d) => present(d as TDoc)), total, page, page_size };
 }
+
+/** A [since, until) condition on a date field (ISO bounds as the API received them); undefined when neither is given. */
+export function dateRange(range: { since?: string; until?: string }): { $gte?: Date; $lt?: Date } | undefined {
+  if (!range.since && !range.until) return undefined;
+  return {
+    ...(range.since ? { $gte: new Date(range.since) } : {}),
+    ...(range.until ? { $lt: new Date(range.until) } : {}),
+  };
+}

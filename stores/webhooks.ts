@@ -7,7 +7,7 @@ export type { DeliveryEnvelope };
 import { newId, randomToken } from '../common/ids';
 import type { CreateSubscriptionBody, Delivery, DeliveryAttempt, Subscription, UpdateSubscriptionBody } from '../common/schemas/webhooks';
 import { isDuplicateKey } from './mongo';
-import { findPage, type PageRequest } from './pagination';
+import { dateRange, findPage, type PageRequest } from './pagination';
 import type { SecretBox } from './secret-box';
 
 interface SubscriptionDoc {
@@ -56,9 +56,21 @@ interface DeliveryDoc {
   workflow_id: string;
   replay_of: string | null;
   replay_id: string | null;
+  /** On a dead letter: the delivery that last replayed it by hand (absent on letters dead before this was recorded). */
+  replayed_by?: string | null;
   created_at: Date;
   delivered_at: Date | null;
   dead_at: Date | null;
+}
+
+export interface DeliveryFilter {
+  event_id?: string;
+  event?: string;
+  subscription_id?: string;
+  status?: Delivery['status'];
+  since?: string;
+  until?: string;
+  replayed?: boolean;
 }
 
 export interface NewDelivery {
@@ -130,6 +142,7 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
       workflow_id: d.workflow_id,
       replay_of: d.replay_of,
       replay_id: d.replay_id,
+      replayed_by: d.replayed_by ?? null,
       created_at: d.created_at.toISOString(),
       delivered_at: d.delivered_at?.toISOString() ?? null,
       dead_at: d.dead_at?.toISOString() ?? null,
@@ -304,14 +317,21 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
 
     getDelivery: async (tenantId: string, id: string) => presentDelivery(await getDeliveryDoc(tenantId, id)),
 
-    async listDeliveries(
-      tenantId: string,
-      query: PageRequest & { event_id?: string; subscription_id?: string; status?: Delivery['status'] },
-    ) {
+    /** Marks a dead letter as replayed by hand by `replayId` (the latest replay wins). */
+    async markReplayed(tenantId: string, deadId: string, replayId: string): Promise<void> {
+      await deliveries.updateOne({ _id: deadId, tenant_id: tenantId, status: 'dead' }, { $set: { replayed_by: replayId } });
+    },
+
+    /** Newest first; `since`/`until` bound `created_at`; `replayed` narrows dead letters to those replayed by hand or not. */
+    async listDeliveries(tenantId: string, query: PageRequest & DeliveryFilter) {
       const filter: Filter<DeliveryDoc> = { tenant_id: tenantId };
       if (query.event_id) filter.event_id = query.event_id;
+      if (query.event) filter.event = query.event;
       if (query.subscription_id) filter.subscription_id = query.subscription_id;
       if (query.status) filter.status = query.status;
+      if (query.replayed !== undefined) filter.replayed_by = query.replayed ? { $type: 'string' } : { $not: { $type: 'string' } };
+      const created = dateRange(query);
+      if (created) filter.created_at = created;
       return findPage(deliveries, filter, query, presentDelivery);
     },
   };

@@ -80,4 +80,17 @@ export const costRoutes = ({ costs }: Services) => [
     response: costSummary,
     handler: ({ principal, body }) => costs.setThreshold(principal.tenantId, body.threshold_tokens),
   }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/costs/threshold',
+    operationId: 'resetCostThreshold',
+    tag,
+    access: 'admin',
+    summary: "Remove the tenant's own threshold: the installation default applies again",
+    description:
+      'Undoes PUT /v1/costs/threshold (a number or `null`): the installation default (COST_THRESHOLD_TOKENS) applies, or no ' +
+      "threshold when there is none (`threshold_source` says which). A period already over it records the event now. Replies with the current period's summary.",
+    response: costSummary,
+    handler: ({ principal }) => costs.clearThreshold(principal.tenantId),
+  }),
 ];

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { conflict, invalid } from '../../common/errors';
+import { invalid } from '../../common/errors';
 import { newId } from '../../common/ids';
 import { assertPublicHttpUrl, UnsafeUrlError } from '../../common/net/url-guard';
 import { deletedResult, pageOf, pageQuery, resourceId } from '../../common/schemas/common';
 import {
   createSubscriptionBody,
+  deadLetterQuery,
   delivery,
   deliveryId,
   deliveryPage,
@@ -172,7 +173,7 @@ export const webhookRoutes = ({ webhooks, commands, config }: Services) => {
       operationId: 'listWebhookDeliveries',
       tag,
       access: 'admin',
-      summary: 'Deliveries with every attempt (status, latency, error), filterable by event, subscription and status',
+      summary: 'Deliveries with every attempt (status, latency, error), filterable by event, subscription, status and time',
       query: deliveryQuery,
       response: deliveryPage,
       handler: ({ principal, query }) => webhooks.listDeliveries(principal.tenantId, query),
@@ -195,9 +196,16 @@ export const webhookRoutes = ({ webhooks, commands, config }: Services) => {
       tag,
       access: 'admin',
       summary: 'The dead-letter queue: deliveries whose five attempts all failed',
-      query: pageQuery,
+      description:
+        'Newest first. A letter stays here once replayed by hand, its `replayed_by` naming the replay; `replayed=false` lists those still to handle.',
+      query: deadLetterQuery,
       response: deliveryPage,
-      handler: ({ principal, query }) => webhooks.listDeliveries(principal.tenantId, { ...query, status: 'dead' }),
+      handler: ({ principal, query }) =>
+        webhooks.listDeliveries(principal.tenantId, {
+          ...query,
+          status: 'dead',
+          replayed: query.replayed === undefined ? undefined : query.replayed === 'true',
+        }),
     }),
     defineRoute({
       method: 'post',
@@ -207,19 +215,13 @@ export const webhookRoutes = ({ webhooks, commands, config }: Services) => {
       access: 'admin',
       summary: 'Replay a dead letter by hand',
       description:
-        'A new delivery of the same event (same `event_id`) to the same subscription, with a fresh schedule. Replaying one dead letter twice returns the same replay.',
+        'A new delivery of the same event (same `event_id`) to the same subscription, with a fresh schedule; the letter ' +
+        'stays in the queue with `replayed_by` naming it. Replaying one dead letter twice returns the same replay. 10005 when ' +
+        'the delivery is not dead.',
       params: deliveryParams,
       response: delivery,
-      handler: async ({ ctx, principal, params }) => {
-        const dead = await webhooks.getDeliveryDoc(principal.tenantId, params.delivery_id);
-        if (dead.status !== 'dead')
-          throw conflict(`delivery ${dead._id} is ${dead.status}, not in the dead-letter queue`, { status: dead.status });
-        await webhooks.getSubscription(principal.tenantId, dead.subscription_id);
-        return commands.webhooks.deliverNow(
-          { tenantId: principal.tenantId, subscriptionId: dead.subscription_id, envelope: dead.envelope, replayOf: dead._id },
-          ctx.state.traceId,
-        );
-      },
+      handler: ({ ctx, principal, params }) =>
+        commands.webhooks.replayDeadLetter(principal.tenantId, params.delivery_id, ctx.state.traceId),
     }),
     defineRoute({
       method: 'post',

@@ -106,6 +106,10 @@ export const delivery = z
     workflow_id: z.string().meta({ description: 'the Temporal workflow that delivers it' }),
     replay_of: z.string().nullable().meta({ description: 'the dead letter this delivery replays' }),
     replay_id: z.string().nullable().meta({ description: 'the historical replay that made it' }),
+    replayed_by: z.string().nullable().meta({
+      description:
+        'on a dead letter: the delivery that last replayed it by hand (POST /v1/webhook/dead-letters/{delivery_id}/replay); null when it has not been',
+    }),
     created_at: isoDate,
     delivered_at: isoDate.nullable(),
     dead_at: isoDate.nullable(),
@@ -114,11 +118,30 @@ export const delivery = z
 
 export const deliveryPage = pageOf(delivery, 'WebhookDeliveryPage');
 
+const createdRange = {
+  since: z.iso.datetime({ offset: true }).optional().meta({ description: 'deliveries created at or after this time' }),
+  until: z.iso.datetime({ offset: true }).optional().meta({ description: 'deliveries created before this time' }),
+};
+
 export const deliveryQuery = pageQuery
   .extend({
     event_id: z.string().max(100).optional(),
+    event: z.string().max(100).optional().meta({ description: 'the event name, e.g. `session.created` or `webhook.test`' }),
     subscription_id: subscriptionId.optional(),
     status: deliveryStatus.optional(),
+    ...createdRange,
+  })
+  .strict();
+
+export const deadLetterQuery = pageQuery
+  .extend({
+    event: deliveryQuery.shape.event,
+    subscription_id: subscriptionId.optional(),
+    replayed: z
+      .enum(['true', 'false'])
+      .optional()
+      .meta({ description: '`false`: only the letters not replayed by hand yet; `true`: only those that were (see `replayed_by`)' }),
+    ...createdRange,
   })
   .strict();
 

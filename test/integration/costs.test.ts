@@ -158,6 +158,20 @@ describe('per-tenant costs', () => {
     expect((await api.call('GET', '/v1/costs', { key: member })).json.data.threshold_tokens).toBe(200);
   });
 
+  it('goes back to the installation default when the tenant removes its own threshold', async () => {
+    const { admin, member } = await newTenant();
+    await api.call('PUT', '/v1/costs/threshold', { key: admin, body: { threshold_tokens: null } });
+    expect((await api.call('DELETE', '/v1/costs/threshold', { key: member })).json.code).toBe(10003);
+    const reset = await api.call('DELETE', '/v1/costs/threshold', { key: admin });
+    expect(reset.json).toMatchObject({ code: 0, data: { threshold_tokens: DEFAULT_THRESHOLD, threshold_source: 'default' } });
+    // Removing what is already gone is the same answer.
+    expect((await api.call('DELETE', '/v1/costs/threshold', { key: admin })).json.data.threshold_source).toBe('default');
+    expect((await api.call('GET', '/v1/costs', { key: admin })).json.data).toMatchObject({
+      threshold_tokens: DEFAULT_THRESHOLD,
+      threshold_source: 'default',
+    });
+  });
+
   it('refuses invalid thresholds and periods with 10001', async () => {
     const { admin } = await newTenant();
     const bodies = [

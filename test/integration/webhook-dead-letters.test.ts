@@ -54,7 +54,22 @@ it('makes five attempts on the short schedule, dead-letters the delivery, and a 
   for (let i = 1; i < requests.length; i++) expect(requests[i]!.at - requests[i - 1]!.at).toBeGreaterThanOrEqual(WAIT_MS - 20);
   expect(requests[4]!.at - requests[0]!.at).toBeLessThan(20_000);
 
-  expect(dead).toMatchObject({ status: 'dead', attempt_count: 5, replay_of: null, event_id: requests[0]!.json.event_id });
+  expect(dead).toMatchObject({
+    status: 'dead',
+    attempt_count: 5,
+    replay_of: null,
+    replayed_by: null,
+    event_id: requests[0]!.json.event_id,
+  });
+  const deadLetterIds = async (query: string) =>
+    (
+      (await api.call('GET', `/v1/webhook/dead-letters?subscription_id=${sub.subscription_id}&${query}`, { key: admin() })).json.data
+        .items as {
+        delivery_id: string;
+      }[]
+    ).map((d) => d.delivery_id);
+  expect(await deadLetterIds('replayed=false')).toEqual([dead.delivery_id]);
+  expect(await deadLetterIds('replayed=true')).toEqual([]);
   expect(dead.attempts.map((a: Attempt) => [a.attempt, a.ok, a.status_code])).toEqual([
     [1, false, 500],
     [2, false, 500],
@@ -82,7 +97,31 @@ it('makes five attempts on the short schedule, dead-letters the delivery, and a 
   expect(after[5]!.json.event_id).toBe(dead.event_id);
   expect(after[5]!.headers['x-combo-delivery-id']).toBe(replay.json.data.delivery_id);
 
-  // The dead letter stays where it was; replaying it again returns the same replay.
+  // The dead letter stays where it was, marked with its replay; replaying it again returns the same replay.
+  const marked = await api.call('GET', `/v1/webhook/deliveries/${dead.delivery_id}`, { key: admin() });
+  expect(marked.json.data).toMatchObject({ status: 'dead', replayed_by: replay.json.data.delivery_id });
+  expect(await deadLetterIds('replayed=false')).toEqual([]);
+  expect(await deadLetterIds('replayed=true')).toEqual([dead.delivery_id]);
   const again = await api.call('POST', `/v1/webhook/dead-letters/${dead.delivery_id}/replay`, { key: admin() });
   expect(again.json.data.delivery_id).toBe(replay.json.data.delivery_id);
+  // A delivery that is not dead cannot be replayed by hand.
+  const notDead = await api.call('POST', `/v1/webhook/dead-letters/${replay.json.data.delivery_id}/replay`, { key: admin() });
+  expect(notDead.json).toMatchObject({ code: 10005, data: { status: 'delivered' } });
+  expect((await api.call('GET', '/v1/webhook/dead-letters?replayed=maybe', { key: admin() })).json.code).toBe(10001);
+
+  // The delivery log narrows by event name and creation time.
+  const logIds = async (query: string) =>
+    (
+      (await api.call('GET', `/v1/webhook/deliveries?subscription_id=${sub.subscription_id}&${query}`, { key: admin() })).json.data
+        .items as {
+        delivery_id: string;
+      }[]
+    ).map((d) => d.delivery_id);
+  const both = [replay.json.data.delivery_id, dead.delivery_id];
+  expect(await logIds('event=session.created')).toEqual(both);
+  expect(await logIds('event=webhook.test')).toEqual([]);
+  const replayCreated = replay.json.data.created_at as string;
+  expect(await logIds(`since=${encodeURIComponent(replayCreated)}`)).toEqual([replay.json.data.delivery_id]);
+  expect(await logIds(`until=${encodeURIComponent(replayCreated)}`)).toEqual([dead.delivery_id]);
+  expect((await api.call('GET', '/v1/webhook/deliveries?since=yesterday', { key: admin() })).json.code).toBe(10001);
 });
