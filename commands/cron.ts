@@ -1,3 +1,4 @@
+import type { Duration } from '@temporalio/common';
 import {
   type Client,
   type ScheduleExecutionResult,
@@ -18,6 +19,7 @@ import {
   type CronJob,
   type CronRun,
   MAX_BACKFILL_RUNS,
+  type UpdateCronBody,
 } from '../common/schemas/cron';
 import type { AgentStore } from '../stores/agents';
 import type { CronJobDoc, CronJobStore } from '../stores/cron-jobs';
@@ -34,7 +36,7 @@ import { cronScheduleId, cronSearchAttributes, cronTaskAction, SCHEDULE_OVERLAP 
  */
 
 /** A run missed by more than this (server down, say) is skipped, not started late. */
-const CATCHUP_WINDOW = '1 minute';
+const CATCHUP_WINDOW: Duration = '1 minute';
 const NEXT_RUNS_SHOWN = 5;
 
 /** The schedule's arguments are fixed; the workflow id already tells one run from another, hence a constant key. */
@@ -93,19 +95,22 @@ export function createCronCommands({ temporal, config, log, cronJobs, agents }: 
     }
   }
 
-  /** Creates the job's schedule; Temporal's refusal of the spec is a 10001 on the field it concerns. */
-  async function createSchedule(job: CronJobDoc): Promise<void> {
+  /** The schedule a job's settings make: when it runs, what it starts, and how runs overlap. */
+  function scheduleOf(job: CronJobDoc) {
     const task = { cronId: job._id, tenantId: job.tenant_id, agentId: job.agent_id, input: cronTaskInput(job) };
+    return {
+      spec: { cronExpressions: [job.cron], timezone: job.timezone },
+      action: cronTaskAction(config.TEMPORAL_TASK_QUEUE, task),
+      policies: { overlap: SCHEDULE_OVERLAP[job.overlap], catchupWindow: CATCHUP_WINDOW },
+      state: { paused: job.paused },
+      typedSearchAttributes: cronSearchAttributes(task),
+    };
+  }
+
+  /** Temporal's refusal of a spec is a 10001 on the field it concerns. */
+  async function refusingBadSpecs<T>(write: () => Promise<T>): Promise<T> {
     try {
-      await temporal.schedule.create({
-        scheduleId: cronScheduleId(job._id),
-        spec: { cronExpressions: [job.cron], timezone: job.timezone },
-        action: cronTaskAction(config.TEMPORAL_TASK_QUEUE, task),
-        policies: { overlap: SCHEDULE_OVERLAP[job.overlap], catchupWindow: CATCHUP_WINDOW },
-        state: { paused: job.paused },
-        memo: { name: job.name },
-        typedSearchAttributes: cronSearchAttributes(task),
-      });
+      return await write();
     } catch (err) {
       // The SDK turns the server's "Invalid schedule spec" (INVALID_ARGUMENT) into a TypeError.
       if (err instanceof TypeError) {
@@ -115,6 +120,9 @@ export function createCronCommands({ temporal, config, log, cronJobs, agents }: 
       throw err;
     }
   }
+
+  const createSchedule = (job: CronJobDoc) =>
+    refusingBadSpecs(() => temporal.schedule.create({ scheduleId: cronScheduleId(job._id), ...scheduleOf(job), memo: { name: job.name } }));
 
   async function runStatus(run: ScheduleExecutionResult): Promise<CronRun['status']> {
     const { workflowId, firstExecutionRunId } = run.action.workflow;
@@ -191,6 +199,14 @@ export function createCronCommands({ temporal, config, log, cronJobs, agents }: 
     }
   }
 
+  /** Pauses or resumes the job's runs. */
+  async function setPaused(tenantId: string, cronId: string, paused: boolean): Promise<CronJob> {
+    const doc = await cronJobs.get(tenantId, cronId);
+    await onSchedule(doc._id, (handle) => (paused ? handle.pause('paused through the API') : handle.unpause('unpaused through the API')));
+    await cronJobs.setPaused(doc.tenant_id, doc._id, paused);
+    return present({ ...doc, paused }, { runStatuses: false });
+  }
+
   return {
     async create(tenantId: string, body: CreateCronBody): Promise<CronJob> {
       await checkAgent(tenantId, body.agent_id);
@@ -227,12 +243,34 @@ export function createCronCommands({ temporal, config, log, cronJobs, agents }: 
 
     get: async (tenantId: string, cronId: string) => present(await cronJobs.get(tenantId, cronId), { runStatuses: true }),
 
-    /** Pauses or resumes the job's runs. */
-    async setPaused(tenantId: string, cronId: string, paused: boolean): Promise<CronJob> {
+    /**
+     * Changes some of the job's settings. The schedule first: Temporal may refuse the new spec, and a failure after it
+     * leaves a schedule the same request, repeated, brings its record up to. The schedule's memo keeps the name it was
+     * created with (Temporal cannot change a memo); the API shows the current one.
+     */
+    async update(tenantId: string, cronId: string, changes: UpdateCronBody): Promise<CronJob> {
       const doc = await cronJobs.get(tenantId, cronId);
-      await onSchedule(doc._id, (handle) => (paused ? handle.pause('paused through the API') : handle.unpause('unpaused through the API')));
-      await cronJobs.setPaused(doc.tenant_id, doc._id, paused);
-      return present({ ...doc, paused }, { runStatuses: false });
+      const { paused, ...settings } = changes;
+      if (Object.keys(settings).length === 0 && paused !== undefined) return setPaused(tenantId, cronId, paused);
+      if (settings.agent_id !== undefined && settings.agent_id !== doc.agent_id) await checkAgent(tenantId, settings.agent_id);
+      const next: CronJobDoc = {
+        ...doc,
+        ...settings,
+        ...(paused === undefined ? {} : { paused }),
+        timezone: settings.timezone === undefined ? doc.timezone : canonicalTimeZone(settings.timezone),
+        updated_at: new Date(),
+      };
+      // Left out, `paused` stays as Temporal has it (an operator may have paused the schedule in the Temporal UI).
+      await onSchedule(doc._id, (handle) =>
+        refusingBadSpecs(() =>
+          handle.update((previous) => {
+            next.paused = paused ?? previous.state.paused;
+            return { ...scheduleOf(next), state: { paused: next.paused, note: previous.state.note } };
+          }),
+        ),
+      );
+      await cronJobs.replace(next);
+      return present(next, { runStatuses: false });
     },
 
     /** Starts a run now, under the job's overlap policy (with `skip`, nothing starts while a run is going). */

@@ -49,6 +49,13 @@ export function createCronJobStore(db: Db) {
       if (matchedCount === 0) throw notFound('cron job', cronId);
     },
 
+    /** Writes the job's settings as given (all but its tenant and creation time). */
+    async replace(job: CronJobDoc): Promise<void> {
+      const { _id, tenant_id, created_at, ...settings } = job;
+      const { matchedCount } = await jobs.updateOne({ _id, tenant_id }, { $set: settings });
+      if (matchedCount === 0) throw notFound('cron job', _id);
+    },
+
     /** Returns false when the job was already gone. */
     async delete(tenantId: string, cronId: string): Promise<boolean> {
       const { deletedCount } = await jobs.deleteOne({ _id: cronId, tenant_id: tenantId });

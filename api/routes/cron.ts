@@ -59,12 +59,14 @@ export const cronRoutes = ({ commands }: Services) => {
       path: '/v1/cron/{cron_id}',
       operationId: 'updateCronJob',
       tag,
-      summary: 'Pause or resume a job',
-      description: "Due times passing while paused are not made up. 10005 when the job's Temporal Schedule no longer exists.",
+      summary: 'Change a job: pause or resume it, or change its settings',
+      description:
+        'Fields left out stay as they are. Due times passing while paused are not made up; a new expression or time zone ' +
+        "applies to due times from now on. 10005 when the job's Temporal Schedule no longer exists.",
       params: cronParams,
       body: updateCronBody,
       response: cronJob,
-      handler: ({ principal, params, body }) => cron.setPaused(principal.tenantId, params.cron_id, body.paused),
+      handler: ({ principal, params, body }) => cron.update(principal.tenantId, params.cron_id, body),
     }),
     defineRoute({
       method: 'post',

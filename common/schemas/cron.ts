@@ -82,13 +82,22 @@ const inputs = z
     description: `input names (1-40 of a-z 0-9 _, starting with a letter; at most ${MAX_INPUTS}) and their values, handed to the session template`,
   });
 
+/** A job's settings as given; the create body adds defaults, the update body makes each optional. */
+const jobSettings = {
+  name: z.string().trim().min(1).max(100),
+  cron: cronExpression,
+  timezone: timeZone,
+  agent_id: agentId.meta({ description: 'agent that runs the task (must exist in the tenant: 10001 otherwise)' }),
+  question: z.string().min(1).max(32_000).meta({ description: 'what the agent is asked on every run' }),
+  inputs,
+  session_template: sessionTemplate,
+  overlap: overlapPolicy,
+};
+
 export const createCronBody = z
   .object({
-    name: z.string().trim().min(1).max(100),
-    cron: cronExpression,
+    ...jobSettings,
     timezone: timeZone.default('UTC'),
-    agent_id: agentId.meta({ description: 'agent that runs the task (must exist in the tenant: 10001 otherwise)' }),
-    question: z.string().min(1).max(32_000).meta({ description: 'what the agent is asked on every run' }),
     inputs: inputs.default({}),
     session_template: sessionTemplate.default('default'),
     overlap: overlapPolicy.default('skip'),
@@ -98,9 +107,20 @@ export const createCronBody = z
   .meta({ id: 'CreateCronJobRequest' });
 
 export const updateCronBody = z
-  .object({ paused: z.boolean().meta({ description: 'true stops the runs until set to false again' }) })
+  .object({
+    ...jobSettings,
+    paused: z.boolean().meta({ description: 'true stops the runs until set to false again' }),
+  })
+  .partial()
   .strict()
-  .meta({ id: 'UpdateCronJobRequest' });
+  .refine((body) => Object.keys(body).length > 0, { message: 'name at least one setting to change' })
+  .meta({
+    id: 'UpdateCronJobRequest',
+    description:
+      'The settings to change; those left out stay as they are. `inputs` replaces the whole map. Due times follow a new ' +
+      '`cron` / `timezone` from now on; a run already going finishes as it started.',
+  });
+export type UpdateCronBody = z.infer<typeof updateCronBody>;
 
 const cronRunStatus = z
   .enum(['running', 'paused', 'completed', 'failed', 'canceled', 'terminated', 'timed_out', 'continued_as_new'])

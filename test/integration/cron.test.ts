@@ -212,10 +212,94 @@ describe('reading jobs', () => {
 
     await api.call('PUT', `/v1/cron/${job.cron_id}`, { key: admin(), body: { paused: true } });
     expect(await getJob(job.cron_id)).toMatchObject({ paused: true, next_run_times: [] });
-    expect((await api.call('PUT', `/v1/cron/${job.cron_id}`, { key: admin(), body: { paused: false, name: 'x' } })).json).toMatchObject({
+    expect((await api.call('PUT', `/v1/cron/${job.cron_id}`, { key: admin(), body: { paused: false, name: '' } })).json).toMatchObject({
       code: 10001,
       data: { field: 'body.name' },
     });
+  });
+});
+
+describe('changing a job', () => {
+  it('changes its settings in place: the schedule follows the new expression, zone, agent, question and overlap', async () => {
+    const job = await createJob({ inputs: { topic: 'sales' } });
+    const otherAgent = (await api.call('POST', '/v1/combo/agents', { key: admin(), body: { name: 'Night shift' } })).json.data.agent_id;
+    const changed = await api.call('PUT', `/v1/cron/${job.cron_id}`, {
+      key: admin(),
+      body: {
+        name: 'Nightly digest',
+        cron: '30 22 * * *',
+        timezone: 'america/new_york',
+        agent_id: otherAgent,
+        question: 'Summarise today.',
+        inputs: { topic: 'support' },
+        overlap: 'buffer_all',
+      },
+    });
+    expect(changed.json).toMatchObject({
+      code: 0,
+      data: {
+        cron_id: job.cron_id,
+        name: 'Nightly digest',
+        cron: '30 22 * * *',
+        timezone: 'America/New_York',
+        agent_id: otherAgent,
+        question: 'Summarise today.',
+        inputs: { topic: 'support' },
+        session_template: 'default',
+        overlap: 'buffer_all',
+        paused: false,
+        created_at: job.created_at,
+      },
+    });
+    expect(changed.json.data.updated_at > job.updated_at).toBe(true);
+    for (const at of changed.json.data.next_run_times) expect(wallClock(at, 'America/New_York')).toMatch(/ 22:30$/);
+
+    const described = await schedule(job.cron_id).describe();
+    expect(described.spec.timezone).toBe('America/New_York');
+    expect(described.spec.calendars![0]).toMatchObject({
+      minute: [{ start: 30, end: 30, step: 1 }],
+      hour: [{ start: 22, end: 22, step: 1 }],
+    });
+    expect(described.policies.overlap).toBe('BUFFER_ALL');
+    expect(described.state.paused).toBe(false);
+    expect(described.action).toMatchObject({
+      args: [{ agentId: otherAgent, question: 'Summarise today.', inputs: { topic: 'support' }, origin: `cron:${job.cron_id}` }],
+    });
+    expect((described.action.typedSearchAttributes as TypedSearchAttributes).get(AgentId)).toBe(otherAgent);
+    expect(described.typedSearchAttributes.get(AgentId)).toBe(otherAgent);
+    expect(await getJob(job.cron_id)).toMatchObject({ name: 'Nightly digest', cron: '30 22 * * *', agent_id: otherAgent });
+  });
+
+  it('keeps a pause made in Temporal when the change does not name `paused`, and pauses with other changes', async () => {
+    const job = await createJob({ cron: '*/10 * * * *' });
+    await schedule(job.cron_id).pause('paused by an operator in the Temporal UI');
+    const renamed = await api.call('PUT', `/v1/cron/${job.cron_id}`, { key: admin(), body: { question: 'Anything new?' } });
+    expect(renamed.json.data).toMatchObject({ question: 'Anything new?', paused: true, next_run_times: [] });
+    expect((await schedule(job.cron_id).describe()).state).toMatchObject({
+      paused: true,
+      note: 'paused by an operator in the Temporal UI',
+    });
+
+    const resumed = await api.call('PUT', `/v1/cron/${job.cron_id}`, { key: admin(), body: { paused: false, cron: '*/15 * * * *' } });
+    expect(resumed.json.data).toMatchObject({ paused: false, cron: '*/15 * * * *' });
+    expect(resumed.json.data.next_run_times).toHaveLength(5);
+    for (const at of resumed.json.data.next_run_times) expect(new Date(at).getUTCMinutes() % 15).toBe(0);
+  });
+
+  it('refuses an empty change, a bad setting or an unknown agent with 10001 and changes nothing', async () => {
+    const job = await createJob({});
+    const put = (body: Record<string, unknown>) => api.call('PUT', `/v1/cron/${job.cron_id}`, { key: admin(), body });
+    expect((await put({})).json.code).toBe(10001);
+    expect((await put({ cron: '61 * * * *' })).json).toMatchObject({ code: 10001, data: { field: 'body.cron' } });
+    expect((await put({ timezone: 'Mars/Base' })).json).toMatchObject({ code: 10001, data: { field: 'body.timezone' } });
+    expect((await put({ agent_id: 'agt_missing0000000000000', question: 'x' })).json).toMatchObject({
+      code: 10001,
+      data: { field: 'body.agent_id' },
+    });
+    expect((await put({ cron_id: 'crn_other' })).json.code).toBe(10001);
+    const unchanged = await getJob(job.cron_id);
+    expect(unchanged).toMatchObject({ cron: job.cron, question: job.question, agent_id: agentId, updated_at: job.updated_at });
+    expect((await schedule(job.cron_id).describe()).spec.calendars![0]).toMatchObject({ hour: [{ start: 9, end: 9, step: 1 }] });
   });
 });
 
