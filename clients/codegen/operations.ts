@@ -121,6 +121,7 @@ export const OPERATION_PLACES: Record<string, OperationPlace> = {
 
   getCosts: { resource: ['costs'], method: 'get' },
   setCostThreshold: { resource: ['costs'], method: 'setThreshold' },
+  resetCostThreshold: { resource: ['costs'], method: 'resetThreshold' },
 
   health: { resource: ['service'], method: 'health' },
   ready: { resource: ['service'], method: 'ready', noRetries: true },

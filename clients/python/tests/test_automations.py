@@ -65,6 +65,8 @@ def test_cron_jobs(client: combo.Combo, agent: combo.Agent) -> None:
     assert client.cron_jobs.get(job.cron_id).cron == "0 9 * * 1-5"
     assert job.cron_id in [j.cron_id for j in client.cron_jobs.list()]
     assert client.cron_jobs.update(job.cron_id, paused=False).paused is False
+    edited = client.cron_jobs.update(job.cron_id, cron="15 4 * * *", question="Anything new?")
+    assert (edited.cron, edited.question, edited.paused) == ("15 4 * * *", "Anything new?", False)
     triggered = client.cron_jobs.trigger(job.cron_id)
     assert triggered.cron_id == job.cron_id
     now = dt.datetime.now(dt.timezone.utc)
@@ -124,6 +126,7 @@ def test_api_keys_events_costs_and_service(client: combo.Combo, base_url: str) -
     assert by_day.group_by == "day" and by_day.groups is not None
     assert client.costs.set_threshold(threshold_tokens=1_000_000).threshold_tokens == 1_000_000
     client.costs.set_threshold(threshold_tokens=None)
+    assert client.costs.reset_threshold().threshold_source != "tenant"
 
     assert client.service.health().status == "ok"
     assert client.service.ready().status == "ready"

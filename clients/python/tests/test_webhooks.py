@@ -88,6 +88,12 @@ def test_a_dead_letter_is_replayed(client: combo.Combo) -> None:
         failing[0] = False
         replayed = client.webhooks.dead_letters.replay(delivery.delivery_id)
         assert replayed.event_id == delivery.event_id
+        assert client.webhooks.deliveries.get(delivery.delivery_id).replayed_by == replayed.delivery_id
+        handled = client.webhooks.dead_letters.list(subscription_id=sub.subscription_id, replayed=True)
+        assert [d.delivery_id for d in handled] == [delivery.delivery_id]
+        assert list(client.webhooks.dead_letters.list(subscription_id=sub.subscription_id, replayed=False)) == []
+        tests = client.webhooks.deliveries.list(subscription_id=sub.subscription_id, event="webhook.test", since=dead.created_at)
+        assert [d.delivery_id for d in tests] == [replayed.delivery_id, delivery.delivery_id]
         body, headers = receiver.wait_for(6)[5]
         assert webhooks.verify(body, headers, sub.secret).event_id == delivery.event_id
         client.webhooks.subscriptions.delete(sub.subscription_id)

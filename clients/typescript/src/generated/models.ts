@@ -751,6 +751,8 @@ export interface WebhookDelivery {
   replay_of: string | null;
   /** the historical replay that made it */
   replay_id: string | null;
+  /** on a dead letter: the delivery that last replayed it by hand (POST /v1/webhook/dead-letters/{delivery_id}/replay); null when it has not been */
+  replayed_by: string | null;
   /** ISO 8601 UTC timestamp */
   created_at: string;
   /** ISO 8601 UTC timestamp */
@@ -974,9 +976,25 @@ export interface CronJobPage {
   page_size: number;
 }
 
+/** The settings to change; those left out stay as they are. `inputs` replaces the whole map. Due times follow a new `cron` / `timezone` from now on; a run already going finishes as it started. */
 export interface UpdateCronJobRequest {
+  name?: string;
+  /** five fields: minute hour day-of-month month day-of-week, with `*`, values, ranges, steps, lists and JAN-DEC / SUN-SAT names. When both day-of-month and day-of-week are restricted, a run needs both to match (`0 9 1-7 * MON` is the first Monday). */
+  cron?: string;
+  /** IANA time zone the expression is read in */
+  timezone?: string;
+  /** agent that runs the task (must exist in the tenant: 10001 otherwise) */
+  agent_id?: string;
+  /** what the agent is asked on every run */
+  question?: string;
+  /** input names (1-40 of a-z 0-9 _, starting with a letter; at most 20) and their values, handed to the session template */
+  inputs?: Record<string, string>;
+  /** how the task opens its session and what it asks; GET /v1/event-trigger/templates lists them */
+  session_template?: 'default' | 'code-review' | 'import-requirements' | 'import-bugs';
+  /** what happens when a run is due while the previous one is still going: `skip` it, `buffer_one` (run once after), `buffer_all` (run each after), `cancel_other` / `terminate_other` (stop the old one), `allow_all` (run side by side) */
+  overlap?: 'skip' | 'buffer_one' | 'buffer_all' | 'cancel_other' | 'terminate_other' | 'allow_all';
   /** true stops the runs until set to false again */
-  paused: boolean;
+  paused?: boolean;
 }
 
 export interface CronJobTriggered {

@@ -670,6 +670,14 @@ export const OPERATIONS: readonly OperationInfo[] = [
     path: '/v1/costs/threshold',
     handWritten: false,
   },
+  {
+    operationId: 'resetCostThreshold',
+    resource: 'costs',
+    method: 'resetThreshold',
+    httpMethod: 'DELETE',
+    path: '/v1/costs/threshold',
+    handWritten: false,
+  },
   { operationId: 'health', resource: 'service', method: 'health', httpMethod: 'GET', path: '/v1/health', handWritten: false },
   { operationId: 'ready', resource: 'service', method: 'ready', httpMethod: 'GET', path: '/v1/ready', handWritten: false },
   { operationId: 'openapi', resource: 'service', method: 'openapi', httpMethod: 'GET', path: '/v1/openapi.json', handWritten: false },
@@ -868,10 +876,16 @@ export interface WebhooksDeliveriesListParams {
    */
   page_size?: number;
   event_id?: string;
+  /** the event name, e.g. `session.created` or `webhook.test` */
+  event?: string;
   /** webhook subscription id */
   subscription_id?: string;
   /** `dead`: all five attempts failed; the delivery is in the dead-letter queue */
   status?: DeliveryStatus;
+  /** deliveries created at or after this time */
+  since?: string;
+  /** deliveries created before this time */
+  until?: string;
 }
 
 /** Parameters of `webhooks.deadLetters.list` (the query of GET /v1/webhook/dead-letters). */
@@ -886,6 +900,16 @@ export interface WebhooksDeadLettersListParams {
    * @default 20
    */
   page_size?: number;
+  /** the event name, e.g. `session.created` or `webhook.test` */
+  event?: string;
+  /** webhook subscription id */
+  subscription_id?: string;
+  /** `false`: only the letters not replayed by hand yet; `true`: only those that were (see `replayed_by`) */
+  replayed?: boolean;
+  /** deliveries created at or after this time */
+  since?: string;
+  /** deliveries created before this time */
+  until?: string;
 }
 
 /** Parameters of `integrations.list` (the query of GET /v1/integrations). */
@@ -1368,7 +1392,7 @@ export class WebhooksSubscriptions extends APIResource {
 /** `client.webhooks.deliveries`. */
 export class WebhooksDeliveries extends APIResource {
   /**
-   * Deliveries with every attempt (status, latency, error), filterable by event, subscription and status.
+   * Deliveries with every attempt (status, latency, error), filterable by event, subscription, status and time.
    * `GET /v1/webhook/deliveries`
    */
   list(params?: WebhooksDeliveriesListParams, options?: RequestOptions): PagePromise<WebhookDelivery> {
@@ -1517,11 +1541,11 @@ export class CronJobs extends APIResource {
   }
 
   /**
-   * Pause or resume a job.
+   * Change a job: pause or resume it, or change its settings.
    * `PUT /v1/cron/{cron_id}`
    */
-  update(cronId: string, params: UpdateCronJobRequest, options?: RequestOptions): APIPromise<CronJob> {
-    return this._client.request({ method: 'PUT', path: `/v1/cron/${encodeURIComponent(cronId)}`, body: params }, options);
+  update(cronId: string, params?: UpdateCronJobRequest, options?: RequestOptions): APIPromise<CronJob> {
+    return this._client.request({ method: 'PUT', path: `/v1/cron/${encodeURIComponent(cronId)}`, body: params ?? {} }, options);
   }
 
   /**
@@ -1821,6 +1845,14 @@ export class Costs extends APIResource {
    */
   setThreshold(params: SetCostThresholdRequest, options?: RequestOptions): APIPromise<CostSummary> {
     return this._client.request({ method: 'PUT', path: '/v1/costs/threshold', body: params }, options);
+  }
+
+  /**
+   * Remove the tenant's own threshold: the installation default applies again.
+   * `DELETE /v1/costs/threshold`
+   */
+  resetThreshold(options?: RequestOptions): APIPromise<CostSummary> {
+    return this._client.request({ method: 'DELETE', path: '/v1/costs/threshold' }, options);
   }
 }
 

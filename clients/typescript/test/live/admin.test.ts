@@ -59,6 +59,7 @@ describe('events, costs, catalogues, service', () => {
     const set = await client.costs.setThreshold({ threshold_tokens: 1_000_000 });
     expect(set).toMatchObject({ threshold_tokens: 1_000_000, threshold_source: 'tenant' });
     expect((await client.costs.setThreshold({ threshold_tokens: null })).threshold_tokens).toBeNull();
+    expect((await client.costs.resetThreshold()).threshold_source).not.toBe('tenant');
   });
 
   test('scenarios, processors, health, readiness, the OpenAPI document', async () => {

@@ -124,6 +124,8 @@ describe('cron jobs', () => {
     expect((await client.cronJobs.get(job.cron_id)).cron).toBe('0 3 * * *');
     expect((await client.cronJobs.update(job.cron_id, { paused: false })).paused).toBe(false);
     expect((await client.cronJobs.update(job.cron_id, { paused: true })).paused).toBe(true);
+    const edited = await client.cronJobs.update(job.cron_id, { cron: '15 4 * * *', question: 'Anything new?' });
+    expect(edited).toMatchObject({ cron: '15 4 * * *', question: 'Anything new?', paused: true });
 
     const triggered = await client.cronJobs.trigger(job.cron_id);
     expect(triggered.cron_id).toBe(job.cron_id);

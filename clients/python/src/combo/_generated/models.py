@@ -845,6 +845,8 @@ class WebhookDelivery(BaseModel):
     """the dead letter this delivery replays"""
     replay_id: str | None
     """the historical replay that made it"""
+    replayed_by: str | None
+    """on a dead letter: the delivery that last replayed it by hand (POST /v1/webhook/dead-letters/{delivery_id}/replay); null when it has not been"""
     created_at: str
     """ISO 8601 UTC timestamp"""
     delivered_at: str | None
@@ -1047,7 +1049,23 @@ class CronJobPage(BaseModel):
 
 
 class UpdateCronJobRequest(BaseModel):
-    paused: bool
+    """The settings to change; those left out stay as they are. `inputs` replaces the whole map. Due times follow a new `cron` / `timezone` from now on; a run already going finishes as it started."""
+    name: str | None = None
+    cron: str | None = None
+    """five fields: minute hour day-of-month month day-of-week, with `*`, values, ranges, steps, lists and JAN-DEC / SUN-SAT names. When both day-of-month and day-of-week are restricted, a run needs both to match (`0 9 1-7 * MON` is the first Monday)."""
+    timezone: str | None = None
+    """IANA time zone the expression is read in"""
+    agent_id: str | None = None
+    """agent that runs the task (must exist in the tenant: 10001 otherwise)"""
+    question: str | None = None
+    """what the agent is asked on every run"""
+    inputs: dict[str, str] | None = None
+    """input names (1-40 of a-z 0-9 _, starting with a letter; at most 20) and their values, handed to the session template"""
+    session_template: Literal["default", "code-review", "import-requirements", "import-bugs"] | str | None = None
+    """how the task opens its session and what it asks; GET /v1/event-trigger/templates lists them"""
+    overlap: Literal["skip", "buffer_one", "buffer_all", "cancel_other", "terminate_other", "allow_all"] | str | None = None
+    """what happens when a run is due while the previous one is still going: `skip` it, `buffer_one` (run once after), `buffer_all` (run each after), `cancel_other` / `terminate_other` (stop the old one), `allow_all` (run side by side)"""
+    paused: bool | None = None
     """true stops the runs until set to false again"""
 
 

@@ -2342,19 +2342,28 @@ class WebhooksDeliveries(SyncAPIResource):
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
         event_id: str | NotGiven = NOT_GIVEN,
+        event: str | NotGiven = NOT_GIVEN,
         subscription_id: str | NotGiven = NOT_GIVEN,
         status: models.DeliveryStatus | NotGiven = NOT_GIVEN,
+        since: str | NotGiven = NOT_GIVEN,
+        until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.WebhookDelivery]:
-        """Deliveries with every attempt (status, latency, error), filterable by event, subscription and status
+        """Deliveries with every attempt (status, latency, error), filterable by event, subscription, status and time
 
         page: 1-based page number
 
         page_size: items per page, 1-100
 
+        event: the event name, e.g. `session.created` or `webhook.test`
+
         subscription_id: webhook subscription id
 
         status: `dead`: all five attempts failed; the delivery is in the dead-letter queue
+
+        since: deliveries created at or after this time
+
+        until: deliveries created before this time
         """
         return cast(
             "SyncPage[models.WebhookDelivery]",
@@ -2365,8 +2374,11 @@ class WebhooksDeliveries(SyncAPIResource):
                     "page": page,
                     "page_size": page_size,
                     "event_id": event_id,
+                    "event": event,
                     "subscription_id": subscription_id,
                     "status": status,
+                    "since": since,
+                    "until": until,
                 },
                 cast_to=models.WebhookDeliveryPage,
                 page_of=models.WebhookDelivery,
@@ -2415,19 +2427,28 @@ class AsyncWebhooksDeliveries(AsyncAPIResource):
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
         event_id: str | NotGiven = NOT_GIVEN,
+        event: str | NotGiven = NOT_GIVEN,
         subscription_id: str | NotGiven = NOT_GIVEN,
         status: models.DeliveryStatus | NotGiven = NOT_GIVEN,
+        since: str | NotGiven = NOT_GIVEN,
+        until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.WebhookDelivery]:
-        """Deliveries with every attempt (status, latency, error), filterable by event, subscription and status
+        """Deliveries with every attempt (status, latency, error), filterable by event, subscription, status and time
 
         page: 1-based page number
 
         page_size: items per page, 1-100
 
+        event: the event name, e.g. `session.created` or `webhook.test`
+
         subscription_id: webhook subscription id
 
         status: `dead`: all five attempts failed; the delivery is in the dead-letter queue
+
+        since: deliveries created at or after this time
+
+        until: deliveries created before this time
         """
         return AsyncPaginator(
             lambda: self._request(
@@ -2437,8 +2458,11 @@ class AsyncWebhooksDeliveries(AsyncAPIResource):
                     "page": page,
                     "page_size": page_size,
                     "event_id": event_id,
+                    "event": event,
                     "subscription_id": subscription_id,
                     "status": status,
+                    "since": since,
+                    "until": until,
                 },
                 cast_to=models.WebhookDeliveryPage,
                 page_of=models.WebhookDelivery,
@@ -2486,6 +2510,11 @@ class WebhooksDeadLetters(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        event: str | NotGiven = NOT_GIVEN,
+        subscription_id: str | NotGiven = NOT_GIVEN,
+        replayed: bool | NotGiven = NOT_GIVEN,
+        since: str | NotGiven = NOT_GIVEN,
+        until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.WebhookDelivery]:
         """The dead-letter queue: deliveries whose five attempts all failed
@@ -2493,13 +2522,31 @@ class WebhooksDeadLetters(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        event: the event name, e.g. `session.created` or `webhook.test`
+
+        subscription_id: webhook subscription id
+
+        replayed: `false`: only the letters not replayed by hand yet; `true`: only those that were (see `replayed_by`)
+
+        since: deliveries created at or after this time
+
+        until: deliveries created before this time
         """
         return cast(
             "SyncPage[models.WebhookDelivery]",
             self._request(
                 "GET",
                 "/v1/webhook/dead-letters",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "event": event,
+                    "subscription_id": subscription_id,
+                    "replayed": replayed,
+                    "since": since,
+                    "until": until,
+                },
                 cast_to=models.WebhookDeliveryPage,
                 page_of=models.WebhookDelivery,
                 retry_gateway_errors=True,
@@ -2545,6 +2592,11 @@ class AsyncWebhooksDeadLetters(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        event: str | NotGiven = NOT_GIVEN,
+        subscription_id: str | NotGiven = NOT_GIVEN,
+        replayed: bool | NotGiven = NOT_GIVEN,
+        since: str | NotGiven = NOT_GIVEN,
+        until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.WebhookDelivery]:
         """The dead-letter queue: deliveries whose five attempts all failed
@@ -2552,12 +2604,30 @@ class AsyncWebhooksDeadLetters(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        event: the event name, e.g. `session.created` or `webhook.test`
+
+        subscription_id: webhook subscription id
+
+        replayed: `false`: only the letters not replayed by hand yet; `true`: only those that were (see `replayed_by`)
+
+        since: deliveries created at or after this time
+
+        until: deliveries created before this time
         """
         return AsyncPaginator(
             lambda: self._request(
                 "GET",
                 "/v1/webhook/dead-letters",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "event": event,
+                    "subscription_id": subscription_id,
+                    "replayed": replayed,
+                    "since": since,
+                    "until": until,
+                },
                 cast_to=models.WebhookDeliveryPage,
                 page_of=models.WebhookDelivery,
                 retry_gateway_errors=True,
@@ -3169,12 +3239,34 @@ class CronJobs(SyncAPIResource):
         self,
         cron_id: str,
         *,
-        paused: bool,
+        name: str | NotGiven = NOT_GIVEN,
+        cron: str | NotGiven = NOT_GIVEN,
+        timezone: str | NotGiven = NOT_GIVEN,
+        agent_id: str | NotGiven = NOT_GIVEN,
+        question: str | NotGiven = NOT_GIVEN,
+        inputs: Dict[str, str] | NotGiven = NOT_GIVEN,
+        session_template: Literal["default", "code-review", "import-requirements", "import-bugs"] | NotGiven = NOT_GIVEN,
+        overlap: Literal["skip", "buffer_one", "buffer_all", "cancel_other", "terminate_other", "allow_all"] | NotGiven = NOT_GIVEN,
+        paused: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> models.CronJob:
-        """Pause or resume a job
+        """Change a job: pause or resume it, or change its settings
 
         cron_id: cron job id
+
+        cron: five fields: minute hour day-of-month month day-of-week, with `*`, values, ranges, steps, lists and JAN-DEC / SUN-SAT names. When both day-of-month and day-of-week are restricted, a run needs both to match (`0 9 1-7 * MON` is the first Monday).
+
+        timezone: IANA time zone the expression is read in
+
+        agent_id: agent that runs the task (must exist in the tenant: 10001 otherwise)
+
+        question: what the agent is asked on every run
+
+        inputs: input names (1-40 of a-z 0-9 _, starting with a letter; at most 20) and their values, handed to the session template
+
+        session_template: how the task opens its session and what it asks; GET /v1/event-trigger/templates lists them
+
+        overlap: what happens when a run is due while the previous one is still going: `skip` it, `buffer_one` (run once after), `buffer_all` (run each after), `cancel_other` / `terminate_other` (stop the old one), `allow_all` (run side by side)
 
         paused: true stops the runs until set to false again
         """
@@ -3183,7 +3275,17 @@ class CronJobs(SyncAPIResource):
             self._request(
                 "PUT",
                 f"/v1/cron/{_path(cron_id)}",
-                body={"paused": paused},
+                body={
+                    "name": name,
+                    "cron": cron,
+                    "timezone": timezone,
+                    "agent_id": agent_id,
+                    "question": question,
+                    "inputs": inputs,
+                    "session_template": session_template,
+                    "overlap": overlap,
+                    "paused": paused,
+                },
                 cast_to=models.CronJob,
                 options=options,
             ),
@@ -3384,12 +3486,34 @@ class AsyncCronJobs(AsyncAPIResource):
         self,
         cron_id: str,
         *,
-        paused: bool,
+        name: str | NotGiven = NOT_GIVEN,
+        cron: str | NotGiven = NOT_GIVEN,
+        timezone: str | NotGiven = NOT_GIVEN,
+        agent_id: str | NotGiven = NOT_GIVEN,
+        question: str | NotGiven = NOT_GIVEN,
+        inputs: Dict[str, str] | NotGiven = NOT_GIVEN,
+        session_template: Literal["default", "code-review", "import-requirements", "import-bugs"] | NotGiven = NOT_GIVEN,
+        overlap: Literal["skip", "buffer_one", "buffer_all", "cancel_other", "terminate_other", "allow_all"] | NotGiven = NOT_GIVEN,
+        paused: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> models.CronJob:
-        """Pause or resume a job
+        """Change a job: pause or resume it, or change its settings
 
         cron_id: cron job id
+
+        cron: five fields: minute hour day-of-month month day-of-week, with `*`, values, ranges, steps, lists and JAN-DEC / SUN-SAT names. When both day-of-month and day-of-week are restricted, a run needs both to match (`0 9 1-7 * MON` is the first Monday).
+
+        timezone: IANA time zone the expression is read in
+
+        agent_id: agent that runs the task (must exist in the tenant: 10001 otherwise)
+
+        question: what the agent is asked on every run
+
+        inputs: input names (1-40 of a-z 0-9 _, starting with a letter; at most 20) and their values, handed to the session template
+
+        session_template: how the task opens its session and what it asks; GET /v1/event-trigger/templates lists them
+
+        overlap: what happens when a run is due while the previous one is still going: `skip` it, `buffer_one` (run once after), `buffer_all` (run each after), `cancel_other` / `terminate_other` (stop the old one), `allow_all` (run side by side)
 
         paused: true stops the runs until set to false again
         """
@@ -3398,7 +3522,17 @@ class AsyncCronJobs(AsyncAPIResource):
             await self._request(
                 "PUT",
                 f"/v1/cron/{_path(cron_id)}",
-                body={"paused": paused},
+                body={
+                    "name": name,
+                    "cron": cron,
+                    "timezone": timezone,
+                    "agent_id": agent_id,
+                    "question": question,
+                    "inputs": inputs,
+                    "session_template": session_template,
+                    "overlap": overlap,
+                    "paused": paused,
+                },
                 cast_to=models.CronJob,
                 options=options,
             ),
@@ -5292,11 +5426,28 @@ class Costs(SyncAPIResource):
             ),
         )
 
+    def reset_threshold(
+        self,
+        *,
+        options: RequestOptions | None = None,
+    ) -> models.CostSummary:
+        """Remove the tenant's own threshold: the installation default applies again"""
+        return cast(
+            "models.CostSummary",
+            self._request(
+                "DELETE",
+                "/v1/costs/threshold",
+                cast_to=models.CostSummary,
+                options=options,
+            ),
+        )
+
 
 class CostsWithRawResponse:
     def __init__(self, resource: Costs) -> None:
         self.get = to_raw_response(resource.get)
         self.set_threshold = to_raw_response(resource.set_threshold)
+        self.reset_threshold = to_raw_response(resource.reset_threshold)
 
 
 class AsyncCosts(AsyncAPIResource):
@@ -5362,11 +5513,28 @@ class AsyncCosts(AsyncAPIResource):
             ),
         )
 
+    async def reset_threshold(
+        self,
+        *,
+        options: RequestOptions | None = None,
+    ) -> models.CostSummary:
+        """Remove the tenant's own threshold: the installation default applies again"""
+        return cast(
+            "models.CostSummary",
+            await self._request(
+                "DELETE",
+                "/v1/costs/threshold",
+                cast_to=models.CostSummary,
+                options=options,
+            ),
+        )
+
 
 class AsyncCostsWithRawResponse:
     def __init__(self, resource: AsyncCosts) -> None:
         self.get = async_to_raw_response(resource.get)
         self.set_threshold = async_to_raw_response(resource.set_threshold)
+        self.reset_threshold = async_to_raw_response(resource.reset_threshold)
 
 
 class Service(SyncAPIResource):

@@ -89,6 +89,7 @@ OPERATIONS: list[tuple[str, str, str]] = [
     ("deleteFile", "files", "delete"),
     ("getCosts", "costs", "get"),
     ("setCostThreshold", "costs", "set_threshold"),
+    ("resetCostThreshold", "costs", "reset_threshold"),
     ("health", "service", "health"),
     ("ready", "service", "ready"),
     ("openapi", "service", "openapi"),
