@@ -6,6 +6,7 @@ import { randomToken } from '../../common/ids';
 import { signPayload } from '../../common/signature';
 import { ensureIndexes } from '../../stores/mongo';
 import { consoleToken, startTestApi, type TestApi } from '../support/api';
+import { startEarlyInRateWindow } from '../support/rate-window';
 
 const MAX_BODY = 300_000;
 const fixture = (channel: string, file: string) => readFileSync(join(__dirname, '..', 'fixtures', 'webhooks', channel, file), 'utf8');
@@ -554,10 +555,10 @@ describe('inbound webhooks', () => {
       expect((await sendWith(second.secret)).json.code).toBe(10002);
       expect((await sendWith(created.secret)).json.code).toBe(10002);
 
-      // A grace of 1 s: the replaced secret verifies, then stops.
-      const fourth = await rotate(1);
+      // A grace of 3 s (room for a slow call to verify within it): the replaced secret verifies, then stops.
+      const fourth = await rotate(3);
       expect((await sendWith(third.secret)).json.code).toBe(0);
-      await sleep(1_200);
+      await sleep(3_200);
       expect((await sendWith(third.secret)).json.code).toBe(10002);
       expect((await sendWith(fourth.secret)).json.code).toBe(0);
       expect(
@@ -623,6 +624,8 @@ describe('inbound webhooks', () => {
           (await small.call('POST', '/v1/integrations', { key: small.adminKey, body: { channel: 'git-b' } })).json.data;
         const one = await make();
         const body = fixture('git-b', 'push.json');
+        // The calls below are counted in one window each (signed, then refused): all inside one minute.
+        await startEarlyInRateWindow(30);
         const post = (integrationId: string) => {
           const ts = String(nowSeconds());
           return small.call('POST', `/v1/webhook/git-b?integration_id=${integrationId}`, {
@@ -662,7 +665,7 @@ describe('inbound webhooks', () => {
       } finally {
         await small.close();
       }
-    });
+    }, 90_000); // up to 30 s of waiting for the start of a rate-limit window
 
     it('counts refused calls apart, per client address: a forged flood cannot block signed events', async () => {
       const small = await startTestApi({ RATE_LIMIT_INBOUND_PER_MIN: '3', TRUSTED_PROXY_HOPS: '1' }, { rateLimitSyncMs: 0 });
@@ -703,6 +706,8 @@ describe('inbound webhooks', () => {
         };
 
         for (const key of ['integration', 'trigger'] as const) {
+          // Each pass counts afresh (its own integration or trigger): its calls all fall inside one minute.
+          await startEarlyInRateWindow(30);
           const secret = key === 'integration' ? gitB.secret : generic.secret;
           // A flood larger than the ceiling from one address: refused, then rate limited.
           const flood = [];
@@ -730,6 +735,6 @@ describe('inbound webhooks', () => {
         );
         await small.close();
       }
-    });
+    }, 120_000); // up to 30 s of waiting for the start of a rate-limit window, and two passes of calls
   });
 });
