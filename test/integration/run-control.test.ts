@@ -26,6 +26,8 @@ describe('run control', () => {
     model.abandoned.length = 0;
   };
   const chatRequests = () => model.requests.filter((r) => r.path.endsWith('/chat/completions'));
+  /** Until the scripted model has received a chat request since it was last scripted (a run is under way there). */
+  const modelAsked = () => eventually(async () => (chatRequests().length > 0 ? true : undefined));
   const newSession = async () =>
     (await api.call('POST', `/v1/combo/agents/${agentId}/sessions`, { key: api.adminKey, body: {} })).json.data.session_id as string;
   const complete = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -148,8 +150,9 @@ describe('run control', () => {
       const runs = (await api.call('GET', `/v1/combo/sessions/${sessionId}/completions`, { key: api.adminKey })).json.data.items;
       return runs[0]?.trace_id as string | undefined;
     });
-    // Let some of the answer arrive first.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Let some of the answer arrive first: the model has been asked, and streams for 6 s from then.
+    await modelAsked();
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const cancelAt = Date.now();
     const cancel = await api.call('POST', `/v1/combo/completions/${traceId}/cancel`, { key: api.adminKey });
     const stream = await streaming;
@@ -222,7 +225,7 @@ describe('run control', () => {
     // interrupt: the running run is cancelled (its partial turn kept), the new one runs.
     scriptModel(slowAnswer(), { body: chatAnswer('Interrupting answer.') });
     const slow = (await complete({ session_id: sessionId, question: 'slow again', background: true })).json.data.trace_id;
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await modelAsked();
     const interrupting = await complete({ session_id: sessionId, question: 'stop that', multitask_strategy: 'interrupt' });
     expect(interrupting.json.data).toMatchObject({ answer: 'Interrupting answer.' });
     expect(await getRun(slow)).toMatchObject({ status: 'canceled' });
@@ -234,7 +237,7 @@ describe('run control', () => {
     // rollback: the cancelled run's turn leaves the session.
     scriptModel(slowAnswer(), { body: chatAnswer('After rollback.') });
     const rolled = (await complete({ session_id: sessionId, question: 'to be rolled back', background: true })).json.data.trace_id;
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await modelAsked();
     const rollback = await complete({ session_id: sessionId, question: 'instead', multitask_strategy: 'rollback' });
     expect(rollback.json.data).toMatchObject({ answer: 'After rollback.' });
     expect(await getRun(rolled)).toMatchObject({ status: 'canceled' });
