@@ -13,7 +13,11 @@ let api: TestApi;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let consumer: Consumer;
 beforeAll(async () => {
-  api = await startTestApi({ WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS: `${WAIT_MS},${WAIT_MS},${WAIT_MS},${WAIT_MS}` });
+  api = await startTestApi({
+    WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS: `${WAIT_MS},${WAIT_MS},${WAIT_MS},${WAIT_MS}`,
+    // The test polls the API every 50 ms for up to 30 s: far above the default 300 calls a minute.
+    RATE_LIMIT_DEFAULT_PER_MIN: '100000',
+  });
   worker = await startTestWorker(api);
   consumer = await startConsumer(() => ({ status: 500 }));
 });
