@@ -139,6 +139,8 @@ describe('webhook delivery schedule', () => {
     const firstRun = first.run();
     const handle = await env.client.workflow.start(webhookDeliveryWorkflow, { workflowId, taskQueue, args: [input] });
     await eventually(async () => ((await attemptsOf(deliveryId)).attempt_count === 1 ? true : undefined));
+    // The retry's wait has begun once its timer is in the history: skipping time before that would skip nothing.
+    await eventually(async () => ((await handle.fetchHistory()).events?.some((e) => e.timerStartedEventAttributes) ? true : undefined));
     await env.sleep('31 seconds');
     await eventually(async () => ((await attemptsOf(deliveryId)).attempt_count === 2 ? true : undefined));
     first.shutdown();
