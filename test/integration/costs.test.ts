@@ -32,6 +32,20 @@ describe('per-tenant costs', () => {
   };
   const run = (tenantId: string, tokens: number, at = new Date(), traceId = `trc_${randomToken(20)}`) =>
     costs.recordRunCost({ tenantId, traceId, tokens, durationMs: tokens / 10, at });
+  /**
+   * The costs of the period `at` falls in: the current period (the default), unless the UTC month has
+   * changed since `at` (a test running over a month's end); then that period by name.
+   */
+  const costsOf = async (key: string, at: Date) => {
+    const current = await api.call('GET', '/v1/costs', { key });
+    return current.json.data?.period === periodOf(at) ? current : api.call('GET', `/v1/costs?period=${periodOf(at)}`, { key });
+  };
+  /** Sleeps into the next UTC month when less than `seconds` of this one remain: for a test that reads the current period more than once. */
+  const clearOfMonthEnd = async (seconds = 30) => {
+    const now = new Date();
+    const msLeft = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime();
+    if (msLeft < seconds * 1000) await new Promise((resolve) => setTimeout(resolve, msLeft + 100));
+  };
   const thresholdEvents = async (admin: string) => {
     const res = await api.call('GET', '/v1/events?event=cost.threshold_exceeded&page_size=100', { key: admin });
     expect(res.json.code).toBe(0);
@@ -40,18 +54,20 @@ describe('per-tenant costs', () => {
 
   it('accumulates runs into the current period and counts a repeated trace id once', async () => {
     const { tenant, member } = await newTenant();
-    const first = await run(tenant, 100, new Date(), 'trc_repeated0000000001');
-    expect(first).toEqual({ period: periodOf(new Date()), totals: { tokens: 100, duration_ms: 10, runs: 1 }, thresholdExceeded: false });
-    await run(tenant, 250);
+    // One moment for the runs: a month's end between them would put them in two periods.
+    const at = new Date();
+    const first = await run(tenant, 100, at, 'trc_repeated0000000001');
+    expect(first).toEqual({ period: periodOf(at), totals: { tokens: 100, duration_ms: 10, runs: 1 }, thresholdExceeded: false });
+    await run(tenant, 250, at);
     // An activity retry of the first run: same trace id, nothing added.
-    const retried = await run(tenant, 100, new Date(), 'trc_repeated0000000001');
+    const retried = await run(tenant, 100, at, 'trc_repeated0000000001');
     expect(retried.totals).toEqual({ tokens: 350, duration_ms: 35, runs: 2 });
 
-    const res = await api.call('GET', '/v1/costs', { key: member });
+    const res = await costsOf(member, at);
     expect(res.json).toMatchObject({
       code: 0,
       data: {
-        period: periodOf(new Date()),
+        period: periodOf(at),
         tokens: 350,
         duration_ms: 35,
         runs: 2,
@@ -81,7 +97,7 @@ describe('per-tenant costs', () => {
     expect(results.filter((r) => r.thresholdExceeded)).toHaveLength(11);
 
     await Promise.all(traceIds.map((traceId) => run(tenant, 100, at, traceId)));
-    const summary = await api.call('GET', '/v1/costs', { key: admin });
+    const summary = await costsOf(admin, at);
     expect(summary.json.data).toMatchObject({ tokens: 2_000, runs: 20, duration_ms: 200, threshold_exceeded: true });
 
     const events = await thresholdEvents(admin);
@@ -129,6 +145,8 @@ describe('per-tenant costs', () => {
   });
 
   it('lets an administrator set or turn off the threshold; a period already over a new threshold records its event then', async () => {
+    // The threshold applies to the current period, read on each call below: all of them inside one month.
+    await clearOfMonthEnd();
     const { tenant, admin, member } = await newTenant();
     await run(tenant, 600);
     expect(await thresholdEvents(admin)).toHaveLength(0);
@@ -156,7 +174,7 @@ describe('per-tenant costs', () => {
     const asMember = await api.call('PUT', '/v1/costs/threshold', { key: member, body: { threshold_tokens: 10 } });
     expect(asMember.json.code).toBe(10003);
     expect((await api.call('GET', '/v1/costs', { key: member })).json.data.threshold_tokens).toBe(200);
-  });
+  }, 90_000); // up to 30 s of waiting for the next month
 
   it('goes back to the installation default when the tenant removes its own threshold', async () => {
     const { admin, member } = await newTenant();

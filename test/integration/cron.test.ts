@@ -349,8 +349,11 @@ describe('deleting a job', () => {
 });
 
 const HOUR = 3_600_000;
-/** The start of the hour `hoursAgo` hours before this one (UTC), as ISO text. */
-const hourAgo = (hoursAgo: number) => new Date(Math.floor(Date.now() / HOUR) * HOUR - hoursAgo * HOUR).toISOString();
+/**
+ * The start of the hour `hoursAgo` hours before the one of `now` (UTC), as ISO text. A test reads the clock
+ * once and passes it: an hour may begin between two readings.
+ */
+const hourAgo = (hoursAgo: number, now: number) => new Date(Math.floor(now / HOUR) * HOUR - hoursAgo * HOUR).toISOString();
 
 describe('backfilling a job', () => {
   const backfill = (cronId: string, body: Record<string, unknown>) =>
@@ -359,23 +362,24 @@ describe('backfilling a job', () => {
   it('refuses a backwards, future or too long range, and unknown fields, with 10001 and starts nothing', async () => {
     // Every minute, paused: a day of it is 1440 due times.
     const job = await createJob({ cron: '* * * * *', paused: true });
+    const now = Date.now();
     const cases = [
-      [{ since: hourAgo(2), until: hourAgo(3) }, 'body.until', /after since/],
-      [{ since: hourAgo(2), until: hourAgo(2) }, 'body.until', /after since/],
-      [{ since: hourAgo(2), until: new Date(Date.now() + HOUR).toISOString() }, 'body.until', /future/],
-      [{ since: hourAgo(48), until: hourAgo(24) }, 'body.until', /more than 1000 due times/],
+      [{ since: hourAgo(2, now), until: hourAgo(3, now) }, 'body.until', /after since/],
+      [{ since: hourAgo(2, now), until: hourAgo(2, now) }, 'body.until', /after since/],
+      [{ since: hourAgo(2, now), until: new Date(now + HOUR).toISOString() }, 'body.until', /future/],
+      [{ since: hourAgo(48, now), until: hourAgo(24, now) }, 'body.until', /more than 1000 due times/],
       // 1001 minutes: one past the bound.
       [
         {
-          since: new Date(Date.parse(hourAgo(24)) - 60_000).toISOString(),
-          until: new Date(Date.parse(hourAgo(24)) + 1000 * 60_000).toISOString(),
+          since: new Date(Date.parse(hourAgo(24, now)) - 60_000).toISOString(),
+          until: new Date(Date.parse(hourAgo(24, now)) + 1000 * 60_000).toISOString(),
         },
         'body.until',
         /more than 1000/,
       ],
-      [{ since: 'yesterday', until: hourAgo(1) }, 'body.since', /./],
-      [{ since: hourAgo(3), until: hourAgo(2), overlap: 'sometimes' }, 'body.overlap', /./],
-      [{ since: hourAgo(3), until: hourAgo(2), count: 3 }, 'body.count', /unknown field/],
+      [{ since: 'yesterday', until: hourAgo(1, now) }, 'body.since', /./],
+      [{ since: hourAgo(3, now), until: hourAgo(2, now), overlap: 'sometimes' }, 'body.overlap', /./],
+      [{ since: hourAgo(3, now), until: hourAgo(2, now), count: 3 }, 'body.count', /unknown field/],
     ] as const;
     for (const [body, field, message] of cases) {
       const res = await backfill(job.cron_id, body);
@@ -409,15 +413,17 @@ describe('running a job', () => {
   it('backfills past due times: each a normal run, in recent_runs with its due time, paused job or not', async () => {
     // Hourly and paused: only the backfill starts runs during the test.
     const job = await createJob({ name: 'catch up', cron: '0 * * * *', paused: true, question: 'What happened in that hour?' });
-    const due = [hourAgo(5), hourAgo(4), hourAgo(3)];
+    const now = Date.now();
+    const due = [hourAgo(5, now), hourAgo(4, now), hourAgo(3, now)];
+    const until = hourAgo(2, now);
     // `since` inclusive, `until` exclusive: 5, 4 and 3 hours ago, not 2 hours ago.
-    const res = await api.call('POST', `/v1/cron/${job.cron_id}/backfill`, { key: admin(), body: { since: due[0], until: hourAgo(2) } });
+    const res = await api.call('POST', `/v1/cron/${job.cron_id}/backfill`, { key: admin(), body: { since: due[0], until } });
     expect(res.json).toMatchObject({
       code: 0,
       data: {
         cron_id: job.cron_id,
         since: due[0],
-        until: hourAgo(2),
+        until,
         overlap: 'buffer_all',
         runs: 3,
         first_run_at: due[0],
