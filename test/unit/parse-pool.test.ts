@@ -18,8 +18,8 @@ const job = (bytes: Buffer, name: string, parserId = 'naive'): ParseJob => ({
   options: { chunkTokens: 128, overlapTokens: 16 },
 });
 const licence = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'texts', name));
-/** A text whose splitting takes seconds: one unbroken run of words. */
-const slowText = () => Buffer.from('word '.repeat(3_000_000));
+/** A text whose splitting takes seconds (3 million words: over 10 s on a 2-core machine): one unbroken run of words. */
+const slowText = (words = 3_000_000) => Buffer.from('word '.repeat(words));
 
 describe('parsing threads', () => {
   let createParsePool: typeof CreateParsePool;
@@ -69,14 +69,16 @@ describe('parsing threads', () => {
   });
 
   it('stops a file that runs over the time limit, and parses the next one', async () => {
-    const strict = createParsePool({ threads: 1, timeoutMs: 1_000 });
+    // 3 s: the limit also covers starting a fresh thread, which takes a while on a loaded machine.
+    const strict = createParsePool({ threads: 1, timeoutMs: 3_000 });
     try {
-      expect(await strict.parse(job(slowText(), 'long.txt'))).toEqual({
+      // Three times the usual slow text (about 40 s to parse on a 2-core machine): far over the limit on a fast one too.
+      expect(await strict.parse(job(slowText(9_000_000), 'long.txt'))).toEqual({
         kind: 'failed',
         reason: 'corrupt',
-        message: 'the file could not be parsed within 1 s',
+        message: 'the file could not be parsed within 3 s',
       });
-      // The next file is a short note: the replacement thread's start counts against its 1 s too, so a
+      // The next file is a short note: the replacement thread's start counts against its 3 s too, so a
       // long one could run over on a loaded machine and prove nothing.
       expect((await strict.parse(job(Buffer.from('A short note after the stopped file.'), 'note.txt'))).kind).toBe('chunks');
     } finally {
