@@ -171,4 +171,4 @@ it("answers the chunks indexed so far while the document is parsed, and the prev
   expect(second.total).toBeLessThan(first.total);
   expect(positions(second.items)).toEqual(range(0, reparsed.chunk_count));
   expect(second.items.every((c) => c.parse === 2)).toBe(true);
-});
+}, 240_000); // two parses of a long document, each bulk request held a second: well over 60 s on a loaded machine
