@@ -53,7 +53,7 @@ describe('knowledge search parameters and knowledge-base deletion', () => {
       [kbB, 'sauce', 'Simmer the tomatoes with garlic and basil for twenty minutes to make a simple pasta sauce.'],
     ];
     for (const [kb, name, text] of texts) docs[name] = await ingest(kb, `${name}.txt`, text);
-  });
+  }, 180_000); // a worker's start (workflows bundled) and four documents parsed and embedded in turn
   afterAll(async () => {
     await worker?.stop();
     await api?.close();

@@ -116,7 +116,7 @@ describe('knowledge bases, documents and hybrid search', () => {
       expect(doc.chunk_count).toBeGreaterThan(0);
     }
     expect(done.map((d) => d.format)).toEqual(['html', 'docx', 'csv', 'xlsx', 'pdf', 'json', 'text']);
-  });
+  }, 180_000); // seven formats parsed and embedded at once: a minute and more on a loaded machine
 
   it("splits with every parser through HTTP and keeps each parser's structure", async () => {
     const text = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'texts', name));
@@ -218,7 +218,7 @@ describe('knowledge bases, documents and hybrid search', () => {
         (c: { role: string; section_path: string[] }) => c.role === 'claim' && /Claim \d+/.test(c.section_path.join(' ')),
       ),
     ).toBe(true);
-  });
+  }, 180_000); // a document per parser, parsed and embedded, then searched
 
   it('ends unreadable files in the failed state with the reason', async () => {
     const cases: Array<[string, string]> = [
