@@ -51,7 +51,7 @@ export function createCronJobStore(db: Db) {
 
     /** Writes the job's settings as given (all but its tenant and creation time). */
     async replace(job: CronJobDoc): Promise<void> {
-      const { _id, tenant_id, created_at, ...settings } = job;
+      const { _id, tenant_id, created_at: _createdAt, ...settings } = job;
       const { matchedCount } = await jobs.updateOne({ _id, tenant_id }, { $set: settings });
       if (matchedCount === 0) throw notFound('cron job', _id);
     },

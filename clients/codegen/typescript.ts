@@ -2,7 +2,7 @@
  * The TypeScript client's generated files (clients/typescript/src/generated/):
  *
  * - `models.ts`: one exported interface or type per component schema of the document (enums as
- *   string-literal unions, `type: [x, "null"]` as `X | null`, optional properties as `?`,
+ *   string-literal unions, each with a `<Name>Values` array of its values, `type: [x, "null"]` as `X | null`, optional properties as `?`,
  *   `additionalProperties` as an index signature or a Record, the `CompletionEvent` oneOf as a union
  *   discriminated by `event`).
  * - `resources.ts`: one class per resource node with one method per operation that is not written
@@ -111,6 +111,8 @@ function objectType(schema: JsonSchema): string {
   return `{\n${objectMembers(schema)}\n}`;
 }
 
+const isStringEnum = (schema: JsonSchema) => Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === 'string');
+
 function renderModels(doc_: OpenApiDocument): string {
   const usesUploadable = JSON.stringify(doc_.components.schemas).includes('"binary"');
   const out: string[] = [HEADER, '', ...(usesUploadable ? ["import type { Uploadable } from '../uploads';", ''] : [])];
@@ -119,6 +121,11 @@ function renderModels(doc_: OpenApiDocument): string {
     const isObject = schema.type === 'object' && schema.properties && Object.keys(schema.properties).length > 0;
     if (isObject) out.push(`${comment}export interface ${name} {\n${objectMembers(schema)}\n}\n`);
     else out.push(`${comment}export type ${name} = ${tsType(schema)};\n`);
+    if (isStringEnum(schema))
+      out.push(
+        `/** Every value of \`${name}\`, in the document's order (for pickers and checks). */\n` +
+          `export const ${name}Values = [${schema.enum!.map(literal).join(', ')}] as const satisfies readonly ${name}[];\n`,
+      );
   }
   return out.join('\n');
 }

@@ -49,4 +49,4 @@ export { Documents, type DocumentWaitOptions } from './resources/documents';
 export { Inbound, type InboundSendOptions } from './resources/inbound';
 export { Runs, type RunEventsParams } from './resources/runs';
 export * from './generated/resources';
-export type * from './generated/models';
+export * from './generated/models';

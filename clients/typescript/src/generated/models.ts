@@ -34,6 +34,9 @@ export interface ModelSettings {
 /** a completion on a session whose earlier run is still going: `reject` it (10005 naming the running trace_id), `enqueue` it (it starts when the earlier runs end, in order), `interrupt` the earlier runs (cancelled as by POST …/cancel, their partial answers kept) and start it, or `rollback` them (cancelled and their turns removed from the session history) and start it */
 export type MultitaskStrategy = 'reject' | 'enqueue' | 'interrupt' | 'rollback';
 
+/** Every value of `MultitaskStrategy`, in the document's order (for pickers and checks). */
+export const MultitaskStrategyValues = ['reject', 'enqueue', 'interrupt', 'rollback'] as const satisfies readonly MultitaskStrategy[];
+
 /** Tool calls that need a person's approval: the run waits (`waiting_approval`) until `POST /v1/combo/completions/{trace_id}/approvals/{approval_id}` decides, or `timeout_s` passes (rejected) */
 export interface ApprovalSettings {
   /** tools whose calls wait for a person: built-in names, skill tools as `<skill>__<tool>` */
@@ -158,6 +161,9 @@ export interface Session {
 
 export type SessionStatus = 'active' | 'archived';
 
+/** Every value of `SessionStatus`, in the document's order (for pickers and checks). */
+export const SessionStatusValues = ['active', 'archived'] as const satisfies readonly SessionStatus[];
+
 export interface CreateSessionRequest {
   name?: string;
   /** end user the session serves; defaults to the caller (API key id or JWT subject) */
@@ -249,6 +255,9 @@ export interface Cost {
 
 /** `step_limit` / `token_limit`: the run hit COMPLETION_MAX_STEPS / COMPLETION_MAX_TOKENS and answers with what it has; `canceled`: the run was cancelled (POST …/cancel, or a later run's `interrupt` / `rollback`) and `answer` is what it had written by then */
 export type StopReason = 'answered' | 'step_limit' | 'token_limit' | 'canceled';
+
+/** Every value of `StopReason`, in the document's order (for pickers and checks). */
+export const StopReasonValues = ['answered', 'step_limit', 'token_limit', 'canceled'] as const satisfies readonly StopReason[];
 
 /** One server-sent event of a completion stream (its `event:`, `id:` and `data:` lines); see the operation description. */
 export type CompletionEvent =
@@ -470,8 +479,21 @@ export interface CompletionRun {
 /** `chat`: a completion asked through the API; `trigger`: started by an event trigger; `cron`: started by a cron job */
 export type RunKind = 'chat' | 'trigger' | 'cron';
 
+/** Every value of `RunKind`, in the document's order (for pickers and checks). */
+export const RunKindValues = ['chat', 'trigger', 'cron'] as const satisfies readonly RunKind[];
+
 /** `queued`: waiting for an earlier run of its session (`enqueue`); `running`; `waiting_approval`: a tool call waits for a person; then `completed`, `failed` or `canceled` */
 export type RunStatus = 'queued' | 'running' | 'waiting_approval' | 'completed' | 'failed' | 'canceled';
+
+/** Every value of `RunStatus`, in the document's order (for pickers and checks). */
+export const RunStatusValues = [
+  'queued',
+  'running',
+  'waiting_approval',
+  'completed',
+  'failed',
+  'canceled',
+] as const satisfies readonly RunStatus[];
 
 /** A tool call waiting for (or given) a person's decision */
 export interface ToolApproval {
@@ -498,6 +520,15 @@ export interface ToolApproval {
 
 /** `pending`: waiting for a decision; `approved` (the tool ran); `rejected` (the model was told and went on); `timed_out`: no decision within `timeout_s`, counted as rejected; `canceled`: the run ended (cancelled, failed) before a decision */
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'timed_out' | 'canceled';
+
+/** Every value of `ApprovalStatus`, in the document's order (for pickers and checks). */
+export const ApprovalStatusValues = [
+  'pending',
+  'approved',
+  'rejected',
+  'timed_out',
+  'canceled',
+] as const satisfies readonly ApprovalStatus[];
 
 export interface ApprovalDecision {
   /** trace id of one completion run */
@@ -551,6 +582,24 @@ export type EventName =
   | 'document.parsed'
   | 'document.failed';
 
+/** Every value of `EventName`, in the document's order (for pickers and checks). */
+export const EventNameValues = [
+  'session.created',
+  'session.finished',
+  'session.archived',
+  'tool.called',
+  'tool.error',
+  'agent.step',
+  'review.completed',
+  'import.completed',
+  'cost.threshold_exceeded',
+  'run.failed',
+  'run.canceled',
+  'run.approval_required',
+  'document.parsed',
+  'document.failed',
+] as const satisfies readonly EventName[];
+
 export interface ProcessorList {
   items: Processor[];
 }
@@ -585,6 +634,9 @@ export interface ConsoleToken {
 }
 
 export type Role = 'admin' | 'member';
+
+/** Every value of `Role`, in the document's order (for pickers and checks). */
+export const RoleValues = ['admin', 'member'] as const satisfies readonly Role[];
 
 export type ConsoleTokenRequest = Record<string, unknown>;
 
@@ -763,6 +815,9 @@ export interface WebhookDelivery {
 
 /** `dead`: all five attempts failed; the delivery is in the dead-letter queue */
 export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
+
+/** Every value of `DeliveryStatus`, in the document's order (for pickers and checks). */
+export const DeliveryStatusValues = ['pending', 'delivered', 'dead'] as const satisfies readonly DeliveryStatus[];
 
 export interface DeliveryAttempt {
   attempt: number;
@@ -1292,6 +1347,9 @@ export interface Document {
 
 /** `parsing` from upload until the chunks are searchable; then `ready`, or `failed` with `error`. */
 export type DocumentStatus = 'parsing' | 'ready' | 'failed';
+
+/** Every value of `DocumentStatus`, in the document's order (for pickers and checks). */
+export const DocumentStatusValues = ['parsing', 'ready', 'failed'] as const satisfies readonly DocumentStatus[];
 
 export type DocumentFailure = {
   /** `unsupported`: not one of the supported formats (or its parser was removed); `encrypted`: password-protected; `corrupt`: the file cannot be read, or its extraction and splitting ran over the time limit (PARSE_TIMEOUT_MS); `too_large`: a DOCX or XLSX that unpacks past ZIP_MAX_UNCOMPRESSED_BYTES or ZIP_MAX_COMPRESSION_RATIO (a zip bomb), or a file whose extraction needs more memory than a parsing thread has (PARSE_THREAD_MEMORY_MB); `empty`: no text to index; `embedding_failed`: the embedding model refused the chunks or is not configured; `indexing_failed`: the index, the database or the embedding upstream stayed unavailable through every retry; `timed_out`: still being parsed after DOCUMENT_INGEST_TIMEOUT_MS. */

@@ -83,7 +83,11 @@ describe('dead letters', () => {
       const handled = await client.webhooks.deadLetters.list({ subscription_id: sub.subscription_id, replayed: true });
       expect(handled.items.map((d) => d.delivery_id)).toEqual([delivery.delivery_id]);
       expect((await client.webhooks.deadLetters.list({ subscription_id: sub.subscription_id, replayed: false })).items).toEqual([]);
-      const tests = await client.webhooks.deliveries.list({ subscription_id: sub.subscription_id, event: 'webhook.test', since: dead.created_at });
+      const tests = await client.webhooks.deliveries.list({
+        subscription_id: sub.subscription_id,
+        event: 'webhook.test',
+        since: dead.created_at,
+      });
       expect(tests.items.map((d) => d.delivery_id)).toEqual([replayed.delivery_id, delivery.delivery_id]);
       await eventually(() => Promise.resolve(arrived.includes(delivery.event_id) ? true : undefined), 20_000, 100);
       await client.webhooks.subscriptions.delete(sub.subscription_id);
