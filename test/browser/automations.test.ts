@@ -324,20 +324,50 @@ describe('automations and skills in a browser', () => {
     await expectAccessible(page, "a cron job's page with a run");
     await screenshot(page, 'automations-cron-page');
 
-    // The last two days' 03:00 in Berlin.
+    // The two whole UTC days before today: each holds one 03:00 in Berlin (01:00 or 02:00 UTC), whatever the time now.
+    // The page's local time is UTC (the browser context's time zone).
     const backfill = page.getByRole('form', { name: 'Backfill' });
-    const local = (ms: number) => new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-    await backfill.getByLabel('From (local time, inclusive)').fill(local(Date.now() - 48 * 3_600_000));
-    await backfill.getByLabel('Until (local time, exclusive)').fill(local(Date.now() - 60_000));
+    const utcInput = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+    const midnight = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+    await backfill.getByLabel('From (local time, inclusive)').fill(utcInput(midnight - 48 * 3_600_000));
+    await backfill.getByLabel('Until (local time, exclusive)').fill(utcInput(midnight));
     await backfill.getByRole('button', { name: 'Backfill' }).click();
     await page.getByText('2 due times, from').waitFor();
     await page.getByText(/^2 of 2, \d finished$/).waitFor({ timeout: 30_000 });
     await expectAccessible(page, 'a backfill');
     await screenshot(page, 'automations-cron-backfill');
 
+    // Its settings change in place: the same schedule, a new expression and question.
+    await page.getByRole('link', { name: 'Change settings' }).click();
+    await heading('Change cron job').waitFor();
+    const edit = page.getByRole('form', { name: 'Change the cron job' });
+    await expect(edit.getByLabel('Cron expression').inputValue()).resolves.toBe('0 3 * * *');
+    await edit.getByLabel('Cron expression').fill('30 4 * * 1-5');
+    await edit.getByLabel('Time zone').fill('Mars/Olympus');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Could not change the cron job' })
+      .getByText('body.timezone', { exact: true })
+      .waitFor();
+    await expectAccessible(page, 'a refused change of a cron job');
+    await screenshot(page, 'automations-cron-edit-refused');
+    await edit.getByLabel('Time zone').fill('Europe/Berlin');
+    await edit.getByLabel('Question').fill('What happened overnight, in short?');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await toast('Cron job "Nightly digest" saved').waitFor();
+    await heading('Nightly digest').waitFor();
+    expect((await call('GET', `/v1/cron/${cronId}`)).json.data).toMatchObject({
+      cron: '30 4 * * 1-5',
+      question: 'What happened overnight, in short?',
+      timezone: 'Europe/Berlin',
+    });
+    // The runs so far are kept: the schedule is the same one.
+    await runs.getByRole('link', { name: traceId }).waitFor();
+
     await page.getByRole('link', { name: '← Cron jobs' }).click();
     const row = page.getByRole('row', { name: /Nightly digest/ });
-    await row.getByText('0 3 * * *').waitFor();
+    await row.getByText('30 4 * * 1-5').waitFor();
     await row.getByText('Europe/Berlin').waitFor();
     await expectAccessible(page, 'the cron jobs list');
     await screenshot(page, 'automations-cron');

@@ -171,6 +171,17 @@ describe('the Webhooks section of the console', () => {
     // The receiver got the same event again, now answered 200.
     await consumer.waitFor(6);
     expect(consumer.received[5]!.json.event_id).toBe(state.eventId);
+    // Replayed, the letter leaves the default view (those not replayed yet) and shows under "Replayed" with its replay.
+    const letters = page.getByRole('table', { name: 'Dead letters' });
+    await page.getByText('Nothing to replay').waitFor();
+    await page.getByRole('radio', { name: 'Replayed', exact: true }).check();
+    await page.waitForURL(/show=replayed/);
+    const replayedRow = letters.getByRole('row', { name: new RegExp(state.deadId) });
+    const replayId = await result.getByRole('link', { name: /^dlv_/ }).nth(1).innerText();
+    await replayedRow.getByRole('link', { name: replayId }).waitFor();
+    await expectAccessible(page, 'the replayed dead letters');
+    await screenshot(page, 'webhooks-dead-letters-replayed-view');
+
     // The replay's page links back to the dead letter.
     await result.getByRole('link', { name: /^dlv_/ }).nth(1).click();
     await heading('Delivery').waitFor();
@@ -199,6 +210,22 @@ describe('the Webhooks section of the console', () => {
     await filters.getByRole('button', { name: 'Apply' }).click();
     await page.getByText('No delivery matches these filters').waitFor();
     await expectAccessible(page, 'the delivery log, nothing matching');
+    await filters.getByRole('button', { name: 'Clear' }).click();
+    await page.getByText('1–2 of 2').waitFor();
+
+    // By event name and creation time: both are test events; none was created in the future.
+    await filters.getByLabel('Event', { exact: true }).selectOption('webhook.test');
+    await filters.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/event=webhook.test/);
+    await page.getByText('1–2 of 2').waitFor();
+    await filters.getByLabel('Event', { exact: true }).selectOption('session.created');
+    await filters.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('No delivery matches these filters').waitFor();
+    await filters.getByLabel('Event', { exact: true }).selectOption('');
+    await filters.getByLabel('Created from').fill('2099-01-01T00:00');
+    await filters.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/since=2099/);
+    await page.getByText('No delivery matches these filters').waitFor();
     await filters.getByRole('button', { name: 'Clear' }).click();
     await page.getByText('1–2 of 2').waitFor();
   }, 60_000);

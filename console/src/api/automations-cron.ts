@@ -2,7 +2,7 @@
  * Data hooks of Automations → cron jobs: the paged list, one job (watched closely while its runs
  * start), create, pause / resume, run now, backfill, delete.
  */
-import type { BackfillCronJobRequest, CreateCronJobRequest, CronJob } from '@combo/client';
+import type { BackfillCronJobRequest, CreateCronJobRequest, CronJob, UpdateCronJobRequest } from '@combo/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useApi } from './client';
@@ -62,6 +62,15 @@ export function useCreateCronJob() {
       return queryClient.invalidateQueries({ queryKey: [...KEY, 'list'] });
     },
   });
+}
+
+/** Changes a job's settings in place. */
+export function useUpdateCronJob() {
+  const client = useApi();
+  return useJobChange(
+    ({ cronId, body }: { cronId: string; body: UpdateCronJobRequest }) => client.cronJobs.update(cronId, body),
+    (variables) => variables.cronId,
+  );
 }
 
 export function useSetCronPaused() {

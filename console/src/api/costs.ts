@@ -68,7 +68,9 @@ export function useSetThreshold() {
   const client = useApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: SetCostThresholdRequest) => client.costs.setThreshold(body),
+    /** A threshold (or null: none), or 'default': the tenant's own is forgotten and the installation's applies. */
+    mutationFn: (change: SetCostThresholdRequest | 'default') =>
+      change === 'default' ? client.costs.resetThreshold() : client.costs.setThreshold(change),
     onSuccess: async () => {
       // The overview shows the threshold too.
       await Promise.all([

@@ -60,7 +60,7 @@ export function useDeadDeliveries() {
   const client = useApi();
   return useQuery({
     queryKey: ['overview', 'dead-deliveries'],
-    queryFn: async () => (await client.webhooks.deadLetters.list({ page_size: 1 })).total,
+    queryFn: async () => (await client.webhooks.deadLetters.list({ page_size: 1, replayed: false })).total,
     refetchInterval: REFRESH_MS * 2,
   });
 }

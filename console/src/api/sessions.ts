@@ -9,22 +9,6 @@ import { useEffect, useRef, useState } from 'react';
 import { useApi } from './client';
 import { usePagedList } from './paging';
 
-/** Every run status, in the order a run goes through them (the client's RunStatus, checked below). */
-export const RUN_STATUSES = [
-  'queued',
-  'running',
-  'waiting_approval',
-  'completed',
-  'failed',
-  'canceled',
-] as const satisfies readonly RunStatus[];
-export const RUN_KINDS = ['chat', 'trigger', 'cron'] as const satisfies readonly RunKind[];
-// A status or kind added to the API fails the type check here until the lists name it.
-const statusesComplete: Exclude<RunStatus, (typeof RUN_STATUSES)[number]> extends never ? true : false = true;
-const kindsComplete: Exclude<RunKind, (typeof RUN_KINDS)[number]> extends never ? true : false = true;
-void statusesComplete;
-void kindsComplete;
-
 const LIVE: ReadonlySet<RunStatus> = new Set<RunStatus>(['queued', 'running', 'waiting_approval']);
 /** The run has not ended: it may be cancelled, and its events are followed live. */
 export const isLive = (run: Pick<CompletionRun, 'status'>): boolean => LIVE.has(run.status);

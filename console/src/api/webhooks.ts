@@ -101,7 +101,16 @@ export interface DeliveryFilter {
   status?: DeliveryStatus;
   subscription_id?: string;
   event_id?: string;
+  /** An event name (`webhook.test` included). */
+  event?: string;
+  /** ISO 8601 bounds on the creation time, [since, until). */
+  since?: string;
+  until?: string;
 }
+
+/** Which dead letters to list: those still to handle (not replayed by hand), those replayed, or all. */
+export type DeadLetterView = 'to-handle' | 'replayed' | 'all';
+const REPLAYED_OF: Record<DeadLetterView, boolean | undefined> = { 'to-handle': false, replayed: true, all: undefined };
 
 export function useDeliveries(filter: DeliveryFilter) {
   const client = useApi();
@@ -118,9 +127,12 @@ export function useDelivery(deliveryId: string) {
   });
 }
 
-export function useDeadLetters() {
+export function useDeadLetters(view: DeadLetterView) {
   const client = useApi();
-  return usePagedList<WebhookDelivery>(DEAD_LETTERS, (page) => client.webhooks.deadLetters.list(page));
+  const replayed = REPLAYED_OF[view];
+  return usePagedList<WebhookDelivery>([...DEAD_LETTERS, view], (page) =>
+    client.webhooks.deadLetters.list({ ...page, ...(replayed === undefined ? {} : { replayed }) }),
+  );
 }
 
 /** Replays one dead letter: a fresh delivery of the same event (replaying it twice answers the same replay). */

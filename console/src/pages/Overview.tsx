@@ -96,9 +96,9 @@ export function Overview() {
               hasCode(dead.error, 10003) ? (
                 'only admins see the dead-letter queue'
               ) : dead.data ? (
-                <Link to="/webhooks">replay them under Webhooks</Link>
+                <Link to="/webhooks/dead-letters">not replayed yet: open the dead-letter queue</Link>
               ) : (
-                'webhook deliveries whose attempts all failed'
+                'webhook deliveries whose attempts all failed, not replayed yet'
               )
             }
           />

@@ -8,7 +8,8 @@ import { Navigate, NavLink, Route, Routes, useParams } from 'react-router';
 import { PageLayout } from '../../components/PageLayout';
 import { NotFound } from '../NotFound';
 import { CronJobPage } from './CronJobPage';
-import { CronJobsTab, NewCronJob } from './CronJobs';
+import { EditCronJob, NewCronJob } from './CronJobForm';
+import { CronJobsTab } from './CronJobs';
 import { IntegrationsTab } from './Integrations';
 import { EditTrigger, NewTrigger } from './TriggerEditor';
 import { TriggersTab } from './Triggers';
@@ -49,6 +50,11 @@ function CronRoute() {
   return <CronJobPage key={cronId} cronId={cronId} />;
 }
 
+function CronEditRoute() {
+  const { cronId = '' } = useParams();
+  return <EditCronJob key={cronId} cronId={cronId} />;
+}
+
 export function AutomationsSection() {
   return (
     <Routes>
@@ -81,6 +87,7 @@ export function AutomationsSection() {
       />
       <Route path="cron/new" element={<NewCronJob />} />
       <Route path="cron/:cronId" element={<CronRoute />} />
+      <Route path="cron/:cronId/edit" element={<CronEditRoute />} />
       <Route path="*" element={<NotFound />} />
     </Routes>
   );

@@ -15,7 +15,9 @@ import { PageLayout, Section } from '../../components/PageLayout';
 import { ProgressBar } from '../../components/ProgressBar';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
+import { TimeRangeFields } from '../../components/TimeRangeFields';
 import { useToast } from '../../components/Toast';
+import { isoToLocal, type LocalRange } from '../../local-time';
 import { cronState, type Overlap, OVERLAPS, useCronActions } from './CronJobs';
 import { Facts } from './fields';
 
@@ -33,12 +35,6 @@ const RUN_TONES: Record<string, Tone> = {
   canceled: 'neutral',
   paused: 'neutral',
   continued_as_new: 'neutral',
-};
-
-/** A `datetime-local` value (local time, to the minute). */
-const localInput = (date: Date) => {
-  const shifted = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
-  return shifted.toISOString().slice(0, 16);
 };
 
 function RecentRuns({ job }: { job: CronJob }) {
@@ -98,18 +94,17 @@ function RecentRuns({ job }: { job: CronJob }) {
 function BackfillForm({ job, onStarted }: { job: CronJob; onStarted: () => void }) {
   const backfill = useBackfillCron();
   const notify = useToast();
-  const [since, setSince] = useState(() => localInput(new Date(Date.now() - 86_400_000)));
-  const [until, setUntil] = useState(() => localInput(new Date()));
+  const [range, setRange] = useState<LocalRange>(() => ({ since: isoToLocal(Date.now() - 86_400_000), until: isoToLocal(Date.now()) }));
   const [overlap, setOverlap] = useState<Overlap>('buffer_all');
   const [done, setDone] = useState<CronJobBackfill | null>(null);
-  const ids = { since: useId(), until: useId(), overlap: useId(), help: useId() };
+  const ids = { overlap: useId(), help: useId() };
   const invalid = fieldOf(backfill.error);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setDone(null);
     backfill.mutate(
-      { cronId: job.cron_id, body: { since: new Date(since).toISOString(), until: new Date(until).toISOString(), overlap } },
+      { cronId: job.cron_id, body: { since: new Date(range.since).toISOString(), until: new Date(range.until).toISOString(), overlap } },
       {
         onSuccess: (result) => {
           setDone(result);
@@ -134,28 +129,13 @@ function BackfillForm({ job, onStarted }: { job: CronJob; onStarted: () => void 
   return (
     <>
       <form className="form-row" onSubmit={submit} aria-label="Backfill" aria-describedby={ids.help}>
-        <div className="field">
-          <label htmlFor={ids.since}>From (local time, inclusive)</label>
-          <input
-            id={ids.since}
-            type="datetime-local"
-            value={since}
-            onChange={(e) => setSince(e.target.value)}
-            required
-            aria-invalid={invalid === 'since'}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.until}>Until (local time, exclusive)</label>
-          <input
-            id={ids.until}
-            type="datetime-local"
-            value={until}
-            onChange={(e) => setUntil(e.target.value)}
-            required
-            aria-invalid={invalid === 'until'}
-          />
-        </div>
+        <TimeRangeFields
+          value={range}
+          onChange={setRange}
+          labels={{ since: 'From (local time, inclusive)', until: 'Until (local time, exclusive)' }}
+          required
+          invalid={invalid}
+        />
         <div className="field">
           <label htmlFor={ids.overlap}>Overlap</label>
           <select
@@ -266,6 +246,11 @@ export function CronJobPage({ cronId }: { cronId: string }) {
           <button type="button" className="button" onClick={() => actions.runNow(data)} disabled={actions.pending || !data.schedule_exists}>
             Run now
           </button>
+          {data.schedule_exists && (
+            <Link className="button" to={`/automations/cron/${data.cron_id}/edit`}>
+              Change settings
+            </Link>
+          )}
           <button type="button" className="button button-danger-quiet" onClick={() => setDeleting(true)}>
             Delete
           </button>

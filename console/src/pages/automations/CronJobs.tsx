@@ -1,21 +1,17 @@
 /**
  * Automations → cron jobs: the list with each job's next run and latest run (pause, resume, run
- * now from the row), and the form of a new job (expression, time zone, agent, question, inputs,
- * session template, overlap policy).
+ * now from the row). The job's form is in CronJobForm.tsx.
  */
 import type { CreateCronJobRequest, CronJob } from '@combo/client';
-import { type FormEvent, useId, useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { useCreateCronJob, useCronJobs, useCronListRefresh, useRunCronNow, useSetCronPaused } from '../../api/automations-cron';
-import { fieldOf } from '../../api/errors';
+import { Link } from 'react-router';
+import { useCronJobs, useCronListRefresh, useRunCronNow, useSetCronPaused } from '../../api/automations-cron';
 import { type Column, DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
-import { PageLayout, Section } from '../../components/PageLayout';
+import { Section } from '../../components/PageLayout';
 import { StatusBadge } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
 import { useToast } from '../../components/Toast';
-import { AgentSelect, type InputRow, InputsEditor, inputsOf, type TemplateName, TemplateSelect } from './fields';
 
 export type Overlap = NonNullable<CreateCronJobRequest['overlap']>;
 
@@ -176,174 +172,5 @@ export function CronJobsTab() {
         }
       />
     </Section>
-  );
-}
-
-/** IANA time zones the browser knows, for the time zone field's suggestions. */
-function timeZones(): string[] {
-  try {
-    return Intl.supportedValuesOf('timeZone');
-  } catch {
-    return ['UTC'];
-  }
-}
-
-export function NewCronJob() {
-  const navigate = useNavigate();
-  const notify = useToast();
-  const create = useCreateCronJob();
-  const zones = useMemo(() => timeZones(), []);
-  const [name, setName] = useState('');
-  const [cron, setCron] = useState('0 9 * * 1-5');
-  const [timezone, setTimezone] = useState(() => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
-  const [agentId, setAgentId] = useState('');
-  const [question, setQuestion] = useState('');
-  const [inputs, setInputs] = useState<InputRow[]>([]);
-  const [template, setTemplate] = useState<TemplateName>('default');
-  const [overlap, setOverlap] = useState<Overlap>('skip');
-  const [paused, setPaused] = useState(false);
-  const ids = {
-    name: useId(),
-    cron: useId(),
-    cronHelp: useId(),
-    timezone: useId(),
-    zones: useId(),
-    question: useId(),
-    overlap: useId(),
-    paused: useId(),
-  };
-  const invalid = fieldOf(create.error);
-  const is = (field: string) => invalid === field || invalid?.startsWith(`${field}.`) === true;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(
-      {
-        name: name.trim(),
-        cron: cron.trim(),
-        timezone: timezone.trim(),
-        agent_id: agentId,
-        question,
-        inputs: inputsOf(inputs),
-        session_template: template,
-        overlap,
-        paused,
-      },
-      {
-        onSuccess: (job) => {
-          notify(`Cron job "${job.name}" created`);
-          void navigate(`/automations/cron/${job.cron_id}`);
-        },
-      },
-    );
-  };
-
-  return (
-    <PageLayout title="New cron job" description="Ask an agent a question on a schedule. Each run opens a session of its own.">
-      <p>
-        <Link to="/automations/cron">← Cron jobs</Link>
-      </p>
-      <Section title="Cron job">
-        <form className="auto-form" onSubmit={submit} aria-label="New cron job">
-          <div className="form-row">
-            <div className="field">
-              <label htmlFor={ids.name}>Name</label>
-              <input
-                id={ids.name}
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                required
-                maxLength={200}
-                placeholder="e.g. Weekday digest"
-                aria-invalid={is('name')}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor={ids.cron}>Cron expression</label>
-              <input
-                id={ids.cron}
-                className="auto-mono"
-                value={cron}
-                onChange={(e) => setCron(e.target.value)}
-                required
-                aria-invalid={is('cron')}
-                aria-describedby={ids.cronHelp}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor={ids.timezone}>Time zone</label>
-              <input
-                id={ids.timezone}
-                value={timezone}
-                onChange={(e) => setTimezone(e.target.value)}
-                required
-                list={ids.zones}
-                aria-invalid={is('timezone')}
-              />
-              <datalist id={ids.zones}>
-                {zones.map((zone) => (
-                  <option key={zone} value={zone} />
-                ))}
-              </datalist>
-            </div>
-          </div>
-          <p id={ids.cronHelp} className="help">
-            Five fields: minute hour day-of-month month day-of-week, with <code>*</code>, values, ranges, steps, lists and JAN-DEC / SUN-SAT
-            names; <code>0 9 * * 1-5</code> is weekdays at 09:00, <code>*/15 * * * *</code> every quarter hour. When both day fields are
-            restricted, a run needs both (<code>0 9 1-7 * MON</code> is the first Monday).
-          </p>
-          <div className="form-row">
-            <AgentSelect value={agentId} onChange={setAgentId} invalid={is('agent_id')} />
-            <TemplateSelect value={template} onChange={setTemplate} invalid={is('session_template')} />
-          </div>
-          <div className="field">
-            <label htmlFor={ids.question}>Question</label>
-            <textarea
-              id={ids.question}
-              value={question}
-              onChange={(e) => setQuestion(e.target.value)}
-              required
-              rows={3}
-              placeholder="e.g. Summarise yesterday's merged pull requests."
-              aria-invalid={is('question')}
-            />
-          </div>
-          <InputsEditor
-            legend="Inputs (optional)"
-            rows={inputs}
-            onChange={setInputs}
-            valueLabel="Value of input"
-            placeholder="value"
-            invalidName={invalid?.startsWith('inputs.') ? invalid.slice('inputs.'.length) : undefined}
-            help="Named values handed to the session template (a code review's diff, an import's source), the same on every run."
-          />
-          <div className="form-row">
-            <div className="field">
-              <label htmlFor={ids.overlap}>When a run is due while the previous one goes on</label>
-              <select id={ids.overlap} value={overlap} onChange={(e) => setOverlap(e.target.value as Overlap)} aria-invalid={is('overlap')}>
-                {OVERLAPS.map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field auto-checkbox">
-              <input id={ids.paused} type="checkbox" checked={paused} onChange={(e) => setPaused(e.target.checked)} />
-              <label htmlFor={ids.paused}>Create it paused</label>
-            </div>
-          </div>
-          {create.error !== null && <ErrorBanner error={create.error} title="Could not create the cron job" />}
-          <div className="auto-form-actions">
-            <button type="submit" className="button button-primary" disabled={create.isPending}>
-              {create.isPending ? 'Creating…' : 'Create cron job'}
-            </button>
-            <Link className="auto-button-link button button-quiet" to="/automations/cron">
-              Cancel
-            </Link>
-          </div>
-        </form>
-      </Section>
-    </PageLayout>
   );
 }

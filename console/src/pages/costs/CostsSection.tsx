@@ -3,7 +3,7 @@
  * (viewed and set here; turned off with null); and, over a range of UTC days, tokens, run time or
  * runs per day and per agent as SVG charts, each with the same figures as a table.
  */
-import type { CostGroupByAgent, CostGroupByDay } from '@combo/client';
+import type { CostGroupByAgent, CostGroupByDay, CostSummary } from '@combo/client';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { Route, Routes, useSearchParams } from 'react-router';
 import { type CostRange, useAgentNames, useCostGroups, useCostSummary, useSetThreshold } from '../../api/costs';
@@ -194,7 +194,7 @@ function FiguresTable({
   );
 }
 
-function ThresholdForm({ current }: { current: number | null }) {
+function ThresholdForm({ current, source }: { current: number | null; source: CostSummary['threshold_source'] }) {
   const session = useSession();
   const set = useSetThreshold();
   const notify = useToast();
@@ -213,6 +213,17 @@ function ThresholdForm({ current }: { current: number | null }) {
     void set
       .mutateAsync({ threshold_tokens: null })
       .then(() => notify('Threshold turned off'))
+      .catch(() => undefined);
+  const useDefault = () =>
+    void set
+      .mutateAsync('default')
+      .then((summary) =>
+        notify(
+          summary.threshold_tokens === null
+            ? 'The installation has no default threshold: none applies'
+            : `The installation's default applies: ${formatNumber(summary.threshold_tokens)} tokens per period`,
+        ),
+      )
       .catch(() => undefined);
   return (
     <form className="form-row" onSubmit={submit} aria-label="Set the cost threshold">
@@ -239,6 +250,13 @@ function ThresholdForm({ current }: { current: number | null }) {
         <div className="field field-action">
           <button type="button" className="button" onClick={turnOff} disabled={set.isPending}>
             Turn the threshold off
+          </button>
+        </div>
+      )}
+      {source !== 'default' && (
+        <div className="field field-action">
+          <button type="button" className="button" onClick={useDefault} disabled={set.isPending}>
+            Use the installation default
           </button>
         </div>
       )}
@@ -331,9 +349,16 @@ function Costs() {
       <Section title="Cost threshold">
         <p className="help">
           When a period's tokens reach it, the event <code>cost.threshold_exceeded</code> is recorded once (webhooks can deliver it).
-          Turning it off sets none for this tenant, overriding the installation's default.
+          Turning it off sets none for this tenant, overriding the installation's default; using the installation default forgets this
+          tenant's own setting.
         </p>
-        {summary && <ThresholdForm key={`${summary.threshold_source}:${summary.threshold_tokens}`} current={summary.threshold_tokens} />}
+        {summary && (
+          <ThresholdForm
+            key={`${summary.threshold_source}:${summary.threshold_tokens}`}
+            current={summary.threshold_tokens}
+            source={summary.threshold_source}
+          />
+        )}
       </Section>
 
       <Section title="Range">

@@ -4,22 +4,24 @@
  * range (kept in the address, so a filtered log can be linked), each event's data expandable as
  * formatted JSON, with links to the session and run it names.
  */
-import type { Event, EventName } from '@combo/client';
+import { type Event, type EventName, EventNameValues } from '@combo/client';
 import { useId, useState } from 'react';
 import { Link, Route, Routes, useSearchParams } from 'react-router';
 import { fieldOf, hasCode } from '../../api/errors';
-import { EVENT_NAMES, type EventFilter, useEvents } from '../../api/events';
+import { type EventFilter, useEvents } from '../../api/events';
 import { type Column, DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { FilterBar } from '../../components/FilterBar';
 import { PageLayout, Section } from '../../components/PageLayout';
 import { Time } from '../../components/Time';
+import { TimeRangeFields } from '../../components/TimeRangeFields';
 import { NotFound } from '../NotFound';
-import { isoToLocal, JsonView, localToIso } from './format';
+import { isoRangeOf, localRangeOf } from '../../local-time';
+import { JsonView } from './format';
 import './events.css';
 
-const isEventName = (value: string | null): value is EventName => value !== null && (EVENT_NAMES as readonly string[]).includes(value);
+const isEventName = (value: string | null): value is EventName => value !== null && (EventNameValues as readonly string[]).includes(value);
 
 function filterOf(params: URLSearchParams): EventFilter {
   const event = params.get('event');
@@ -41,51 +43,23 @@ interface FiltersProps {
 
 function EventFilters({ filter, onApply, invalid }: FiltersProps) {
   const [event, setEvent] = useState<string>(filter.event ?? '');
-  const [since, setSince] = useState(isoToLocal(filter.since));
-  const [until, setUntil] = useState(isoToLocal(filter.until));
-  const ids = { event: useId(), since: useId(), until: useId() };
-  const apply = () => {
-    const sinceIso = localToIso(since);
-    const untilIso = localToIso(until);
-    onApply({
-      ...(isEventName(event) ? { event } : {}),
-      ...(sinceIso ? { since: sinceIso } : {}),
-      ...(untilIso ? { until: untilIso } : {}),
-    });
-  };
+  const [range, setRange] = useState(localRangeOf(filter));
+  const ids = { event: useId() };
+  const apply = () => onApply({ ...(isEventName(event) ? { event } : {}), ...isoRangeOf(range) });
   return (
     <FilterBar label="events" active={Object.keys(filter).length > 0} onApply={apply} onClear={() => onApply({})}>
       <div className="field">
         <label htmlFor={ids.event}>Event</label>
         <select id={ids.event} value={event} onChange={(e) => setEvent(e.target.value)} aria-invalid={invalid === 'event'}>
           <option value="">Any event</option>
-          {EVENT_NAMES.map((name) => (
+          {EventNameValues.map((name) => (
             <option key={name} value={name}>
               {name}
             </option>
           ))}
         </select>
       </div>
-      <div className="field">
-        <label htmlFor={ids.since}>From</label>
-        <input
-          id={ids.since}
-          type="datetime-local"
-          value={since}
-          onChange={(e) => setSince(e.target.value)}
-          aria-invalid={invalid === 'since'}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={ids.until}>Until</label>
-        <input
-          id={ids.until}
-          type="datetime-local"
-          value={until}
-          onChange={(e) => setUntil(e.target.value)}
-          aria-invalid={invalid === 'until'}
-        />
-      </div>
+      <TimeRangeFields value={range} onChange={setRange} invalid={invalid} />
     </FilterBar>
   );
 }

@@ -3,20 +3,21 @@
  * and filtered on the server by status, kind and creation time; the filters live in the address
  * (`/sessions?status=failed`), so other pages can link to a filtered list.
  */
-import type { RunKind, RunStatus } from '@combo/client';
+import { type RunKind, RunKindValues, type RunStatus, RunStatusValues } from '@combo/client';
 import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { fieldOf } from '../../api/errors';
-import { RUN_KINDS, RUN_STATUSES, type RunFilter, useRuns } from '../../api/sessions';
+import { type RunFilter, useRuns } from '../../api/sessions';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
 import { FilterBar } from '../../components/FilterBar';
 import { Section } from '../../components/PageLayout';
-import { isoToLocal, localToIso } from '../events/format';
+import { TimeRangeFields } from '../../components/TimeRangeFields';
+import { isoRangeOf, localRangeOf } from '../../local-time';
 import { runColumns, STATUS_LABELS } from './runs-table';
 
-const isStatus = (value: string | null): value is RunStatus => value !== null && (RUN_STATUSES as readonly string[]).includes(value);
-const isKind = (value: string | null): value is RunKind => value !== null && (RUN_KINDS as readonly string[]).includes(value);
+const isStatus = (value: string | null): value is RunStatus => value !== null && (RunStatusValues as readonly string[]).includes(value);
+const isKind = (value: string | null): value is RunKind => value !== null && (RunKindValues as readonly string[]).includes(value);
 
 function filterOf(params: URLSearchParams): RunFilter {
   const status = params.get('status');
@@ -34,26 +35,16 @@ function filterOf(params: URLSearchParams): RunFilter {
 function RunFilters({ filter, onApply, invalid }: { filter: RunFilter; onApply: (filter: RunFilter) => void; invalid?: string }) {
   const [status, setStatus] = useState<string>(filter.status ?? '');
   const [kind, setKind] = useState<string>(filter.kind ?? '');
-  const [since, setSince] = useState(isoToLocal(filter.since));
-  const [until, setUntil] = useState(isoToLocal(filter.until));
-  const ids = { status: useId(), kind: useId(), since: useId(), until: useId() };
-  const apply = () => {
-    const sinceIso = localToIso(since);
-    const untilIso = localToIso(until);
-    onApply({
-      ...(isStatus(status) ? { status } : {}),
-      ...(isKind(kind) ? { kind } : {}),
-      ...(sinceIso ? { since: sinceIso } : {}),
-      ...(untilIso ? { until: untilIso } : {}),
-    });
-  };
+  const [range, setRange] = useState(localRangeOf(filter));
+  const ids = { status: useId(), kind: useId() };
+  const apply = () => onApply({ ...(isStatus(status) ? { status } : {}), ...(isKind(kind) ? { kind } : {}), ...isoRangeOf(range) });
   return (
     <FilterBar label="runs" active={Object.keys(filter).length > 0} onApply={apply} onClear={() => onApply({})}>
       <div className="field">
         <label htmlFor={ids.status}>Status</label>
         <select id={ids.status} value={status} onChange={(e) => setStatus(e.target.value)} aria-invalid={invalid === 'status'}>
           <option value="">Any status</option>
-          {RUN_STATUSES.map((value) => (
+          {RunStatusValues.map((value) => (
             <option key={value} value={value}>
               {STATUS_LABELS[value]}
             </option>
@@ -69,26 +60,7 @@ function RunFilters({ filter, onApply, invalid }: { filter: RunFilter; onApply: 
           <option value="cron">cron (cron jobs)</option>
         </select>
       </div>
-      <div className="field">
-        <label htmlFor={ids.since}>Created from</label>
-        <input
-          id={ids.since}
-          type="datetime-local"
-          value={since}
-          onChange={(e) => setSince(e.target.value)}
-          aria-invalid={invalid === 'since'}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={ids.until}>Created before</label>
-        <input
-          id={ids.until}
-          type="datetime-local"
-          value={until}
-          onChange={(e) => setUntil(e.target.value)}
-          aria-invalid={invalid === 'until'}
-        />
-      </div>
+      <TimeRangeFields value={range} onChange={setRange} labels={{ since: 'Created from', until: 'Created before' }} invalid={invalid} />
     </FilterBar>
   );
 }

@@ -1,13 +1,14 @@
 /**
- * The dead-letter queue: deliveries whose five attempts all failed, paged on the server. Select one
- * or many, confirm, and each is replayed (a fresh delivery of the same event to its subscription's
- * current URL); each replay's result is shown and followed until it is delivered or dead again.
+ * The dead-letter queue: deliveries whose five attempts all failed, paged on the server; by default
+ * those not replayed yet (`?show=replayed` or `?show=all` for the others). Select one or many,
+ * confirm, and each is replayed (a fresh delivery of the same event to its subscription's current
+ * URL); each replay's result is shown and followed until it is delivered or dead again.
  */
 import type { WebhookDelivery } from '@combo/client';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { errorDetails } from '../../api/errors';
-import { useDeadLetters, useDelivery, useReplayDeadLetter } from '../../api/webhooks';
+import { type DeadLetterView, useDeadLetters, useDelivery, useReplayDeadLetter } from '../../api/webhooks';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { type Column, DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
@@ -94,8 +95,36 @@ function ReplayResults({ results, onClear }: { results: ReplayResult[]; onClear:
   );
 }
 
+const VIEWS: { view: DeadLetterView; label: string }[] = [
+  { view: 'to-handle', label: 'Not replayed yet' },
+  { view: 'replayed', label: 'Replayed' },
+  { view: 'all', label: 'All' },
+];
+
+const viewOf = (params: URLSearchParams): DeadLetterView => {
+  const show = params.get('show');
+  return show === 'replayed' || show === 'all' ? show : 'to-handle';
+};
+
+/** Which dead letters the table lists; kept in the address so that the view can be linked to. */
+function ViewPicker({ view, onChange }: { view: DeadLetterView; onChange: (view: DeadLetterView) => void }) {
+  return (
+    <fieldset className="wh-view">
+      <legend>Show</legend>
+      {VIEWS.map((v) => (
+        <label key={v.view} className="wh-check">
+          <input type="radio" name="dead-letter-view" checked={view === v.view} onChange={() => onChange(v.view)} />
+          <span>{v.label}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 export function DeadLetters() {
-  const deadLetters = useDeadLetters();
+  const [params, setParams] = useSearchParams();
+  const view = viewOf(params);
+  const deadLetters = useDeadLetters(view);
   const replay = useReplayDeadLetter();
   const urls = useSubscriptionUrls();
   const notify = useToast();
@@ -164,6 +193,23 @@ export function DeadLetters() {
       ),
     },
     { key: 'event', header: 'Event', render: (d) => <code>{d.event}</code> },
+    // Every letter of the default view is still to replay: the column speaks in the others.
+    ...(view === 'to-handle'
+      ? []
+      : [
+          {
+            key: 'replayed',
+            header: 'Replayed as',
+            render: (d: WebhookDelivery) =>
+              d.replayed_by ? (
+                <Link to={`/webhooks/deliveries/${d.replayed_by}`}>
+                  <code>{d.replayed_by}</code>
+                </Link>
+              ) : (
+                <span className="muted">not yet</span>
+              ),
+          },
+        ]),
     {
       key: 'subscription',
       header: 'Subscription',
@@ -197,6 +243,7 @@ export function DeadLetters() {
       <WebhooksNav />
       {results.length > 0 && <ReplayResults results={results} onClear={() => setResults([])} />}
       <Section title="Dead letters">
+        <ViewPicker view={view} onChange={(next) => setParams(next === 'to-handle' ? {} : { show: next })} />
         {deadLetters.items.length > 0 && (
           <div className="wh-bulk" role="group" aria-label="Selection">
             <label className="wh-check">
@@ -227,12 +274,20 @@ export function DeadLetters() {
           list={deadLetters}
           rowKey={(d) => d.delivery_id}
           empty={
-            <EmptyState title="The dead-letter queue is empty">
-              <p>
-                Every delivery got through or is still being tried. Deliveries that fail five times land here; see them all in the{' '}
-                <Link to="/webhooks/deliveries">delivery log</Link>.
-              </p>
-            </EmptyState>
+            view === 'to-handle' ? (
+              <EmptyState title="Nothing to replay">
+                <p>
+                  Every delivery got through, is still being tried, or was replayed. Deliveries that fail five times land here; see them all
+                  in the <Link to="/webhooks/deliveries">delivery log</Link>.
+                </p>
+              </EmptyState>
+            ) : (
+              <EmptyState title={view === 'replayed' ? 'No dead letter was replayed yet' : 'The dead-letter queue is empty'}>
+                <p>
+                  Deliveries that fail five times land here; see them all in the <Link to="/webhooks/deliveries">delivery log</Link>.
+                </p>
+              </EmptyState>
+            )
           }
         />
       </Section>

@@ -1,9 +1,10 @@
 /**
  * The delivery log: every delivery of the tenant (or of one subscription) with its status and last
- * attempt, newest first, paged and filtered on the server (status, subscription, event id), kept
+ * attempt, newest first, paged and filtered on the server (status, subscription, event name, event
+ * id, creation time), kept
  * fresh while some delivery on the page is pending.
  */
-import type { DeliveryStatus, WebhookDelivery } from '@combo/client';
+import { type DeliveryStatus, DeliveryStatusValues, EventNameValues, type WebhookDelivery } from '@combo/client';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { PagedList } from '../../api/paging';
@@ -13,6 +14,8 @@ import { EmptyState } from '../../components/EmptyState';
 import { FilterBar } from '../../components/FilterBar';
 import { PageLayout, Section } from '../../components/PageLayout';
 import { Time } from '../../components/Time';
+import { TimeRangeFields } from '../../components/TimeRangeFields';
+import { isoRangeOf, localRangeOf } from '../../local-time';
 import { anyPending, DeliveryStatusBadge, lastAttemptText, shortUrl, WebhooksNav } from './ui';
 
 const LIST_REFRESH_MS = 3_000;
@@ -76,9 +79,10 @@ function deliveryColumns(urls: Map<string, string>, options: { subscription?: bo
   ];
 }
 
-const STATUSES: DeliveryStatus[] = ['pending', 'delivered', 'dead'];
+/** What deliveries are of: the recorded events, and the test event a subscription can be sent. */
+const DELIVERED_EVENTS: readonly string[] = [...EventNameValues, 'webhook.test'];
 
-/** Status (and optionally subscription and event id) filters of a delivery list, applied on the server. */
+/** Status, event, time (and optionally subscription) filters of a delivery list, applied on the server. */
 function DeliveryFilters({
   filter,
   onApply,
@@ -89,19 +93,23 @@ function DeliveryFilters({
   withSubscription: boolean;
 }) {
   const [draft, setDraft] = useState(filter);
+  const [range, setRange] = useState(localRangeOf(filter));
   const choices = useSubscriptionChoices();
-  const ids = { status: useId(), subscription: useId(), event: useId() };
+  const ids = { status: useId(), subscription: useId(), eventName: useId(), event: useId() };
   const clean = (f: DeliveryFilter): DeliveryFilter => ({
     ...(f.status ? { status: f.status } : {}),
     ...(f.subscription_id ? { subscription_id: f.subscription_id } : {}),
+    ...(f.event ? { event: f.event } : {}),
     ...(f.event_id?.trim() ? { event_id: f.event_id.trim() } : {}),
+    ...(f.since ? { since: f.since } : {}),
+    ...(f.until ? { until: f.until } : {}),
   });
   const active = Object.keys(clean(filter)).filter((k) => withSubscription || k !== 'subscription_id').length > 0;
   return (
     <FilterBar
       label="deliveries"
       active={active}
-      onApply={() => onApply(clean(draft))}
+      onApply={() => onApply(clean({ ...draft, since: undefined, until: undefined, ...isoRangeOf(range) }))}
       onClear={() => onApply(withSubscription ? {} : clean({ subscription_id: filter.subscription_id }))}
     >
       <div className="field">
@@ -112,7 +120,7 @@ function DeliveryFilters({
           onChange={(event) => setDraft({ ...draft, status: (event.target.value || undefined) as DeliveryStatus | undefined })}
         >
           <option value="">Any status</option>
-          {STATUSES.map((status) => (
+          {DeliveryStatusValues.map((status) => (
             <option key={status} value={status}>
               {status}
             </option>
@@ -140,6 +148,21 @@ function DeliveryFilters({
         </div>
       )}
       <div className="field">
+        <label htmlFor={ids.eventName}>Event</label>
+        <select
+          id={ids.eventName}
+          value={draft.event ?? ''}
+          onChange={(event) => setDraft({ ...draft, event: event.target.value || undefined })}
+        >
+          <option value="">Any event</option>
+          {DELIVERED_EVENTS.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
         <label htmlFor={ids.event}>Event id</label>
         <input
           id={ids.event}
@@ -148,6 +171,7 @@ function DeliveryFilters({
           placeholder="evt_…"
         />
       </div>
+      <TimeRangeFields value={range} onChange={setRange} labels={{ since: 'Created from', until: 'Created before' }} />
     </FilterBar>
   );
 }
@@ -185,10 +209,15 @@ export function DeliveryList({
 
 const filterFromParams = (params: URLSearchParams): DeliveryFilter => {
   const status = params.get('status');
+  const given = (name: 'subscription_id' | 'event' | 'event_id' | 'since' | 'until') =>
+    params.get(name) ? { [name]: params.get(name)! } : {};
   return {
-    ...(status && (STATUSES as string[]).includes(status) ? { status: status as DeliveryStatus } : {}),
-    ...(params.get('subscription_id') ? { subscription_id: params.get('subscription_id')! } : {}),
-    ...(params.get('event_id') ? { event_id: params.get('event_id')! } : {}),
+    ...(status && (DeliveryStatusValues as readonly string[]).includes(status) ? { status: status as DeliveryStatus } : {}),
+    ...given('subscription_id'),
+    ...given('event'),
+    ...given('event_id'),
+    ...given('since'),
+    ...given('until'),
   };
 };
 

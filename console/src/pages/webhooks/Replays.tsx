@@ -13,14 +13,10 @@ import { PageLayout, Section } from '../../components/PageLayout';
 import { ProgressBar } from '../../components/ProgressBar';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatNumber, Time } from '../../components/Time';
+import { TimeRangeFields } from '../../components/TimeRangeFields';
+import { isoToLocal, type LocalRange } from '../../local-time';
 import { EventPicker } from './EventPicker';
 import { shortUrl, WebhooksNav } from './ui';
-
-/** A `datetime-local` value (local time, minutes) for an instant. */
-function localInput(ms: number): string {
-  const date = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
-  return date.toISOString().slice(0, 16);
-}
 
 const HOUR_MS = 3_600_000;
 
@@ -28,18 +24,20 @@ function ReplayForm() {
   const start = useStartReplay();
   const choices = useSubscriptionChoices();
   const navigate = useNavigate();
-  const [since, setSince] = useState(() => localInput(Date.now() - 24 * HOUR_MS));
-  const [until, setUntil] = useState(() => localInput(Date.now() + 60_000));
+  const [range, setRange] = useState<LocalRange>(() => ({
+    since: isoToLocal(Date.now() - 24 * HOUR_MS),
+    until: isoToLocal(Date.now() + 60_000),
+  }));
   const [events, setEvents] = useState<EventName[]>([]);
   const [subscriptionId, setSubscriptionId] = useState('');
-  const ids = { since: useId(), until: useId(), subscription: useId() };
+  const ids = { subscription: useId() };
   const invalid = fieldOf(start.error)?.split('.')[0];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const body: WebhookReplayRequest = {
-      since: new Date(since).toISOString(),
-      until: new Date(until).toISOString(),
+      since: new Date(range.since).toISOString(),
+      until: new Date(range.until).toISOString(),
       ...(events.length > 0 ? { events } : {}),
       ...(subscriptionId ? { subscription_id: subscriptionId } : {}),
     };
@@ -49,28 +47,13 @@ function ReplayForm() {
   return (
     <form className="wh-form" onSubmit={submit} aria-label="Replay events by time range">
       <div className="form-row">
-        <div className="field">
-          <label htmlFor={ids.since}>Since (inclusive)</label>
-          <input
-            id={ids.since}
-            type="datetime-local"
-            value={since}
-            onChange={(event) => setSince(event.target.value)}
-            required
-            aria-invalid={invalid === 'since'}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.until}>Until (exclusive)</label>
-          <input
-            id={ids.until}
-            type="datetime-local"
-            value={until}
-            onChange={(event) => setUntil(event.target.value)}
-            required
-            aria-invalid={invalid === 'until'}
-          />
-        </div>
+        <TimeRangeFields
+          value={range}
+          onChange={setRange}
+          labels={{ since: 'Since (inclusive)', until: 'Until (exclusive)' }}
+          required
+          invalid={invalid}
+        />
         <div className="field">
           <label htmlFor={ids.subscription}>Subscription</label>
           <select
