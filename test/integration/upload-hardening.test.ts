@@ -193,14 +193,18 @@ describe('uploads that used to break the service', () => {
       expect(bomb).toMatchObject({ code: 10001, data: { reason: 'too_large' } });
       expect(answers.every((answer) => answer.status === 200)).toBe(true);
       // On the event loop, the extraction would have held every health call from its start until it
-      // ended, just before the replies: none would be answered in the middle of the uploads.
+      // ended, just before the replies: none would be answered in the middle of the uploads. Off it, some
+      // are, however few a saturated machine lets through (one is enough to tell the two apart).
       const middle = answers.filter((a) => a.answered > started + elapsed / 4 && a.answered < finished - elapsed / 4);
-      expect(middle.length).toBeGreaterThanOrEqual(3);
+      expect(middle.length).toBeGreaterThanOrEqual(1);
       const latencies = answers.map((a) => a.answered - a.sent).sort((a, b) => a - b);
+      const during = [started, ...answers.map((a) => a.answered).filter((t) => t > started && t < finished), finished];
+      const longestGap = Math.max(...during.slice(1).map((t, i) => t - during[i]!));
       console.log(
         `figure: ${answers.length} GET /v1/health answered during ${elapsed} ms of pathological uploads (${middle.length} in its middle half); ` +
-          `latency median ${latencies[Math.floor(latencies.length / 2)]} ms, p99 ${latencies[Math.floor(latencies.length * 0.99)]} ms, max ${latencies[latencies.length - 1]} ms`,
+          `latency median ${latencies[Math.floor(latencies.length / 2)]} ms, p99 ${latencies[Math.floor(latencies.length * 0.99)]} ms, max ${latencies[latencies.length - 1]} ms; ` +
+          `longest time without an answer ${longestGap} ms`,
       );
-    });
+    }, 180_000); // building the files and extracting them took 45 s of jest's default 60 on an idle 2-core machine
   });
 });
