@@ -18,8 +18,10 @@ interface ChatMessage {
 
 /**
  * The model the clients' suites talk to through the service: it echoes the question, and the
- * question's markers script it: `[slow]` streams the answer in 10 pieces 300 ms apart, `[tool:<name>]`
- * calls that tool once before answering, `[fail]` answers HTTP 500.
+ * question's markers script it: `[slow]` streams the answer in 10 pieces 300 ms apart, `[long]` in 40
+ * (12 s: a run that surely still goes when a late cancel lands; an answer has at most as many pieces as
+ * characters, so a `[long]` question has 34 or more), `[tool:<name>]` calls that tool once before
+ * answering, `[fail]` answers HTTP 500.
  */
 function echoModel(request: RecordedRequest): ScriptedReply {
   const body = request.body as { messages: ChatMessage[]; stream?: boolean };
@@ -33,9 +35,9 @@ function echoModel(request: RecordedRequest): ScriptedReply {
     return body.stream ? { stream: streamedToolCall(calls) } : { body: chatToolCall(calls) };
   }
   const answer = `Echo: ${question}`;
-  const slow = question.includes('[slow]');
-  if (!body.stream) return { body: chatAnswer(answer), delayMs: slow ? 3000 : 0 };
-  return slow ? { stream: streamedAnswer(answer, { pieces: 10 }), chunkDelayMs: 300 } : { stream: streamedAnswer(answer) };
+  const pieces = question.includes('[long]') ? 40 : question.includes('[slow]') ? 10 : 0;
+  if (!body.stream) return { body: chatAnswer(answer), delayMs: pieces * 300 };
+  return pieces ? { stream: streamedAnswer(answer, { pieces }), chunkDelayMs: 300 } : { stream: streamedAnswer(answer) };
 }
 
 /** Runs a command (a client suite: with the service's address and an admin key); resolves with its exit code. */

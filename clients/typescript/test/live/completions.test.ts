@@ -139,7 +139,9 @@ describe.concurrent('completions.stream', () => {
 describe.concurrent('runs', () => {
   test('a background run: get, lists, events, cancel', async () => {
     const session_id = await newSession();
-    const accepted = await client.completions.create(agent.agent_id, { session_id, question: 'Long [slow]', background: true });
+    // [long]: 40 pieces 300 ms apart (the question is long enough to split so), so the run still goes when the cancel below lands.
+    const question = 'A long answer, streamed slowly [long]';
+    const accepted = await client.completions.create(agent.agent_id, { session_id, question, background: true });
     expect(accepted.status).toMatch(/running|queued/);
     const traceId = accepted.trace_id;
 
@@ -225,9 +227,10 @@ describe('cancellation and timeouts', () => {
   });
 
   test('a per-call timeout: APITimeoutError once the retries are spent', async () => {
+    const session_id = await newSession();
     const started = Date.now();
     const error = await client.completions
-      .create(agent.agent_id, { session_id: await newSession(), question: 'Too slow [slow]' }, { timeout: 300, maxRetries: 0 })
+      .create(agent.agent_id, { session_id, question: 'Too slow [slow]' }, { timeout: 300, maxRetries: 0 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APITimeoutError);
     expect(Date.now() - started).toBeLessThan(1_400);
