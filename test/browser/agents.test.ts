@@ -344,6 +344,38 @@ describe('the Agents section of the console', () => {
     await screenshot(page, 'agents-playground-rejected');
   }, 90_000);
 
+  it('draws an answer written in Markdown, leaving HTML in it as text and images as links', async () => {
+    const markdown = [
+      'Refunds, **in short**:',
+      '',
+      '1. Send the parcel back.',
+      '2. Wait five days.',
+      '',
+      '| step | days |',
+      '| --- | --- |',
+      '| return | 2 |',
+      '',
+      'See [the policy](https://example.com/refunds) <script>alert(1)</script> ![chart](https://example.com/chart.png)',
+    ].join('\n');
+    scriptModel({ stream: streamedAnswer(markdown, { pieces: 4 }) });
+    await ask('Summarise the refund policy.');
+    const answer = lastTurn().getByTestId('answer');
+    await answer.locator('strong').getByText('in short').waitFor({ timeout: 30_000 });
+    await runFacts(lastTurn()).getByText('answered').waitFor();
+    expect(await answer.locator('ol > li').allInnerTexts()).toEqual(['Send the parcel back.', 'Wait five days.']);
+    expect(await answer.getByRole('cell', { name: 'return' }).count()).toBe(1);
+    const policy = answer.getByRole('link', { name: 'the policy' });
+    expect([await policy.getAttribute('href'), await policy.getAttribute('rel')]).toEqual([
+      'https://example.com/refunds',
+      'noopener noreferrer',
+    ]);
+    // No element from the HTML, no image fetched: the picture is a link to it.
+    expect(await answer.locator('script, img').count()).toBe(0);
+    expect(await answer.getByRole('link', { name: 'chart' }).getAttribute('href')).toBe('https://example.com/chart.png');
+    await expectAccessible(page, 'an answer in Markdown');
+    await screenshot(page, 'agents-playground-markdown');
+  }, 60_000);
+
   it('asks before deleting, asks again when a cron job runs the agent, and deletes both', async () => {
     const cron = await call('POST', '/v1/cron', {
       name: 'nightly summary',

@@ -191,10 +191,11 @@ describe('sessions, runs and the event log in a browser', () => {
     const transcript = page.getByRole('list', { name: 'Transcript, oldest first' });
     const messages = transcript.getByRole('listitem');
     await messages.first().waitFor();
-    // Oldest first: the first question, then its answer (as text), then the question of the failed run.
+    // Oldest first: the first question, then its answer (its Markdown drawn, its HTML as text), then the question of the failed run.
     await expect(messages.nth(0).innerText()).resolves.toContain('How long do refunds take?');
     await expect(messages.nth(0).innerText()).resolves.toContain('User');
     await expect(messages.nth(1).innerText()).resolves.toContain('<img src="x"');
+    await messages.nth(1).locator('strong').getByText('Refunds', { exact: true }).waitFor();
     await expect(messages.nth(1).innerText()).resolves.toContain('Assistant');
     expect(await page.locator('main img').count()).toBe(0);
     const runs = page.getByRole('table', { name: 'Runs of this session' });

@@ -16,6 +16,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageLayout, Section } from '../../components/PageLayout';
 import { StatusBadge, type Tone } from '../../components/StatusBadge';
+import { Markdown } from '../../components/Markdown';
 import { formatNumber, Time } from '../../components/Time';
 
 const DEFAULT_ROUTE = '@chat@llm@default@';
@@ -189,7 +190,11 @@ function TurnView({ turn, onDecide, deciding }: { turn: Turn; onDecide: (turn: T
         })}
         {(turn.answer || running) && (
           <div className="pg-text pg-answer" data-testid="answer">
-            {turn.answer || <span className="muted">{turn.state === 'waiting_approval' ? 'Waiting for a decision…' : '…'}</span>}
+            {turn.answer ? (
+              <Markdown text={turn.answer} />
+            ) : (
+              <span className="muted">{turn.state === 'waiting_approval' ? 'Waiting for a decision…' : '…'}</span>
+            )}
           </div>
         )}
         {turn.error !== undefined && (

@@ -12,6 +12,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageLayout, Section } from '../../components/PageLayout';
 import { Pagination } from '../../components/Pagination';
+import { Markdown } from '../../components/Markdown';
 import { StatusBadge } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
 import { runColumns, runPath } from './runs-table';
@@ -37,8 +38,14 @@ function MessageItem({ message }: { message: Message }) {
           ),
         )}
       </div>
-      {/* Text, as stored: React escapes it, so Markdown or HTML in an answer is shown, never run. */}
-      <div className="sess-text">{message.content}</div>
+      {/* The agent's Markdown is drawn (HTML in it stays text); anyone else's words are shown as typed. */}
+      {message.role === 'assistant' ? (
+        <div className="sess-text sess-text-markdown">
+          <Markdown text={message.content} />
+        </div>
+      ) : (
+        <div className="sess-text">{message.content}</div>
+      )}
     </li>
   );
 }
