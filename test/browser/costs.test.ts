@@ -23,11 +23,17 @@ describe('the Costs section of the console', () => {
   /** The UTC day the runs ended on, as recorded (the day may have changed by the time a test looks for their bar). */
   let runDay = '';
   const tokens = 2 * DEFAULT_USAGE.total_tokens;
+  /** The installation's default threshold, far above the runs' tokens. */
+  const INSTALLATION_THRESHOLD = 1_000_000;
 
   beforeAll(async () => {
     const modelUrl = await model.start();
     model.reply = () => ({ body: chatAnswer('done') });
-    api = await startTestApi({ LLM_BASE_URL: modelUrl, LLM_MODEL: 'scripted-model' });
+    api = await startTestApi({
+      LLM_BASE_URL: modelUrl,
+      LLM_MODEL: 'scripted-model',
+      COST_THRESHOLD_TOKENS: String(INSTALLATION_THRESHOLD),
+    });
     worker = await startTestWorker(api, { dispatcher: false });
     ui = await openConsoleBrowser(api.url);
     page = ui.page;
@@ -141,8 +147,9 @@ describe('the Costs section of the console', () => {
       .waitFor();
   }, 60_000);
 
-  it('sets the threshold and turns it off', async () => {
-    await stat('Threshold').locator('.stat-value', { hasText: 'none' }).waitFor();
+  it("sets the threshold, turns it off, and goes back to the installation's default", async () => {
+    const installation = page.getByText(/^The installation's default applies: 1,000,000 tokens per period$/);
+    await stat('Threshold').getByText("the installation's default (COST_THRESHOLD_TOKENS)").waitFor();
     const form = page.getByRole('form', { name: 'Set the cost threshold' });
     await form.getByLabel('Tokens per period').fill(String(tokens - 10));
     await form.getByRole('button', { name: 'Set threshold' }).click();
@@ -165,6 +172,19 @@ describe('the Costs section of the console', () => {
     await screenshot(page, 'costs-threshold-off');
     const off = await api.call('GET', '/v1/costs', { key: api.adminKey });
     expect(off.json.data).toMatchObject({ threshold_tokens: null, threshold_source: 'none' });
+
+    await form.getByRole('button', { name: 'Use the installation default' }).click();
+    await installation.waitFor();
+    await stat('Threshold').getByText("the installation's default (COST_THRESHOLD_TOKENS)").waitFor();
+    // Already the default: the button is not offered.
+    await page.getByRole('button', { name: 'Use the installation default' }).waitFor({ state: 'detached' });
+    await screenshot(page, 'costs-threshold-default');
+    const back = await api.call('GET', '/v1/costs', { key: api.adminKey });
+    expect(back.json.data).toMatchObject({
+      threshold_tokens: INSTALLATION_THRESHOLD,
+      threshold_source: 'default',
+      threshold_exceeded: false,
+    });
   }, 60_000);
 
   /** The two runs' summed run time as the page writes it (the API's figure). */
