@@ -100,6 +100,7 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
           kind: input.origin.startsWith('cron:') ? 'cron' : 'trigger',
           workflowId: workflowIdOfRun,
           route: completion.route.text,
+          question,
           stream: false,
           offline: completion.offline,
         });

@@ -174,6 +174,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
           kind: 'chat',
           workflowId: completionWorkflowId(traceId),
           route: input.route.text,
+          question: body.question,
           stream: body.stream,
           offline: input.offline,
         })

@@ -21,6 +21,8 @@ interface RunDoc {
   /** Absent on runs recorded before kinds existed: those were API completions or agent tasks (told by their session). */
   kind?: RunKind;
   route: string;
+  /** Absent on runs recorded before questions were kept. */
+  question?: string;
   stream: boolean;
   status: RunStatus;
   workflow_id?: string;
@@ -70,6 +72,9 @@ export interface ApprovalVerdict {
   decidedAt: Date;
 }
 
+/** A run keeps this much of its question (the API takes no longer one; a template may build one). */
+const MAX_RECORDED_QUESTION = 32_000;
+
 export interface NewRun {
   traceId: string;
   tenantId: string;
@@ -78,6 +83,7 @@ export interface NewRun {
   kind: RunKind;
   workflowId: string;
   route: string;
+  question: string;
   stream: boolean;
   offline: boolean;
 }
@@ -122,6 +128,7 @@ const present = (d: RunDoc, options: CompletionRunStoreOptions): CompletionRun =
   agent_id: d.agent_id,
   session_id: d.session_id,
   route: d.route,
+  question: d.question ?? null,
   status: d.status,
   workflow_id: d.workflow_id ?? `completion-${d.session_id}`,
   run_id: d.run_id ?? null,
@@ -160,6 +167,7 @@ export function createCompletionRunStore(db: Db, options: CompletionRunStoreOpti
         session_id: run.sessionId,
         kind: run.kind,
         route: run.route,
+        question: run.question.slice(0, MAX_RECORDED_QUESTION),
         stream: run.stream,
         status: 'running',
         workflow_id: run.workflowId,

@@ -139,6 +139,14 @@ export const completionRun = z
       description:
         'its Temporal run id; null while queued; for a running run, in lists, null until its end is recorded (GET of the run reads it from Temporal)',
     }),
+    question: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "what was asked: the completion's `question`, or the question an agent task's template built (its first 32,000 characters); " +
+          'null on runs recorded before runs kept their question',
+      }),
     answer: z.string().nullable().meta({ description: 'Markdown; null until completed' }),
     reference: z.array(reference),
     cost: orNull(cost),

@@ -469,6 +469,7 @@ describe('running a job', () => {
       trace_id: run.trace_id,
       kind: 'cron',
       status: 'completed',
+      question: 'What is on the agenda today?',
     });
 
     const session = (await api.call('GET', `/v1/combo/sessions/${outcome.session_id}`, { key: admin() })).json.data;

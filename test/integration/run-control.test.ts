@@ -74,6 +74,7 @@ describe('run control', () => {
     const run = await getRun(traceId);
     expect(run).toMatchObject({
       kind: 'chat',
+      question: 'one',
       status: 'completed',
       workflow_id: `completion-${traceId}`,
       run_id: expect.any(String),

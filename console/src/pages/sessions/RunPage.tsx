@@ -251,6 +251,13 @@ function Approvals({ run }: { run: CompletionRun }) {
 function Answer({ run }: { run: CompletionRun }) {
   return (
     <Section title="Answer">
+      {run.question !== null && (
+        <>
+          <h3 className="sess-subheading">Question</h3>
+          <div className="sess-text sess-question">{run.question}</div>
+          <h3 className="sess-subheading">Answer, as recorded</h3>
+        </>
+      )}
       {run.answer === null || run.answer === '' ? (
         <p className="muted">
           {isLive(run)

@@ -62,6 +62,18 @@ export function runColumns({ withSession = true }: { withSession?: boolean } = {
         </Link>
       ),
     },
+    {
+      key: 'question',
+      header: 'Question',
+      render: (run) =>
+        run.question === null ? (
+          <span className="muted">—</span>
+        ) : (
+          <span className="sess-question-cell" title={run.question.slice(0, 500)}>
+            {run.question}
+          </span>
+        ),
+    },
     { key: 'status', header: 'Status', render: (run) => <RunStatusBadge status={run.status} /> },
     { key: 'kind', header: 'Kind', render: (run) => run.kind },
     ...(withSession
