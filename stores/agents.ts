@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { notFound } from '../common/errors';
 import { newId } from '../common/ids';
 import type { Agent, CreateAgentBody, UpdateAgentBody } from '../common/schemas/agents';
-import { findPage, type Page, type PageRequest } from './pagination';
+import { findPage, nameContaining, type NamedPageRequest, type Page } from './pagination';
 import { createReadCache } from './read-cache';
 
 interface AgentDoc extends Omit<Agent, 'agent_id' | 'created_at' | 'updated_at' | 'multitask_strategy' | 'approval'> {
@@ -43,8 +43,11 @@ export function createAgentStore(db: Db, { listCacheTtlMs = 0 }: { listCacheTtlM
       return present(doc);
     },
 
-    list: (tenantId: string, page: PageRequest) =>
-      listCache.get(`${tenantId}|${page.page}|${page.page_size}`, () => findPage(agents, { tenant_id: tenantId }, page, present)),
+    list: (tenantId: string, query: NamedPageRequest) =>
+      // The name is JSON-quoted in the key, so that no name can pass for another page's key.
+      listCache.get(`${tenantId}|${query.page}|${query.page_size}|${JSON.stringify(query.name ?? null)}`, () =>
+        findPage(agents, { tenant_id: tenantId, ...(query.name ? { name: nameContaining(query.name) } : {}) }, query, present),
+      ),
 
     /** Every read is scoped by tenant: another tenant's agent does not exist for the caller. */
     get: (tenantId: string, agentId: string): Promise<Agent> =>

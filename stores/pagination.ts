@@ -5,6 +5,11 @@ export interface PageRequest {
   page_size: number;
 }
 
+export interface NamedPageRequest extends PageRequest {
+  /** Only those whose name contains it, ignoring letter case. */
+  name?: string;
+}
+
 export interface Page<T> {
   items: T[];
   total: number;
@@ -31,6 +36,9 @@ export async function findPage<TDoc extends Document, TOut>(
   ]);
   return { items: docs.map((d) => present(d as TDoc)), total, page, page_size };
 }
+
+/** A condition on a name: it contains `text`, ignoring letter case (the text is matched literally). */
+export const nameContaining = (text: string) => ({ $regex: text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' });
 
 /** A [since, until) condition on a date field (ISO bounds as the API received them); undefined when neither is given. */
 export function dateRange(range: { since?: string; until?: string }): { $gte?: Date; $lt?: Date } | undefined {

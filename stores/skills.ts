@@ -3,7 +3,7 @@ import { conflict, notFound } from '../common/errors';
 import { newId } from '../common/ids';
 import type { Skill, SkillManifest, SkillTool } from '../common/schemas/skills';
 import { isDuplicateKey } from './mongo';
-import { findPage, type PageRequest } from './pagination';
+import { findPage, nameContaining, type NamedPageRequest } from './pagination';
 
 interface SkillDoc {
   _id: string;
@@ -86,7 +86,8 @@ export function createSkillStore(db: Db) {
       return presentSkill(doc);
     },
 
-    list: (tenantId: string, page: PageRequest) => findPage(skills, { tenant_id: tenantId }, page, presentSkill),
+    list: (tenantId: string, query: NamedPageRequest) =>
+      findPage(skills, { tenant_id: tenantId, ...(query.name ? { name: nameContaining(query.name) } : {}) }, query, presentSkill),
 
     get: async (tenantId: string, skillId: string) => presentSkill(await getDoc(tenantId, skillId)),
 

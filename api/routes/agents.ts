@@ -1,7 +1,7 @@
 import { agent, agentPage, agentParams, createAgentBody, type UpdateAgentBody, updateAgentBody } from '../../common/schemas/agents';
 import { parseRoute } from '../../completion/route-catalog';
 import { deleteAgentQuery } from '../../common/schemas/agent-delete';
-import { deletedResult, pageQuery } from '../../common/schemas/common';
+import { deletedResult, namedPageQuery } from '../../common/schemas/common';
 import { invalid } from '../../common/errors';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
@@ -60,7 +60,7 @@ export const agentRoutes = (services: Services) => {
       operationId: 'listAgents',
       tag,
       summary: 'List agents, newest first',
-      query: pageQuery,
+      query: namedPageQuery,
       response: agentPage,
       handler: ({ principal, query }) => agents.list(principal.tenantId, query),
     }),

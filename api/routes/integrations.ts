@@ -1,4 +1,4 @@
-import { deletedResult, pageQuery } from '../../common/schemas/common';
+import { deletedResult, namedPageQuery } from '../../common/schemas/common';
 import {
   createIntegrationBody,
   integration,
@@ -42,7 +42,7 @@ export const integrationRoutes = ({ integrations }: Services) => [
     tag,
     access: 'admin',
     summary: "List the tenant's integrations (without secrets)",
-    query: pageQuery,
+    query: namedPageQuery,
     response: integrationPage,
     handler: ({ principal, query }) => integrations.list(principal.tenantId, query),
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { invalid } from '../../common/errors';
-import { deletedResult, pageQuery } from '../../common/schemas/common';
+import { deletedResult, namedPageQuery, pageQuery } from '../../common/schemas/common';
 import {
   createKnowledgeBaseBody,
   docId,
@@ -96,7 +96,7 @@ export const knowledgeRoutes = (services: Services) => {
       operationId: 'listKnowledgeBases',
       tag,
       summary: "List the tenant's knowledge bases",
-      query: pageQuery,
+      query: namedPageQuery,
       response: knowledgeBasePage,
       handler: ({ principal, query }) => knowledgeBases.list(principal.tenantId, query),
     }),

@@ -1,6 +1,6 @@
 import { invalid } from '../../common/errors';
 import { assertPublicHttpUrl, UnsafeUrlError } from '../../common/net/url-guard';
-import { deletedResult, pageQuery } from '../../common/schemas/common';
+import { deletedResult, namedPageQuery } from '../../common/schemas/common';
 import {
   activateSkillBody,
   installSkillBody,
@@ -36,7 +36,7 @@ export const skillRoutes = ({ skills, sessions, config }: Services) => {
       operationId: 'listSkills',
       tag,
       summary: "List the tenant's installed skills, newest first",
-      query: pageQuery,
+      query: namedPageQuery,
       response: skillPage,
       handler: ({ principal, query }) => skills.list(principal.tenantId, query),
     }),

@@ -32,6 +32,16 @@ export const pageQuery = z
   })
   .strict();
 
+/** A page of a list of named things, optionally only those whose name contains some text. */
+export const namedPageQuery = pageQuery
+  .extend({
+    name: z.string().trim().min(1).max(100).optional().meta({
+      description: 'only those whose name contains this text, ignoring letter case',
+      example: 'support',
+    }),
+  })
+  .strict();
+
 export const pageOf = <T extends z.ZodType>(item: T, id: string) =>
   z
     .object({

@@ -169,6 +169,20 @@ describe('the Agents section of the console', () => {
     await row.getByText('1 tool, approvals').waitFor();
     await expectAccessible(page, 'the agent list');
     await screenshot(page, 'agents-list');
+
+    // Searched by name on the server: a part of it, in any case; the search stays in the address.
+    const search = page.getByRole('search', { name: 'Filter agents' });
+    await search.getByLabel('Name contains').fill('nobody');
+    await search.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/name=nobody/);
+    await page.getByText('No agent with "nobody" in the name').waitFor();
+    await expectAccessible(page, 'the agent list, searched without a match');
+    await search.getByLabel('Name contains').fill('HELP');
+    await search.getByRole('button', { name: 'Apply' }).click();
+    await row.waitFor();
+    await search.getByRole('button', { name: 'Clear' }).click();
+    await page.waitForURL((url) => !url.search.includes('name='));
+    await row.waitFor();
   }, 60_000);
 
   it('streams an answer as it is written on the route picked, with its cost, stop reason and links', async () => {

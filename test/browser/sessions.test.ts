@@ -111,6 +111,8 @@ describe('sessions, runs and the event log in a browser', () => {
     await runsTable().getByRole('link', { name: failedTrace }).waitFor();
     const completedRow = runsTable().getByRole('row', { name: new RegExp(completedTrace) });
     await completedRow.getByText('completed', { exact: true }).waitFor();
+    // Each run says what was asked.
+    await completedRow.getByText('How long do refunds take?', { exact: true }).waitFor();
     await runsTable()
       .getByRole('row', { name: new RegExp(failedTrace) })
       .getByText('30001', { exact: true })

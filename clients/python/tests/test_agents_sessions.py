@@ -21,6 +21,8 @@ def test_agents_crud_and_every_page(client: combo.Combo) -> None:
     ids = [a.agent_id for a in client.agents.list(page_size=2)]
     assert len(ids) == len(set(ids)) == first.total
     assert {a.agent_id for a in created} <= set(ids)
+    # Narrowed on the server by a part of the name, ignoring case.
+    assert {a.agent_id for a in client.agents.list(name=names[0].upper())} == {created[0].agent_id}
 
     got = client.agents.get(created[0].agent_id)
     assert got.name == names[0]

@@ -33,7 +33,8 @@ def test_a_202_is_followed_to_the_end(client: combo.Combo, agent: combo.Agent, s
     reply = client.completions.create(agent.agent_id, session_id=session.session_id, question="take your time [slow]")
     assert isinstance(reply, combo.CompletionReply)
     assert reply.answer == "Echo: take your time [slow]"
-    assert client.runs.get(reply.trace_id).status == "completed"
+    run = client.runs.get(reply.trace_id)
+    assert (run.status, run.question) == ("completed", "take your time [slow]")
 
     accepted = client.completions.create(agent.agent_id, session_id=session.session_id, question="no waiting [slow]", wait=False)
     assert isinstance(accepted, combo.RunAccepted) and accepted.status == "running"

@@ -10,9 +10,10 @@ import { usePagedList } from './paging';
 
 const KEY = ['agents'] as const;
 
-export function useAgents() {
+/** The agents, page by page; with `name`, those whose name contains it. */
+export function useAgents(name?: string) {
   const client = useApi();
-  return usePagedList<Agent>([...KEY, 'list'], (page) => client.agents.list(page));
+  return usePagedList<Agent>([...KEY, 'list', name ?? null], (page) => client.agents.list({ ...page, ...(name ? { name } : {}) }));
 }
 
 export function useAgent(agentId: string) {

@@ -12,9 +12,11 @@ const INTEGRATIONS = ['automations', 'integrations'] as const;
 /** The most a picker lists (the API's largest page); more are reached by typing the id. */
 export const PICKER_PAGE = 100;
 
-export function useIntegrations() {
+export function useIntegrations(name?: string) {
   const client = useApi();
-  return usePagedList<Integration>([...INTEGRATIONS, 'list'], (page) => client.integrations.list(page));
+  return usePagedList<Integration>([...INTEGRATIONS, 'list', name ?? null], (page) =>
+    client.integrations.list({ ...page, ...(name ? { name } : {}) }),
+  );
 }
 
 export function useCreateIntegration() {

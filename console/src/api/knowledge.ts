@@ -24,9 +24,11 @@ const DOC = [...KEY, 'document'] as const;
 /** How often a document still `parsing` is looked at again, where the page shows it. */
 export const PARSING_POLL_MS = 2_000;
 
-export function useKnowledgeBases() {
+export function useKnowledgeBases(name?: string) {
   const client = useApi();
-  return usePagedList<KnowledgeBase>([...KBS, 'list'], (page) => client.knowledgeBases.list(page));
+  return usePagedList<KnowledgeBase>([...KBS, 'list', name ?? null], (page) =>
+    client.knowledgeBases.list({ ...page, ...(name ? { name } : {}) }),
+  );
 }
 
 /** The first 100 knowledge bases (the search playground's choice). */

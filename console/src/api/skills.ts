@@ -7,9 +7,9 @@ import { usePagedList } from './paging';
 
 const KEY = ['skills'] as const;
 
-export function useSkills() {
+export function useSkills(name?: string) {
   const client = useApi();
-  return usePagedList<Skill>([...KEY, 'list'], (page) => client.skills.list(page));
+  return usePagedList<Skill>([...KEY, 'list', name ?? null], (page) => client.skills.list({ ...page, ...(name ? { name } : {}) }));
 }
 
 export function useSkill(skillId: string) {

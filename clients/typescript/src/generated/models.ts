@@ -452,6 +452,8 @@ export interface CompletionRun {
   workflow_id: string;
   /** its Temporal run id; null while queued; for a running run, in lists, null until its end is recorded (GET of the run reads it from Temporal) */
   run_id: string | null;
+  /** what was asked: the completion's `question`, or the question an agent task's template built (its first 32,000 characters); null on runs recorded before runs kept their question */
+  question: string | null;
   /** Markdown; null until completed */
   answer: string | null;
   reference: Reference[];

@@ -695,6 +695,8 @@ export interface AgentsListParams {
    * @default 20
    */
   page_size?: number;
+  /** only those whose name contains this text, ignoring letter case */
+  name?: string;
 }
 
 /** Parameters of `agents.delete` (the query of DELETE /v1/combo/agents/{agent_id}). */
@@ -924,6 +926,8 @@ export interface IntegrationsListParams {
    * @default 20
    */
   page_size?: number;
+  /** only those whose name contains this text, ignoring letter case */
+  name?: string;
 }
 
 /** Parameters of `cronJobs.list` (the query of GET /v1/cron). */
@@ -966,6 +970,8 @@ export interface KnowledgeBasesListParams {
    * @default 20
    */
   page_size?: number;
+  /** only those whose name contains this text, ignoring letter case */
+  name?: string;
 }
 
 /** Parameters of `documents.list` (the query of GET /v1/kb/{kb_id}/documents). */
@@ -1010,6 +1016,8 @@ export interface SkillsListParams {
    * @default 20
    */
   page_size?: number;
+  /** only those whose name contains this text, ignoring letter case */
+  name?: string;
 }
 
 /** Parameters of `costs.get` (the query of GET /v1/costs). */

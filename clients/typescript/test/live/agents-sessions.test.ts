@@ -39,6 +39,9 @@ describe('agents', () => {
     expect(seen).toHaveLength(first.total);
     expect(new Set(seen).size).toBe(seen.length);
     for (const agent of created) expect(seen).toContain(agent.agent_id);
+    // Narrowed on the server by a part of the name, ignoring case.
+    const named = await client.agents.list({ name: `${prefix}-1`.toUpperCase() });
+    expect(named.items.map((a) => a.agent_id)).toEqual([created[1]!.agent_id]);
 
     let pages = 0;
     for await (const page of first.iterPages()) {

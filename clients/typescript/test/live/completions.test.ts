@@ -37,7 +37,7 @@ describe.concurrent('completions.create', () => {
     const { data, response } = await client.completions.create(agent.agent_id, { session_id, question: 'Tell me [slow]' }).withResponse();
     expect(response.status).toBe(202);
     expect(data).toMatchObject({ session_id, answer: 'Echo: Tell me [slow]', stop_reason: 'answered', route: '@chat@llm@default@' });
-    expect((await client.runs.get(data.trace_id)).status).toBe('completed');
+    expect(await client.runs.get(data.trace_id)).toMatchObject({ status: 'completed', question: 'Tell me [slow]' });
   });
 
   test('{ wait: false } answers the RunAccepted; runs.events follows the run', async () => {

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useAgents } from '../../api/agents';
 import { type Column, DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
+import { NameFilter, NoNameMatch, useNameParam } from '../../components/NameFilter';
 import { PageLayout, Section } from '../../components/PageLayout';
 import { Time } from '../../components/Time';
 import { useToast } from '../../components/Toast';
@@ -15,7 +16,8 @@ const count = (list: string[], one: string, many: string) =>
   list.length === 0 ? null : `${list.length} ${list.length === 1 ? one : many}`;
 
 export function AgentList() {
-  const agents = useAgents();
+  const [name, setName] = useNameParam();
+  const agents = useAgents(name);
   const notify = useToast();
   const [deleting, setDeleting] = useState<Agent | null>(null);
 
@@ -87,15 +89,20 @@ export function AgentList() {
       }
     >
       <Section title="Agents of the tenant">
+        <NameFilter key={name ?? ''} label="agents" name={name} onApply={setName} />
         <DataTable
           caption="Agents"
           columns={columns}
           list={agents}
           rowKey={(agent) => agent.agent_id}
           empty={
-            <EmptyState title="No agents yet" action={<Link to="new">Create an agent</Link>}>
-              <p>Create one: give it a name and instructions, then chat with it in its playground.</p>
-            </EmptyState>
+            name ? (
+              <NoNameMatch what="agent" name={name} />
+            ) : (
+              <EmptyState title="No agents yet" action={<Link to="new">Create an agent</Link>}>
+                <p>Create one: give it a name and instructions, then chat with it in its playground.</p>
+              </EmptyState>
+            )
           }
         />
       </Section>

@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyButton } from '../../components/CopyButton';
 import { type Column, DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
+import { NameFilter, NoNameMatch, useNameParam } from '../../components/NameFilter';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Section } from '../../components/PageLayout';
 import { SecretPanel } from '../../components/SecretPanel';
@@ -128,7 +129,8 @@ function IntegrationSetup({ integration }: { integration: IntegrationWithSecret 
 
 export function IntegrationsTab() {
   const notify = useToast();
-  const list = useIntegrations();
+  const [name, setName] = useNameParam();
+  const list = useIntegrations(name);
   const rotate = useRotateIntegration();
   const remove = useDeleteIntegration();
   const [shown, setShown] = useState<Shown | null>(null);
@@ -223,15 +225,20 @@ export function IntegrationsTab() {
         />
       </Section>
       <Section title="Integrations">
+        <NameFilter key={name ?? ''} label="integrations" name={name} onApply={setName} />
         <DataTable
           caption="integrations"
           columns={columns}
           list={list}
           rowKey={(i) => i.integration_id}
           empty={
-            <EmptyState title="No integrations yet">
-              <p>Create one above for each system that sends events (GitHub, GitLab, Gerrit, Lark, DingTalk, or any system).</p>
-            </EmptyState>
+            name ? (
+              <NoNameMatch what="integration" name={name} />
+            ) : (
+              <EmptyState title="No integrations yet">
+                <p>Create one above for each system that sends events (GitHub, GitLab, Gerrit, Lark, DingTalk, or any system).</p>
+              </EmptyState>
+            )
           }
         />
       </Section>

@@ -6,6 +6,7 @@ import { useDeleteKnowledgeBase, useKnowledgeBases } from '../../api/knowledge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { type Column, DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
+import { NameFilter, NoNameMatch, useNameParam } from '../../components/NameFilter';
 import { PageLayout, Section } from '../../components/PageLayout';
 import { formatNumber, Time } from '../../components/Time';
 import { useToast } from '../../components/Toast';
@@ -44,7 +45,8 @@ export function DeleteKnowledgeBaseDialog({
 }
 
 export function KnowledgeBases() {
-  const kbs = useKnowledgeBases();
+  const [name, setName] = useNameParam();
+  const kbs = useKnowledgeBases(name);
   const [deleting, setDeleting] = useState<KnowledgeBase | null>(null);
 
   const columns: Column<KnowledgeBase>[] = [
@@ -106,22 +108,27 @@ export function KnowledgeBases() {
       }
     >
       <Section title="Knowledge bases">
+        <NameFilter key={name ?? ''} label="knowledge bases" name={name} onApply={setName} />
         <DataTable
           caption="knowledge bases"
           columns={columns}
           list={kbs}
           rowKey={(kb) => kb.kb_id}
           empty={
-            <EmptyState
-              title="No knowledge bases yet"
-              action={
-                <Link to="/knowledge/new" className="button button-primary">
-                  Create a knowledge base
-                </Link>
-              }
-            >
-              <p>Create one, choosing its embedding model and parser, then drop documents on its page.</p>
-            </EmptyState>
+            name ? (
+              <NoNameMatch what="knowledge base" name={name} />
+            ) : (
+              <EmptyState
+                title="No knowledge bases yet"
+                action={
+                  <Link to="/knowledge/new" className="button button-primary">
+                    Create a knowledge base
+                  </Link>
+                }
+              >
+                <p>Create one, choosing its embedding model and parser, then drop documents on its page.</p>
+              </EmptyState>
+            )
           }
         />
       </Section>

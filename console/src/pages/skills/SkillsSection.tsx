@@ -12,6 +12,7 @@ import { isAdmin, useSession } from '../../auth/session';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { type Column, DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
+import { NameFilter, NoNameMatch, useNameParam } from '../../components/NameFilter';
 import { PageLayout, Section } from '../../components/PageLayout';
 import { Time } from '../../components/Time';
 import { useToast } from '../../components/Toast';
@@ -23,7 +24,8 @@ import './skills.css';
 
 function SkillList() {
   const admin = isAdmin(useSession());
-  const list = useSkills();
+  const [name, setName] = useNameParam();
+  const list = useSkills(name);
   const remove = useDeleteSkill();
   const notify = useToast();
   const [deleting, setDeleting] = useState<Skill | null>(null);
@@ -71,15 +73,20 @@ function SkillList() {
         <InstallSkillForm />
       </Section>
       <Section title="Installed skills">
+        <NameFilter key={name ?? ''} label="skills" name={name} onApply={setName} />
         <DataTable
           caption="installed skills"
           columns={columns}
           list={list}
           rowKey={(skill) => skill.skill_id}
           empty={
-            <EmptyState title="No skills installed yet">
-              <p>Paste a manifest above to install one (start from the example), then activate it on a session.</p>
-            </EmptyState>
+            name ? (
+              <NoNameMatch what="skill" name={name} />
+            ) : (
+              <EmptyState title="No skills installed yet">
+                <p>Paste a manifest above to install one (start from the example), then activate it on a session.</p>
+              </EmptyState>
+            )
           }
         />
       </Section>

@@ -573,6 +573,8 @@ class CompletionRun(BaseModel):
     """the run's Temporal workflow id (`completion-<trace_id>`; older runs: `completion-<session_id>`)"""
     run_id: str | None
     """its Temporal run id; null while queued; for a running run, in lists, null until its end is recorded (GET of the run reads it from Temporal)"""
+    question: str | None
+    """what was asked: the completion's `question`, or the question an agent task's template built (its first 32,000 characters); null on runs recorded before runs kept their question"""
     answer: str | None
     """Markdown; null until completed"""
     reference: list[Reference]

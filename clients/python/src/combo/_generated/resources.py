@@ -84,6 +84,7 @@ class Agents(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.Agent]:
         """List agents, newest first
@@ -91,13 +92,19 @@ class Agents(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        name: only those whose name contains this text, ignoring letter case
         """
         return cast(
             "SyncPage[models.Agent]",
             self._request(
                 "GET",
                 "/v1/combo/agents",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "name": name,
+                },
                 cast_to=models.AgentPage,
                 page_of=models.Agent,
                 retry_gateway_errors=True,
@@ -288,6 +295,7 @@ class AsyncAgents(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.Agent]:
         """List agents, newest first
@@ -295,12 +303,18 @@ class AsyncAgents(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        name: only those whose name contains this text, ignoring letter case
         """
         return AsyncPaginator(
             lambda: self._request(
                 "GET",
                 "/v1/combo/agents",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "name": name,
+                },
                 cast_to=models.AgentPage,
                 page_of=models.Agent,
                 retry_gateway_errors=True,
@@ -2903,6 +2917,7 @@ class Integrations(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.Integration]:
         """List the tenant's integrations (without secrets)
@@ -2910,13 +2925,19 @@ class Integrations(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        name: only those whose name contains this text, ignoring letter case
         """
         return cast(
             "SyncPage[models.Integration]",
             self._request(
                 "GET",
                 "/v1/integrations",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "name": name,
+                },
                 cast_to=models.IntegrationPage,
                 page_of=models.Integration,
                 retry_gateway_errors=True,
@@ -3034,6 +3055,7 @@ class AsyncIntegrations(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.Integration]:
         """List the tenant's integrations (without secrets)
@@ -3041,12 +3063,18 @@ class AsyncIntegrations(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        name: only those whose name contains this text, ignoring letter case
         """
         return AsyncPaginator(
             lambda: self._request(
                 "GET",
                 "/v1/integrations",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "name": name,
+                },
                 cast_to=models.IntegrationPage,
                 page_of=models.Integration,
                 retry_gateway_errors=True,
@@ -4191,6 +4219,7 @@ class KnowledgeBases(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.KnowledgeBase]:
         """List the tenant's knowledge bases
@@ -4198,13 +4227,19 @@ class KnowledgeBases(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        name: only those whose name contains this text, ignoring letter case
         """
         return cast(
             "SyncPage[models.KnowledgeBase]",
             self._request(
                 "GET",
                 "/v1/kb",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "name": name,
+                },
                 cast_to=models.KnowledgeBasePage,
                 page_of=models.KnowledgeBase,
                 retry_gateway_errors=True,
@@ -4359,6 +4394,7 @@ class AsyncKnowledgeBases(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.KnowledgeBase]:
         """List the tenant's knowledge bases
@@ -4366,12 +4402,18 @@ class AsyncKnowledgeBases(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        name: only those whose name contains this text, ignoring letter case
         """
         return AsyncPaginator(
             lambda: self._request(
                 "GET",
                 "/v1/kb",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "name": name,
+                },
                 cast_to=models.KnowledgeBasePage,
                 page_of=models.KnowledgeBase,
                 retry_gateway_errors=True,
@@ -4969,6 +5011,7 @@ class Skills(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.Skill]:
         """List the tenant's installed skills, newest first
@@ -4976,13 +5019,19 @@ class Skills(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        name: only those whose name contains this text, ignoring letter case
         """
         return cast(
             "SyncPage[models.Skill]",
             self._request(
                 "GET",
                 "/v1/skills",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "name": name,
+                },
                 cast_to=models.SkillPage,
                 page_of=models.Skill,
                 retry_gateway_errors=True,
@@ -5094,6 +5143,7 @@ class AsyncSkills(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.Skill]:
         """List the tenant's installed skills, newest first
@@ -5101,12 +5151,18 @@ class AsyncSkills(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        name: only those whose name contains this text, ignoring letter case
         """
         return AsyncPaginator(
             lambda: self._request(
                 "GET",
                 "/v1/skills",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "name": name,
+                },
                 cast_to=models.SkillPage,
                 page_of=models.Skill,
                 retry_gateway_errors=True,
