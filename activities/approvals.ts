@@ -18,7 +18,8 @@ export interface ApprovalAsk {
 /**
  * What a run records while tool calls wait for a person: the waiting calls (run `waiting_approval`,
  * stream `approval_required`, outbound `run.approval_required` with what the approver must see),
- * then each decision (stream `approval_decided`; the run `running` again once none waits). The
+ * then each decision (stream `approval_decided`, outbound `run.approval_decided` with who decided;
+ * the run `running` again once none waits). The
  * record and the outbound event are keyed by the approval id, so a retried activity writes them
  * once; its stream events follow those of the earlier attempt, as every retried stream writer's do.
  */
@@ -77,12 +78,27 @@ export function createApprovalActivities(deps: ApprovalActivityDeps) {
       stillWaiting: boolean;
     }): Promise<{ nextSeq: number }> {
       const { ctx, verdict } = input;
-      await deps.runs.decideApproval(
-        ctx.traceId,
-        input.approvalId,
-        { ...verdict, decidedAt: new Date(verdict.decidedAt) },
-        input.stillWaiting,
-      );
+      const decidedAt = new Date(verdict.decidedAt);
+      await deps.runs.decideApproval(ctx.traceId, input.approvalId, { ...verdict, decidedAt }, input.stillWaiting);
+      await deps.eventLog.appendMany([
+        newEvent(
+          'run.approval_decided',
+          ctx.tenantId,
+          `${ctx.traceId}:${input.approvalId}:decided`,
+          {
+            trace_id: ctx.traceId,
+            session_id: ctx.sessionId,
+            agent_id: ctx.agentId,
+            approval_id: input.approvalId,
+            tool: input.tool,
+            status: verdict.status,
+            comment: verdict.comment,
+            decided_by: verdict.decidedBy,
+            decided_at: decidedAt.toISOString(),
+          },
+          decidedAt,
+        ),
+      ]);
       if (!recordsEvents(ctx)) return { nextSeq: input.seq };
       const nextSeq = await deps.runEvents.append(ctx.traceId, input.seq, [
         {

@@ -14,6 +14,7 @@ export const eventNames = [
   'run.failed',
   'run.canceled',
   'run.approval_required',
+  'run.approval_decided',
   'document.parsed',
   'document.failed',
 ] as const;

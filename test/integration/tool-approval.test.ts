@@ -184,6 +184,22 @@ describe('human approval of tool calls', () => {
     });
     expect(stream.events.at(-1)!.data).toMatchObject({ stop_reason: 'answered' });
     expect(bank.received.map((r) => r.json)).toEqual([REFUND]);
+    // Subscribers hear of the decision too, with who took it.
+    const decided = await eventually(async () => {
+      const res = await call('GET', '/v1/events?event=run.approval_decided');
+      return res.json.data.items.find((e: { data: { trace_id: string } }) => e.data.trace_id === traceId);
+    });
+    expect(decided.data).toEqual({
+      trace_id: traceId,
+      session_id: sessionId,
+      agent_id: agentId,
+      approval_id: approval.approval_id,
+      tool: `${skillName}__refund`,
+      status: 'approved',
+      comment: 'checked the order',
+      decided_by: expect.stringMatching(/^api_key:/),
+      decided_at: expect.any(String),
+    });
 
     // The same decision again changes nothing; the opposite one is refused.
     const repeated = await decide(traceId, approval.approval_id, { decision: 'approve' });
@@ -250,6 +266,11 @@ describe('human approval of tool calls', () => {
       headers: { authorization: `Bearer ${api.adminKey}` },
     });
     expect(stream.events.find((e) => e.event === 'approval_decided')!.data).toMatchObject({ status: 'timed_out', comment: null });
+    const timedOut = await eventually(async () => {
+      const res = await call('GET', '/v1/events?event=run.approval_decided');
+      return res.json.data.items.find((e: { data: { trace_id: string } }) => e.data.trace_id === traceId);
+    });
+    expect(timedOut.data).toMatchObject({ status: 'timed_out', decided_by: null, comment: null, agent_id: quickAgent });
     const late = await decide(traceId, run.approvals[0].approval_id, { decision: 'approve' });
     expect(late.json).toMatchObject({ code: 10005, data: { status: 'timed_out' } });
     expect(bank.received).toHaveLength(0);

@@ -581,6 +581,7 @@ export type EventName =
   | 'run.failed'
   | 'run.canceled'
   | 'run.approval_required'
+  | 'run.approval_decided'
   | 'document.parsed'
   | 'document.failed';
 
@@ -598,6 +599,7 @@ export const EventNameValues = [
   'run.failed',
   'run.canceled',
   'run.approval_required',
+  'run.approval_decided',
   'document.parsed',
   'document.failed',
 ] as const satisfies readonly EventName[];

@@ -17,6 +17,7 @@ const DESCRIPTIONS = {
   'run.failed': 'a run failed',
   'run.canceled': 'a run was cancelled',
   'run.approval_required': 'a tool call waits for approval',
+  'run.approval_decided': 'a tool call was approved, rejected or timed out',
   'document.parsed': 'a document was parsed and indexed',
   'document.failed': 'a document could not be parsed',
 } as const satisfies Record<EventName, string>;

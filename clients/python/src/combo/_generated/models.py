@@ -169,7 +169,7 @@ ApprovalStatus = Literal["pending", "approved", "rejected", "timed_out", "cancel
 """`pending`: waiting for a decision; `approved` (the tool ran); `rejected` (the model was told and went on); `timed_out`: no decision within `timeout_s`, counted as rejected; `canceled`: the run ended (cancelled, failed) before a decision"""
 
 
-EventName = Literal["session.created", "session.finished", "session.archived", "tool.called", "tool.error", "agent.step", "review.completed", "import.completed", "cost.threshold_exceeded", "run.failed", "run.canceled", "run.approval_required", "document.parsed", "document.failed"]
+EventName = Literal["session.created", "session.finished", "session.archived", "tool.called", "tool.error", "agent.step", "review.completed", "import.completed", "cost.threshold_exceeded", "run.failed", "run.canceled", "run.approval_required", "run.approval_decided", "document.parsed", "document.failed"]
 
 
 Role = Literal["admin", "member"]
