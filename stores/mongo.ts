@@ -53,6 +53,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('api_keys').createIndex({ tenant_id: 1, owner_id: 1, created_at: -1 }),
     db.collection('agents').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('sessions').createIndex({ tenant_id: 1, agent_id: 1, created_at: -1 }),
+    db.collection('sessions').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('messages').createIndex({ session_id: 1, created_at: 1 }),
     db.collection('events').createIndex({ tenant_id: 1, timestamp: -1 }),
     db.collection('events').createIndex({ timestamp: 1 }),

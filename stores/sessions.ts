@@ -1,11 +1,11 @@
-import type { Db } from 'mongodb';
+import type { Db, Filter } from 'mongodb';
 import { conflict, notFound } from '../common/errors';
 import { newId } from '../common/ids';
 import { startedEarly } from '../common/started-early';
-import type { CreateMessageBody, CreateSessionBody, Message, Session } from '../common/schemas/sessions';
+import type { CreateMessageBody, CreateSessionBody, Message, Session, SessionListQuery } from '../common/schemas/sessions';
 import { type EventLog, newEvent, type OutboxHolder } from './event-log';
 import { isDuplicateKey } from './mongo';
-import { findPage, type PageRequest } from './pagination';
+import { dateRange, findPage, type PageRequest } from './pagination';
 
 interface SessionDoc extends OutboxHolder {
   tenant_id: string;
@@ -163,8 +163,16 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
       return presentSession(doc);
     },
 
-    listForAgent: (tenantId: string, agentId: string, page: PageRequest) =>
-      findPage(sessions, { tenant_id: tenantId, agent_id: agentId }, page, presentSession),
+    /** The tenant's sessions, newest first, narrowed by agent, user, status and creation time. */
+    list(tenantId: string, query: SessionListQuery) {
+      const filter: Filter<SessionDoc> = { tenant_id: tenantId };
+      if (query.agent_id) filter.agent_id = query.agent_id;
+      if (query.user_id) filter.user_id = query.user_id;
+      if (query.status) filter.status = query.status;
+      const created = dateRange(query);
+      if (created) filter.created_at = created;
+      return findPage(sessions, filter, query, presentSession);
+    },
 
     get: async (tenantId: string, sessionId: string) => presentSession(await getDoc(tenantId, sessionId)),
 

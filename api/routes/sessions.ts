@@ -7,8 +7,10 @@ import {
   messagePage,
   messageParams,
   session,
+  sessionListQuery,
   sessionPage,
   sessionParams,
+  tenantSessionListQuery,
 } from '../../common/schemas/sessions';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
@@ -37,13 +39,27 @@ export const sessionRoutes = ({ agents, sessions, skills }: Services) => [
     operationId: 'listSessions',
     tag,
     summary: "List the agent's sessions, newest first",
+    description: 'Optionally only those of one user, of one status, or created in [since, until).',
     params: agentParams,
-    query: pageQuery,
+    query: sessionListQuery,
     response: sessionPage,
     handler: async ({ principal, params, query }) => {
       await agents.get(principal.tenantId, params.agent_id);
-      return sessions.listForAgent(principal.tenantId, params.agent_id, query);
+      return sessions.list(principal.tenantId, { ...query, agent_id: params.agent_id });
     },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/combo/sessions',
+    operationId: 'listTenantSessions',
+    tag,
+    summary: "List the tenant's sessions, newest first",
+    description:
+      "Every agent's sessions; optionally only one agent's (`agent_id`: one that does not exist lists none), one user's, " +
+      'one status, or those created in [since, until).',
+    query: tenantSessionListQuery,
+    response: sessionPage,
+    handler: ({ principal, query }) => sessions.list(principal.tenantId, query),
   }),
   defineRoute({
     method: 'get',

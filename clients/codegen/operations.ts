@@ -27,6 +27,7 @@ export const OPERATION_PLACES: Record<string, OperationPlace> = {
 
   createSession: { resource: ['sessions'], method: 'create' },
   listSessions: { resource: ['sessions'], method: 'list' },
+  listTenantSessions: { resource: ['sessions'], method: 'listAll' },
   getSession: { resource: ['sessions'], method: 'get' },
   deleteSession: { resource: ['sessions'], method: 'delete' },
   archiveSession: { resource: ['sessions'], method: 'archive' },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, metadataMap, pageOf, resourceId } from './common';
+import { isoDate, metadataMap, pageOf, pageQuery, resourceId } from './common';
 import { agentId } from './agents';
 
 export const sessionId = resourceId('ses', 'session id');
@@ -37,6 +37,18 @@ export const session = z
   .meta({ id: 'Session' });
 
 export const sessionPage = pageOf(session, 'SessionPage');
+
+/** The filters of a list of sessions; the tenant-wide list adds `agent_id`. */
+export const sessionListQuery = pageQuery
+  .extend({
+    user_id: z.string().min(1).max(200).optional().meta({ description: 'only the sessions of this user' }),
+    status: sessionStatus.optional(),
+    since: z.iso.datetime({ offset: true }).optional().meta({ description: 'sessions created at or after this time' }),
+    until: z.iso.datetime({ offset: true }).optional().meta({ description: 'sessions created before this time' }),
+  })
+  .strict();
+export const tenantSessionListQuery = sessionListQuery.extend({ agent_id: agentId.optional() }).strict();
+export type SessionListQuery = z.infer<typeof tenantSessionListQuery>;
 export const sessionParams = z.object({ session_id: sessionId }).strict();
 
 const messageId = resourceId('msg', 'message id');

@@ -207,11 +207,17 @@ describe('sessions, runs and the event log in a browser', () => {
     await screenshot(page, 'sessions-session');
   }, 60_000);
 
-  it("lists an agent's sessions after choosing the agent", async () => {
+  it("lists every agent's sessions, then an agent's after choosing it", async () => {
     await nav('Sessions & runs').click();
     await heading('Sessions & runs').waitFor();
-    await page.getByRole('navigation', { name: 'Sessions and runs views' }).getByRole('link', { name: 'Sessions by agent' }).click();
-    await page.getByText('Choose an agent to see its sessions').waitFor();
+    await page.getByRole('navigation', { name: 'Sessions and runs views' }).getByRole('link', { name: 'Sessions', exact: true }).click();
+    const every = page.getByRole('table', { name: 'Sessions of every agent' });
+    await every.getByRole('link', { name: 'refund questions' }).waitFor();
+    await every
+      .getByRole('row', { name: /refund questions/ })
+      .getByText(agentId)
+      .waitFor();
+    await expectAccessible(page, 'every session');
     await page.getByLabel('Agent', { exact: true }).selectOption(agentId);
     await page.getByRole('button', { name: 'Show sessions' }).click();
     const sessions = page.getByRole('table', { name: `Sessions of ${agentId}` });

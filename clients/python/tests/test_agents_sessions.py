@@ -38,6 +38,8 @@ def test_sessions_and_messages(client: combo.Combo, agent: combo.Agent) -> None:
     session = client.sessions.create(agent.agent_id, metadata={"case": "py"})
     assert session.agent_id == agent.agent_id
     assert session.session_id in [s.session_id for s in client.sessions.list(agent.agent_id)]
+    # The tenant-wide list, narrowed to the agent.
+    assert session.session_id in [s.session_id for s in client.sessions.list_all(agent_id=agent.agent_id, status="active")]
     message = client.sessions.messages.create(session.session_id, content="a note", role="user")
     assert client.sessions.messages.get(session.session_id, message.message_id).content == "a note"
     assert [m.content for m in client.sessions.messages.list(session.session_id)] == ["a note"]

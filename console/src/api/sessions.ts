@@ -59,9 +59,12 @@ export function useAgentChoices() {
 }
 
 /** An agent's sessions, newest first (`GET /v1/combo/agents/{agent_id}/sessions`). */
-export function useAgentSessions(agentId: string) {
+/** The tenant's sessions, newest first (`GET /v1/combo/sessions`); with an agent id, that agent's only. */
+export function useSessions(agentId: string | undefined) {
   const client = useApi();
-  return usePagedList(['sessions', 'by-agent', agentId], (page) => client.sessions.list(agentId, page));
+  return usePagedList(['sessions', 'list', agentId ?? null], (page) =>
+    client.sessions.listAll({ ...page, ...(agentId ? { agent_id: agentId } : {}) }),
+  );
 }
 
 /** One session (`GET /v1/combo/sessions/{session_id}`). */

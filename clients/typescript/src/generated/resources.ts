@@ -69,6 +69,7 @@ import type {
   RunStatus,
   ScenarioList,
   Session,
+  SessionStatus,
   SessionTemplateList,
   SetCostThresholdRequest,
   Skill,
@@ -140,6 +141,14 @@ export const OPERATIONS: readonly OperationInfo[] = [
     method: 'list',
     httpMethod: 'GET',
     path: '/v1/combo/agents/{agent_id}/sessions',
+    handWritten: false,
+  },
+  {
+    operationId: 'listTenantSessions',
+    resource: 'sessions',
+    method: 'listAll',
+    httpMethod: 'GET',
+    path: '/v1/combo/sessions',
     handWritten: false,
   },
   {
@@ -734,6 +743,36 @@ export interface SessionsListParams {
    * @default 20
    */
   page_size?: number;
+  /** only the sessions of this user */
+  user_id?: string;
+  status?: SessionStatus;
+  /** sessions created at or after this time */
+  since?: string;
+  /** sessions created before this time */
+  until?: string;
+}
+
+/** Parameters of `sessions.listAll` (the query of GET /v1/combo/sessions). */
+export interface SessionsListAllParams {
+  /**
+   * 1-based page number
+   * @default 1
+   */
+  page?: number;
+  /**
+   * items per page, 1-100
+   * @default 20
+   */
+  page_size?: number;
+  /** only the sessions of this user */
+  user_id?: string;
+  status?: SessionStatus;
+  /** sessions created at or after this time */
+  since?: string;
+  /** sessions created before this time */
+  until?: string;
+  /** agent id */
+  agent_id?: string;
 }
 
 /** Parameters of `runs.listForAgent` (the query of GET /v1/combo/agents/{agent_id}/completions). */
@@ -1139,6 +1178,14 @@ export class Sessions extends APIResource {
       { method: 'GET', path: `/v1/combo/agents/${encodeURIComponent(agentId)}/sessions`, query: params },
       options,
     );
+  }
+
+  /**
+   * List the tenant's sessions, newest first.
+   * `GET /v1/combo/sessions`
+   */
+  listAll(params?: SessionsListAllParams, options?: RequestOptions): PagePromise<Session> {
+    return this._client.requestPage({ method: 'GET', path: '/v1/combo/sessions', query: params }, options);
   }
 
   /**

@@ -63,6 +63,9 @@ describe('sessions and messages', () => {
 
     const listed = await client.sessions.list(agent.agent_id, { page_size: 10 });
     expect(listed.items.map((s) => s.session_id).sort()).toEqual([session.session_id, bare.session_id].sort());
+    // The tenant-wide list, narrowed to the agent.
+    const all = await client.sessions.listAll({ agent_id: agent.agent_id, status: 'active' });
+    expect(all.items.map((s) => s.session_id).sort()).toEqual([session.session_id, bare.session_id].sort());
     expect((await client.sessions.get(session.session_id)).metadata).toEqual({ source: 'test' });
 
     const message = await client.sessions.messages.create(session.session_id, { content: 'remember this', role: 'user' });

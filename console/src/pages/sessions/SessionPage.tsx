@@ -93,7 +93,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           onRetry={() => void session.refetch()}
         />
         <p>
-          <Link to="/sessions/by-agent">Sessions by agent</Link>
+          <Link to="/sessions/by-agent">All sessions</Link>
         </p>
       </PageLayout>
     );

@@ -1,11 +1,12 @@
 /**
- * Sessions by agent (/sessions/by-agent?agent=…): choose an agent, then its sessions, newest first,
- * paged on the server (`GET /v1/combo/agents/{agent_id}/sessions`); each opens its transcript.
+ * Sessions (/sessions/by-agent, `?agent=…` for one agent's): every session of the tenant, newest
+ * first, paged on the server (`GET /v1/combo/sessions`, `agent_id` once an agent is chosen); each
+ * opens its transcript.
  */
 import type { Session } from '@combo/client';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useAgentChoices, useAgentSessions } from '../../api/sessions';
+import { useAgentChoices, useSessions } from '../../api/sessions';
 import { type Column, DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
@@ -30,24 +31,25 @@ const COLUMNS: Column<Session>[] = [
     header: 'Status',
     render: (session) => <StatusBadge tone={session.status === 'active' ? 'ok' : 'neutral'}>{session.status}</StatusBadge>,
   },
+  { key: 'agent', header: 'Agent', render: (session) => <code>{session.agent_id}</code> },
   { key: 'user', header: 'User', render: (session) => <code>{session.user_id}</code> },
   { key: 'created', header: 'Created', render: (session) => <Time value={session.created_at} /> },
   { key: 'updated', header: 'Updated', render: (session) => <Time value={session.updated_at} /> },
 ];
 
-function AgentSessions({ agentId }: { agentId: string }) {
-  const sessions = useAgentSessions(agentId);
+function SessionList({ agentId }: { agentId: string | undefined }) {
+  const sessions = useSessions(agentId);
   return (
     <DataTable
-      caption={`Sessions of ${agentId}`}
-      columns={COLUMNS}
+      caption={agentId ? `Sessions of ${agentId}` : 'Sessions of every agent'}
+      columns={agentId ? COLUMNS.filter((c) => c.key !== 'agent') : COLUMNS}
       list={sessions}
       rowKey={(session) => session.session_id}
       empty={
-        <EmptyState title="This agent has no sessions yet">
+        <EmptyState title={agentId ? 'This agent has no sessions yet' : 'No sessions yet'}>
           <p>
-            A session is created with <code>POST /v1/combo/agents/{agentId}/sessions</code>, or by starting a chat in the agent&apos;s
-            playground under <Link to="/agents">Agents</Link>.
+            A session is created with <code>POST /v1/combo/agents/{agentId ?? '{agent_id}'}/sessions</code>, or by starting a chat in an
+            agent&apos;s playground under <Link to="/agents">Agents</Link>.
           </p>
         </EmptyState>
       }
@@ -63,8 +65,7 @@ function AgentChooser({ agentId, onChoose }: { agentId: string; onChoose: (agent
   const more = agents.data !== undefined && agents.data.total > agents.data.items.length;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const chosen = typed.trim() || choice;
-    if (chosen) onChoose(chosen);
+    onChoose(typed.trim() || choice);
   };
 
   if (agents.error) return <ErrorBanner error={agents.error} title="Could not load the agents" onRetry={() => void agents.refetch()} />;
@@ -83,8 +84,8 @@ function AgentChooser({ agentId, onChoose }: { agentId: string; onChoose: (agent
     <form className="form-row sess-chooser" onSubmit={submit} aria-label="Choose an agent">
       <div className="field">
         <label htmlFor={ids.agent}>Agent</label>
-        <select id={ids.agent} value={choice} onChange={(event) => setChoice(event.target.value)} required={!typed}>
-          <option value="">Choose an agent…</option>
+        <select id={ids.agent} value={choice} onChange={(event) => setChoice(event.target.value)}>
+          <option value="">Every agent</option>
           {!listed && choice && <option value={choice}>{choice}</option>}
           {agents.data.items.map((agent) => (
             <option key={agent.agent_id} value={agent.agent_id}>
@@ -117,9 +118,9 @@ export function SessionsByAgent() {
   const [params, setParams] = useSearchParams();
   const agentId = params.get('agent') ?? '';
   return (
-    <Section title="Sessions by agent">
-      <AgentChooser key={agentId} agentId={agentId} onChoose={(chosen) => setParams({ agent: chosen })} />
-      {agentId ? <AgentSessions agentId={agentId} /> : <p className="muted">Choose an agent to see its sessions, newest first.</p>}
+    <Section title="Sessions">
+      <AgentChooser key={agentId} agentId={agentId} onChoose={(chosen) => setParams(chosen ? { agent: chosen } : {})} />
+      <SessionList agentId={agentId || undefined} />
     </Section>
   );
 }

@@ -27,7 +27,7 @@ function Lists({ children }: { children: ReactNode }) {
           Runs
         </NavLink>
         <NavLink to="/sessions/by-agent" className={tabClass}>
-          Sessions by agent
+          Sessions
         </NavLink>
       </nav>
       {children}

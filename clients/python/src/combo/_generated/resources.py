@@ -678,6 +678,10 @@ class Sessions(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        user_id: str | NotGiven = NOT_GIVEN,
+        status: models.SessionStatus | NotGiven = NOT_GIVEN,
+        since: str | NotGiven = NOT_GIVEN,
+        until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.Session]:
         """List the agent's sessions, newest first
@@ -687,13 +691,73 @@ class Sessions(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        user_id: only the sessions of this user
+
+        since: sessions created at or after this time
+
+        until: sessions created before this time
         """
         return cast(
             "SyncPage[models.Session]",
             self._request(
                 "GET",
                 f"/v1/combo/agents/{_path(agent_id)}/sessions",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "user_id": user_id,
+                    "status": status,
+                    "since": since,
+                    "until": until,
+                },
+                cast_to=models.SessionPage,
+                page_of=models.Session,
+                retry_gateway_errors=True,
+                options=options,
+            ),
+        )
+
+    def list_all(
+        self,
+        *,
+        page: int | NotGiven = NOT_GIVEN,
+        page_size: int | NotGiven = NOT_GIVEN,
+        user_id: str | NotGiven = NOT_GIVEN,
+        status: models.SessionStatus | NotGiven = NOT_GIVEN,
+        since: str | NotGiven = NOT_GIVEN,
+        until: str | NotGiven = NOT_GIVEN,
+        agent_id: str | NotGiven = NOT_GIVEN,
+        options: RequestOptions | None = None,
+    ) -> SyncPage[models.Session]:
+        """List the tenant's sessions, newest first
+
+        page: 1-based page number
+
+        page_size: items per page, 1-100
+
+        user_id: only the sessions of this user
+
+        since: sessions created at or after this time
+
+        until: sessions created before this time
+
+        agent_id: agent id
+        """
+        return cast(
+            "SyncPage[models.Session]",
+            self._request(
+                "GET",
+                "/v1/combo/sessions",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "user_id": user_id,
+                    "status": status,
+                    "since": since,
+                    "until": until,
+                    "agent_id": agent_id,
+                },
                 cast_to=models.SessionPage,
                 page_of=models.Session,
                 retry_gateway_errors=True,
@@ -767,6 +831,7 @@ class SessionsWithRawResponse:
     def __init__(self, resource: Sessions) -> None:
         self.create = to_raw_response(resource.create)
         self.list = to_raw_response(resource.list)
+        self.list_all = to_raw_response(resource.list_all)
         self.get = to_raw_response(resource.get)
         self.delete = to_raw_response(resource.delete)
         self.archive = to_raw_response(resource.archive)
@@ -821,6 +886,10 @@ class AsyncSessions(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        user_id: str | NotGiven = NOT_GIVEN,
+        status: models.SessionStatus | NotGiven = NOT_GIVEN,
+        since: str | NotGiven = NOT_GIVEN,
+        until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.Session]:
         """List the agent's sessions, newest first
@@ -830,12 +899,71 @@ class AsyncSessions(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        user_id: only the sessions of this user
+
+        since: sessions created at or after this time
+
+        until: sessions created before this time
         """
         return AsyncPaginator(
             lambda: self._request(
                 "GET",
                 f"/v1/combo/agents/{_path(agent_id)}/sessions",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "user_id": user_id,
+                    "status": status,
+                    "since": since,
+                    "until": until,
+                },
+                cast_to=models.SessionPage,
+                page_of=models.Session,
+                retry_gateway_errors=True,
+                options=options,
+            ),
+        )
+
+    def list_all(
+        self,
+        *,
+        page: int | NotGiven = NOT_GIVEN,
+        page_size: int | NotGiven = NOT_GIVEN,
+        user_id: str | NotGiven = NOT_GIVEN,
+        status: models.SessionStatus | NotGiven = NOT_GIVEN,
+        since: str | NotGiven = NOT_GIVEN,
+        until: str | NotGiven = NOT_GIVEN,
+        agent_id: str | NotGiven = NOT_GIVEN,
+        options: RequestOptions | None = None,
+    ) -> AsyncPaginator[models.Session]:
+        """List the tenant's sessions, newest first
+
+        page: 1-based page number
+
+        page_size: items per page, 1-100
+
+        user_id: only the sessions of this user
+
+        since: sessions created at or after this time
+
+        until: sessions created before this time
+
+        agent_id: agent id
+        """
+        return AsyncPaginator(
+            lambda: self._request(
+                "GET",
+                "/v1/combo/sessions",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "user_id": user_id,
+                    "status": status,
+                    "since": since,
+                    "until": until,
+                    "agent_id": agent_id,
+                },
                 cast_to=models.SessionPage,
                 page_of=models.Session,
                 retry_gateway_errors=True,
@@ -909,6 +1037,7 @@ class AsyncSessionsWithRawResponse:
     def __init__(self, resource: AsyncSessions) -> None:
         self.create = async_to_raw_response(resource.create)
         self.list = async_to_raw_response(resource.list)
+        self.list_all = async_to_raw_response(resource.list_all)
         self.get = async_to_raw_response(resource.get)
         self.delete = async_to_raw_response(resource.delete)
         self.archive = async_to_raw_response(resource.archive)

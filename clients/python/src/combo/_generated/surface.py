@@ -9,6 +9,7 @@ OPERATIONS: list[tuple[str, str, str]] = [
     ("deleteAgent", "agents", "delete"),
     ("createSession", "sessions", "create"),
     ("listSessions", "sessions", "list"),
+    ("listTenantSessions", "sessions", "list_all"),
     ("getSession", "sessions", "get"),
     ("deleteSession", "sessions", "delete"),
     ("archiveSession", "sessions", "archive"),
