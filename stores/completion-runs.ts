@@ -1,5 +1,6 @@
 import type { Db, Filter } from 'mongodb';
 import { notFound } from '../common/errors';
+import { storableText } from '../common/storable-text';
 import { temporalUiRunLink } from '../common/temporal-ui';
 import type {
   CompletionRun,
@@ -167,7 +168,8 @@ export function createCompletionRunStore(db: Db, options: CompletionRunStoreOpti
         session_id: run.sessionId,
         kind: run.kind,
         route: run.route,
-        question: run.question.slice(0, MAX_RECORDED_QUESTION),
+        // A record of what was asked: text that came past the API's checks (a template's) is made storable, not refused.
+        question: storableText(run.question.slice(0, MAX_RECORDED_QUESTION)),
         stream: run.stream,
         status: 'running',
         workflow_id: run.workflowId,

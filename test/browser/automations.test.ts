@@ -112,7 +112,7 @@ describe('automations and skills in a browser', () => {
     await screenshot(page, 'automations-integrations-empty');
 
     await page.getByLabel('Channel').selectOption('git-b');
-    await page.getByLabel('Name').fill('GitHub acme');
+    await page.getByLabel('Name', { exact: true }).fill('GitHub acme');
     await page.getByRole('button', { name: 'Create integration' }).click();
     const panel = page.getByRole('region', { name: 'Signing secret of GitHub acme' });
     await panel.waitFor();
