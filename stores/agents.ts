@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { notFound } from '../common/errors';
 import { newId } from '../common/ids';
 import type { Agent, CreateAgentBody, UpdateAgentBody } from '../common/schemas/agents';
-import { findPage, nameContaining, type NamedPageRequest, type Page } from './pagination';
+import { findPage, type NamedPageRequest, tenantNamed, type Page } from './pagination';
 import { createReadCache } from './read-cache';
 
 interface AgentDoc extends Omit<Agent, 'agent_id' | 'created_at' | 'updated_at' | 'multitask_strategy' | 'approval'> {
@@ -46,7 +46,7 @@ export function createAgentStore(db: Db, { listCacheTtlMs = 0 }: { listCacheTtlM
     list: (tenantId: string, query: NamedPageRequest) =>
       // The name is JSON-quoted in the key, so that no name can pass for another page's key.
       listCache.get(`${tenantId}|${query.page}|${query.page_size}|${JSON.stringify(query.name ?? null)}`, () =>
-        findPage(agents, { tenant_id: tenantId, ...(query.name ? { name: nameContaining(query.name) } : {}) }, query, present),
+        findPage(agents, tenantNamed(tenantId, query), query, present),
       ),
 
     /** Every read is scoped by tenant: another tenant's agent does not exist for the caller. */

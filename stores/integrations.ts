@@ -5,7 +5,7 @@ import { newId } from '../common/ids';
 import type { CreateIntegrationBody, Integration, IntegrationChannel, IntegrationWithSecret } from '../common/schemas/integrations';
 import type { DispatchedTask, InboundEvent } from '../common/inbound-event';
 import { isDuplicateKey } from './mongo';
-import { findPage, nameContaining, type NamedPageRequest } from './pagination';
+import { findPage, type NamedPageRequest, tenantNamed } from './pagination';
 import type { SecretBox } from './secret-box';
 
 interface IntegrationDoc {
@@ -112,8 +112,7 @@ export function createIntegrationStore(db: Db, secretBox: SecretBox, { publicBas
       return { ...present(doc), secret };
     },
 
-    list: (tenantId: string, query: NamedPageRequest) =>
-      findPage(integrations, { tenant_id: tenantId, ...(query.name ? { name: nameContaining(query.name) } : {}) }, query, present),
+    list: (tenantId: string, query: NamedPageRequest) => findPage(integrations, tenantNamed(tenantId, query), query, present),
 
     get: async (tenantId: string, id: string) => present(await getDoc(tenantId, id)),
 

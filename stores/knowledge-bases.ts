@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { notFound } from '../common/errors';
 import { newId } from '../common/ids';
 import type { CreateKnowledgeBaseBody, KnowledgeBase, UpdateKnowledgeBaseBody } from '../common/schemas/knowledge';
-import { findPage, nameContaining, type NamedPageRequest } from './pagination';
+import { findPage, type NamedPageRequest, tenantNamed } from './pagination';
 import { createReadCache } from './read-cache';
 
 export interface KnowledgeBaseDoc extends Omit<KnowledgeBase, 'kb_id' | 'document_count' | 'created_at' | 'updated_at'> {
@@ -58,12 +58,7 @@ export function createKnowledgeBaseStore(db: Db, { readCacheTtlMs = 0 }: { readC
     },
 
     async list(tenantId: string, query: NamedPageRequest) {
-      const docs = await findPage(
-        bases,
-        { tenant_id: tenantId, ...(query.name ? { name: nameContaining(query.name) } : {}) },
-        query,
-        (d) => d,
-      );
+      const docs = await findPage(bases, tenantNamed(tenantId, query), query, (d) => d);
       return { ...docs, items: await Promise.all(docs.items.map(present)) };
     },
 

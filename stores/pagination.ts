@@ -37,8 +37,11 @@ export async function findPage<TDoc extends Document, TOut>(
   return { items: docs.map((d) => present(d as TDoc)), total, page, page_size };
 }
 
-/** A condition on a name: it contains `text`, ignoring letter case (the text is matched literally). */
-export const nameContaining = (text: string) => ({ $regex: text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' });
+/** A list's filter: the tenant's, and with `name`, those whose name contains it ignoring letter case (matched literally). */
+export function tenantNamed(tenantId: string, { name }: { name?: string }) {
+  if (!name) return { tenant_id: tenantId };
+  return { tenant_id: tenantId, name: { $regex: name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' } };
+}
 
 /** A [since, until) condition on a date field (ISO bounds as the API received them); undefined when neither is given. */
 export function dateRange(range: { since?: string; until?: string }): { $gte?: Date; $lt?: Date } | undefined {

@@ -3,7 +3,7 @@ import { conflict, notFound } from '../common/errors';
 import { newId } from '../common/ids';
 import type { Skill, SkillManifest, SkillTool } from '../common/schemas/skills';
 import { isDuplicateKey } from './mongo';
-import { findPage, nameContaining, type NamedPageRequest } from './pagination';
+import { findPage, type NamedPageRequest, tenantNamed } from './pagination';
 
 interface SkillDoc {
   _id: string;
@@ -86,8 +86,7 @@ export function createSkillStore(db: Db) {
       return presentSkill(doc);
     },
 
-    list: (tenantId: string, query: NamedPageRequest) =>
-      findPage(skills, { tenant_id: tenantId, ...(query.name ? { name: nameContaining(query.name) } : {}) }, query, presentSkill),
+    list: (tenantId: string, query: NamedPageRequest) => findPage(skills, tenantNamed(tenantId, query), query, presentSkill),
 
     get: async (tenantId: string, skillId: string) => presentSkill(await getDoc(tenantId, skillId)),
 
