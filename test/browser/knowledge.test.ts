@@ -1,6 +1,7 @@
 import type { CDPSession, Locator, Page } from 'playwright-core';
 import { startTestApi, type TestApi } from '../support/api';
 import { type ConsoleBrowser, expectAccessible, openConsoleBrowser, screenshot } from '../support/browser';
+import { eventually } from '../support/consumer';
 import { startEarlyInRateWindow } from '../support/rate-window';
 import { startTestWorker } from '../support/worker';
 
@@ -217,11 +218,14 @@ describe('the Knowledge section of the console', () => {
     await uploadBar.waitFor();
     await queueItem(page, 'guide.md').getByText('uploading', { exact: true }).waitFor();
     // Part of it sent, not all: the bar moves with the client's onProgress.
-    await page.waitForFunction(
-      `(() => {
-        const bar = document.querySelector('progress[aria-label="Upload of guide.md"]');
-        return bar !== null && bar.value > 0 && bar.value < bar.max;
-      })()`,
+    // Polled from here: waitForFunction evaluates its predicate with eval, which the console's CSP refuses.
+    await eventually(async () =>
+      (await uploadBar.evaluate((element) => {
+        const bar = element as unknown as { value: number; max: number };
+        return bar.value > 0 && bar.value < bar.max;
+      }))
+        ? true
+        : undefined,
     );
     await screenshot(page, 'knowledge-uploading');
     await expectAccessible(page, 'an upload under way');
