@@ -80,7 +80,11 @@ async function openFile(fs: NodeFs, path: string): Promise<Blob> {
   }
   if (stat.isDirectory()) throw failed(`Cannot upload '${path}': it is a directory (EISDIR)`, 'EISDIR');
   try {
-    return fs.openAsBlob ? await fs.openAsBlob(path) : new Blob([(await fs.promises.readFile(path)) as Uint8Array<ArrayBuffer>]);
+    const inMemory = async () => new Blob([(await fs.promises.readFile(path)) as Uint8Array<ArrayBuffer>]);
+    if (!fs.openAsBlob) return await inMemory();
+    const onDisk = await fs.openAsBlob(path);
+    // Bun drops a file-backed Blob from a Blob of several parts (the multipart body): such a file is read into memory.
+    return new Blob(['-', onDisk]).size === onDisk.size + 1 ? onDisk : await inMemory();
   } catch (err) {
     const code = (err as { code?: string }).code;
     throw failed(`Cannot upload '${path}': ${err instanceof Error ? err.message : String(err)}`, code, err);

@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
@@ -9,6 +10,7 @@ import {
   ConflictError,
   NotFoundError,
   PermissionDeniedError,
+  UpstreamTimeoutError,
   ValidationError,
 } from '../../src/index';
 import { newClient, tag } from '../support/client';
@@ -62,6 +64,54 @@ describe('errors are typed by the envelope code', () => {
     expect(error).toBeInstanceOf(ConflictError);
     expect(error).toMatchObject({ code: 10005, status: 409 });
     await client.agents.delete(agent.agent_id);
+  });
+
+  test('30002: UpstreamTimeoutError when a tool times out, from a JSON completion and from a stream', async () => {
+    // The tool's endpoint answers after 5 s; the tool allows 300 ms.
+    const slow = createHttpServer((_req, res) => void setTimeout(() => res.end('{}'), 5_000).unref());
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const name = `slow${tag().replace(/[^a-z]/g, '')}`.slice(0, 30);
+    const skill = await client.skills.install({
+      manifest: {
+        name,
+        version: '1.0.0',
+        description: 'A tool slower than its timeout',
+        instructions: '',
+        tools: [
+          {
+            name: 'wait',
+            description: 'Waits',
+            parameters: { type: 'object', properties: {} },
+            http: { method: 'POST', url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`, timeout_ms: 300 },
+          },
+        ],
+      },
+    });
+    const agent = await client.agents.create({ name: `timeout-${tag()}` });
+    try {
+      const session = await client.sessions.create(agent.agent_id);
+      await client.skills.activate(skill.skill_id, { session_id: session.session_id });
+      const question = `wait [tool:${name}__wait]`;
+
+      const error = await client.completions.create(agent.agent_id, { session_id: session.session_id, question }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UpstreamTimeoutError);
+      expect(error).toMatchObject({ name: 'UpstreamTimeoutError', code: 30002, message: expect.stringContaining('timed out') as string });
+      expect((error as UpstreamTimeoutError).traceId).toMatch(/^trc_/);
+
+      const stream = await client.completions.stream(agent.agent_id, { session_id: session.session_id, question });
+      const events = [];
+      for await (const event of stream) events.push(event);
+      expect(events.map((e) => e.event).slice(-2)).toEqual(['error', 'done']);
+      expect(events.at(-2)).toMatchObject({ data: { code: 30002 } });
+      const streamed = await stream.final().catch((e: unknown) => e);
+      expect(streamed).toBeInstanceOf(UpstreamTimeoutError);
+      expect(streamed).toMatchObject({ code: 30002, traceId: stream.traceId });
+    } finally {
+      slow.closeAllConnections();
+      slow.close();
+      await client.agents.delete(agent.agent_id, { cascade: true });
+      await client.skills.delete(skill.skill_id);
+    }
   });
 
   test('no service at the address: APIConnectionError after the retries, saying why (ECONNREFUSED and the address)', async () => {
