@@ -54,7 +54,7 @@ export function streamRunEvents(ctx: AppContext, deps: EventStreamDeps, traceId:
     while (!closed) {
       const event = await deps.runEvents.read(traceId, seq);
       if (event) {
-        out.write(frame(traceId, seq, event.event, event.data, first));
+        out.write(frame(traceId, seq, event.event, { ...event.data, timestamp: event.recordedAt.toISOString() }, first));
         first = false;
         lastWrite = Date.now();
         seq++;

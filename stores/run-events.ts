@@ -48,8 +48,17 @@ const docId = (traceId: string, seq: number) => `${traceId}:${String(seq).padSta
 export function createRunEventStore(db: Db) {
   const events = db.collection<RunEventDoc>('completion_events');
 
-  /** Writes events from `seq` on; returns the number after the last one written. */
-  async function append(traceId: string, seq: number, batch: StreamEvent[], owner?: RunOwner): Promise<number> {
+  /**
+   * Writes events from `seq` on; returns the number after the last one written. `recordedAt` (now by
+   * default) is their `timestamp`: the API's first events give the request's time, since the run's
+   * workflow may write its own before the API's are stored.
+   */
+  async function append(
+    traceId: string,
+    seq: number,
+    batch: StreamEvent[],
+    { owner, recordedAt }: { owner?: RunOwner; recordedAt?: Date } = {},
+  ): Promise<number> {
     let next = seq;
     for (const [i, item] of batch.entries()) {
       for (;;) {
@@ -60,7 +69,7 @@ export function createRunEventStore(db: Db) {
             seq: next,
             event: item.event,
             data: item.data,
-            created_at: new Date(),
+            created_at: recordedAt ?? new Date(),
             ...(owner && i === 0 ? { owner } : {}),
           });
           next++;
@@ -77,11 +86,16 @@ export function createRunEventStore(db: Db) {
   return {
     append,
 
-    async read(traceId: string, seq: number): Promise<(StreamEvent & { seq: number; owner?: RunOwner }) | null> {
+    async read(traceId: string, seq: number): Promise<(StreamEvent & { seq: number; recordedAt: Date; owner?: RunOwner }) | null> {
       const doc = await events.findOne({ _id: docId(traceId, seq) });
       // Written by append from a StreamEvent, so name and data belong together.
       return doc
-        ? { ...({ event: doc.event, data: doc.data } as StreamEvent), seq: doc.seq, ...(doc.owner ? { owner: doc.owner } : {}) }
+        ? {
+            ...({ event: doc.event, data: doc.data } as StreamEvent),
+            seq: doc.seq,
+            recordedAt: doc.created_at,
+            ...(doc.owner ? { owner: doc.owner } : {}),
+          }
         : null;
     },
 

@@ -41,6 +41,8 @@ With \`stream: true\` the reply is \`text/event-stream\`. Every event has an \`i
 | \`error\` | \`code\` and \`message\` from the error table (30001 model failed after retries, 30002 tool timed out, 20001 internal); always followed by \`done\` |
 | \`done\` | \`session_id\`, \`trace_id\`, \`cost\` (\`tokens\`, \`duration_ms\`), \`stop_reason\`; the last event |
 
+Every event's \`data\` also carries \`timestamp\`: when the event was recorded (ISO 8601 UTC, milliseconds), the same on every read of the stream, so a client can lay out the run's timeline.
+
 An idle stream gets a \`: keep-alive\` comment every STREAM_KEEPALIVE_MS (15 s). Events are stored (STREAM_RETENTION_HOURS, 24 h) for every run, streamed or not: a client that loses the
 connection reconnects with the header \`Last-Event-ID: <id of the last event it got>\`, either by repeating this POST (the body is not run again) or with
 \`GET /v1/combo/completions/{trace_id}/events\`, and receives exactly the events after it, from any API process.
@@ -171,7 +173,7 @@ export const completionRoutes = (services: Services) => {
           { event: 'thinking', data: { phase: 'accepted', trace_id: traceId, route: run.input.route.text, offline: run.input.offline } },
           ...(run.status === 'queued' ? [{ event: 'thinking' as const, data: { phase: 'queued' as const } }] : []),
         ];
-        const written = services.runEvents.append(traceId, 0, firstEvents, owner);
+        const written = services.runEvents.append(traceId, 0, firstEvents, { owner, recordedAt: new Date(run.input.requestedAt) });
         if (body.background) {
           await written;
           return answerAccepted(ctx, acceptedRun(run));

@@ -4,13 +4,25 @@ import { approvalId, cost, reference, STOP_REASONS, traceId } from './completion
 import { sessionId } from './sessions';
 
 /**
+ * When the event was recorded. The writers do not give it: the stream adds it from the event's
+ * stored record, so it is the same on every read of the stream (a resume, a later GET …/events).
+ */
+const recorded = {
+  timestamp: isoDate.meta({
+    description: "when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these",
+    example: '2026-11-23T08:00:00.123Z',
+  }),
+};
+
+/**
  * The events of a completion stream (text/event-stream), one data schema per event name. The
- * writers (api/routes/completions.ts, activities, api/run-event-stream.ts) are typed by these, and
- * the OpenAPI document describes each event with them.
+ * writers (api/routes/completions.ts, activities, api/run-event-stream.ts) are typed by these (less
+ * `timestamp`, which the stream adds), and the OpenAPI document describes each event with them.
  */
 const streamEventData = {
   thinking: z
     .object({
+      ...recorded,
       phase: z.enum(['accepted', 'queued', 'retrieval', 'model', 'model_retry']),
       trace_id: traceId.optional().meta({ description: '`accepted` only' }),
       route: z.string().optional().meta({ description: '`accepted` only: the route the run takes' }),
@@ -24,10 +36,11 @@ const streamEventData = {
         'What the run is doing: `accepted` (the first event), `queued` (it waits for an earlier run of its session), `retrieval`, `model`, `model_retry`',
     }),
   tool_call: z
-    .object({ tool: z.string(), args: z.record(z.string(), z.unknown()) })
+    .object({ ...recorded, tool: z.string(), args: z.record(z.string(), z.unknown()) })
     .meta({ id: 'StreamEventToolCall', description: 'The model called a tool with these arguments' }),
   approval_required: z
     .object({
+      ...recorded,
       approval_id: approvalId,
       tool: z.string(),
       args: z.record(z.string(), z.unknown()),
@@ -41,6 +54,7 @@ const streamEventData = {
     }),
   approval_decided: z
     .object({
+      ...recorded,
       approval_id: approvalId,
       tool: z.string(),
       status: z.enum(['approved', 'rejected', 'timed_out']),
@@ -53,21 +67,24 @@ const streamEventData = {
     }),
   tool_result: z
     .object({
+      ...recorded,
       tool: z.string(),
       result: z.unknown().meta({ description: 'the tool\'s JSON result; a failed tool gives `{ "error": "..." }`' }),
     })
     .meta({ id: 'StreamEventToolResult' }),
   message: z
     .object({
+      ...recorded,
       answer: z.string().meta({ description: 'the whole answer so far of the current model step (not a delta)' }),
       reference: z.array(reference).optional().meta({ description: 'on the last message only' }),
     })
     .meta({ id: 'StreamEventMessage' }),
   error: z
-    .object({ code: z.number().int().meta({ description: '30001, 30002 or 20001' }), message: z.string() })
+    .object({ ...recorded, code: z.number().int().meta({ description: '30001, 30002 or 20001' }), message: z.string() })
     .meta({ id: 'StreamEventError', description: 'The run failed; always followed by `done`' }),
   done: z
     .object({
+      ...recorded,
       session_id: sessionId,
       trace_id: traceId,
       cost: cost.optional(),
@@ -82,7 +99,8 @@ const streamEventData = {
 };
 
 export type StreamEventName = keyof typeof streamEventData;
-export type StreamEventData = { [K in StreamEventName]: z.infer<(typeof streamEventData)[K]> };
+/** What a writer gives for each event: its data as sent, less the `timestamp` the stream adds. */
+export type StreamEventData = { [K in StreamEventName]: Omit<z.infer<(typeof streamEventData)[K]>, 'timestamp'> };
 
 const names = Object.keys(streamEventData) as StreamEventName[];
 const componentName = (name: string) => `${name.replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase())}Event`;

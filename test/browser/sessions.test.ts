@@ -162,6 +162,13 @@ describe('sessions, runs and the event log in a browser', () => {
     await timeline()
       .getByText(/ended: answered/)
       .waitFor();
+    // Each entry says when it came after the first event, with its recorded time on hover.
+    const offsets = timeline().locator('time.sess-event-offset');
+    expect(await offsets.count()).toBe(await timeline().getByRole('listitem').count());
+    expect(await offsets.first().innerText()).toBe('+0 ms');
+    const recorded = await offsets.evaluateAll((times) => times.map((t) => Date.parse(t.getAttribute('datetime') ?? '')));
+    expect(recorded.every((at, i) => Number.isFinite(at) && (i === 0 || at >= recorded[i - 1]!))).toBe(true);
+    expect(await offsets.last().getAttribute('title')).toBe(new Date(recorded.at(-1)!).toISOString());
     // Each event's data opens as formatted JSON.
     const done = timeline().getByRole('listitem').last();
     await done.locator('summary').click();

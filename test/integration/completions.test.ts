@@ -356,6 +356,13 @@ describe('completions', () => {
         headers: { authorization: `Bearer ${api.adminKey}` },
       });
       expect(replay.events.map((e) => [e.id, e.event])).toEqual(all.map((e) => [e.id, e.event]));
+      // Every event says when it was recorded, the same on every read: a timeline in order.
+      const times = all.map((e) => e.data.timestamp as string);
+      expect(replay.events.map((e) => e.data.timestamp)).toEqual(times);
+      for (const time of times) expect(new Date(time).toISOString()).toBe(time);
+      expect(times.map(Date.parse)).toEqual(times.map(Date.parse).sort((a, b) => a - b));
+      // The answer came in pieces 120 ms apart: the timeline spans them.
+      expect(Date.parse(times.at(-1)!) - Date.parse(times[0]!)).toBeGreaterThanOrEqual(7 * 100);
       const tail = await readSse(`${otherApi.url}/v1/combo/completions/${traceId}/events`, {
         headers: { authorization: `Bearer ${api.adminKey}`, 'last-event-id': `${traceId}:${all.length - 2}` },
       });
@@ -412,7 +419,7 @@ describe('completions', () => {
     );
     const reply = await stream({ session_id: sessionId, question: 'Weather in Oslo?' });
     expect(names(reply.events)).toEqual(['thinking', 'thinking', 'tool_call', 'tool_result', 'thinking', 'message', 'message', 'done']);
-    expect(reply.events[2]!.data).toEqual({ tool: 'weather__forecast', args: { city: 'Oslo' } });
+    expect(reply.events[2]!.data).toEqual({ tool: 'weather__forecast', args: { city: 'Oslo' }, timestamp: expect.any(String) });
     expect(reply.events[3]!.data).toMatchObject({
       tool: 'weather__forecast',
       result: { status: 200, city: 'Oslo', forecast: 'sunny, 24°C' },

@@ -160,12 +160,20 @@ describe('clients generated from the OpenAPI document', () => {
       checkResponse(api.url, { method: 'GET', path: '/v1/nowhere', status: 200, contentType: 'application/json', body: res.json }),
     ).rejects.toThrow(/no such operation/);
     const events = '/v1/combo/completions/trc_x/events';
+    const timestamp = '2026-11-26T09:00:00.000Z';
+    await expect(
+      checkStreamEvent(api.url, 'GET', events, {
+        event: 'done',
+        id: 'trc_x:1',
+        data: { session_id: 'ses_a', trace_id: 'trc_x', timestamp },
+      }),
+    ).resolves.toBeUndefined();
+    await expect(
+      checkStreamEvent(api.url, 'GET', events, { event: 'done', id: 'trc_x:1', data: { trace_id: 'trc_x', timestamp } }),
+    ).rejects.toThrow(/event done/);
     await expect(
       checkStreamEvent(api.url, 'GET', events, { event: 'done', id: 'trc_x:1', data: { session_id: 'ses_a', trace_id: 'trc_x' } }),
-    ).resolves.toBeUndefined();
-    await expect(checkStreamEvent(api.url, 'GET', events, { event: 'done', id: 'trc_x:1', data: { trace_id: 'trc_x' } })).rejects.toThrow(
-      /event done/,
-    );
+    ).rejects.toThrow(/missingProperty": "timestamp"/);
     await expect(checkStreamEvent(api.url, 'GET', events, { event: 'progress', id: 'trc_x:1', data: {} })).rejects.toThrow(
       /event progress/,
     );

@@ -181,6 +181,7 @@ describe('human approval of tool calls', () => {
       tool: `${skillName}__refund`,
       status: 'approved',
       comment: 'checked the order',
+      timestamp: expect.any(String),
     });
     expect(stream.events.at(-1)!.data).toMatchObject({ stop_reason: 'answered' });
     expect(bank.received.map((r) => r.json)).toEqual([REFUND]);

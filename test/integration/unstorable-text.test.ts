@@ -98,7 +98,7 @@ describe('text the stores cannot hold', () => {
     );
     // The stream's first event names its owner, as the completion route writes it.
     const owner = { tenant_id: 'default', session_id: sessionId, agent_id: agentId, workflow_id: run.workflowId, run_id: run.runId ?? '' };
-    await api.services.runEvents.append(traceId, 0, [{ event: 'thinking', data: { phase: 'accepted', trace_id: traceId } }], owner);
+    await api.services.runEvents.append(traceId, 0, [{ event: 'thinking', data: { phase: 'accepted', trace_id: traceId } }], { owner });
     await expect(api.services.temporal.workflow.getHandle(run.workflowId, run.runId ?? undefined).result()).rejects.toThrow();
 
     const stream = await readSse(`${api.url}/v1/combo/completions/${traceId}/events`, {

@@ -1,6 +1,12 @@
 from __future__ import annotations
 
+import random
+import string
+import threading
 import time
+from datetime import datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Iterator
 
 import pytest
 
@@ -51,6 +57,8 @@ def test_stream_events_and_final(client: combo.Combo, agent: combo.Agent, sessio
     assert isinstance(events[-1], combo.DoneEvent)
     assert any(isinstance(e, combo.MessageEvent) for e in events)
     assert [int(e.id.rsplit(":", 1)[1]) for e in events] == list(range(len(events)))
+    times = [datetime.fromisoformat(e.data.timestamp.replace("Z", "+00:00")) for e in events if not isinstance(e, combo.UnknownEvent)]
+    assert len(times) == len(events) and times == sorted(times)
     assert final.answer == "Echo: stream me" and final.trace_id == stream.trace_id and final.cost and final.cost.tokens > 0
     assert final.route == "@chat@llm@default@" and final.offline is False and final.stop_reason == "answered"
 
@@ -149,6 +157,61 @@ def test_a_failed_run_raises_its_typed_error(client: combo.Combo, agent: combo.A
     stream = client.completions.stream(agent.agent_id, session_id=session.session_id, question="[fail] again")
     with pytest.raises(combo.UpstreamModelError):
         stream.final()
+
+
+class _SlowHandler(BaseHTTPRequestHandler):
+    """Answers after 5 s, long after the tool's timeout."""
+
+    def do_POST(self) -> None:
+        time.sleep(5)
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def slow_endpoint() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _SlowHandler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/slow"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_tool_that_times_out_raises_upstream_timeout(client: combo.Combo, slow_endpoint: str) -> None:
+    name = "slow" + "".join(random.choices(string.ascii_lowercase, k=8))
+    tool = {"name": "wait", "description": "Waits", "parameters": {"type": "object", "properties": {}}}
+    skill = client.skills.install(
+        manifest={
+            "name": name,
+            "version": "1.0.0",
+            "tools": [{**tool, "http": {"method": "POST", "url": slow_endpoint, "timeout_ms": 300}}],
+        }
+    )
+    agent = client.agents.create(name=unique("py-timeout"))
+    try:
+        session = client.sessions.create(agent.agent_id)
+        client.skills.activate(skill.skill_id, session_id=session.session_id)
+        question = f"wait [tool:{name}__wait]"
+        with pytest.raises(combo.UpstreamTimeoutError) as timed_out:
+            client.completions.create(agent.agent_id, session_id=session.session_id, question=question)
+        assert timed_out.value.code == 30002 and "timed out" in timed_out.value.message
+        assert timed_out.value.trace_id and timed_out.value.trace_id.startswith("trc_")
+        with client.completions.stream(agent.agent_id, session_id=session.session_id, question=question) as stream:
+            events = list(stream)
+            failure, last = events[-2:]
+            assert isinstance(failure, combo.ErrorEvent) and isinstance(last, combo.DoneEvent)
+            assert failure.data.code == 30002
+            with pytest.raises(combo.UpstreamTimeoutError) as streamed:
+                stream.final()
+            assert streamed.value.trace_id == stream.trace_id
+    finally:
+        client.agents.delete(agent.agent_id, cascade=True)
+        client.skills.delete(skill.skill_id)
 
 
 def test_tool_call_approval(client: combo.Combo) -> None:

@@ -272,6 +272,8 @@ export interface ThinkingEvent {
 
 /** What the run is doing: `accepted` (the first event), `queued` (it waits for an earlier run of its session), `retrieval`, `model`, `model_retry` */
 export interface StreamEventThinking {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
   phase: 'accepted' | 'queued' | 'retrieval' | 'model' | 'model_retry';
   /** `accepted` only */
   trace_id?: string;
@@ -294,6 +296,8 @@ export interface ToolCallEvent {
 
 /** The model called a tool with these arguments */
 export interface StreamEventToolCall {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
   tool: string;
   args: Record<string, unknown>;
 }
@@ -307,6 +311,8 @@ export interface ApprovalRequiredEvent {
 
 /** The model called a tool that needs a person's approval: the run waits (`waiting_approval`) for POST …/approvals/{approval_id}, at most until `expires_at` (then it counts as rejected) */
 export interface StreamEventApprovalRequired {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
   /** approval id of one tool call waiting for a person */
   approval_id: string;
   tool: string;
@@ -325,6 +331,8 @@ export interface ApprovalDecidedEvent {
 
 /** A waiting tool call was decided: `approved` (it runs now), `rejected` or `timed_out` (the model is told it did not run) */
 export interface StreamEventApprovalDecided {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
   /** approval id of one tool call waiting for a person */
   approval_id: string;
   tool: string;
@@ -340,6 +348,8 @@ export interface ToolResultEvent {
 }
 
 export interface StreamEventToolResult {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
   tool: string;
   /** the tool's JSON result; a failed tool gives `{ "error": "..." }` */
   result?: unknown;
@@ -353,6 +363,8 @@ export interface MessageEvent {
 }
 
 export interface StreamEventMessage {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
   /** the whole answer so far of the current model step (not a delta) */
   answer: string;
   /** on the last message only */
@@ -368,6 +380,8 @@ export interface ErrorEvent {
 
 /** The run failed; always followed by `done` */
 export interface StreamEventError {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
   /** 30001, 30002 or 20001 */
   code: number;
   message: string;
@@ -382,6 +396,8 @@ export interface DoneEvent {
 
 /** The last event; `cost` is absent when the run ended without finishing its stream */
 export interface StreamEventDone {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
   /** session id */
   session_id: string;
   /** trace id of one completion run */

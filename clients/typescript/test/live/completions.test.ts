@@ -98,6 +98,10 @@ describe.concurrent('completions.stream', () => {
     }
     const ids = events.map((e) => Number(e.id.split(':')[1]));
     expect(ids).toEqual(ids.map((_, i) => i));
+    // When each event was recorded: a timeline in order.
+    const times = events.map((e) => (e.event === 'unknown' ? Number.NaN : Date.parse(e.data.timestamp)));
+    expect(times.every(Number.isFinite)).toBe(true);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(events.filter((e) => e.event === 'message').length).toBeGreaterThan(2);
     expect(events.at(-1)).toMatchObject({ event: 'done', data: { session_id, stop_reason: 'answered' } });
     const final = await stream.final();

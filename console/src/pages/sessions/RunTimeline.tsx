@@ -2,6 +2,7 @@
  * A run's event timeline: its stored stream events (`GET /v1/combo/completions/{trace_id}/events`)
  * in order, from the first; an ended run's read to `done`, a live run's followed as they come.
  * Consecutive `message` events (each the whole answer so far) are shown as one entry with the last.
+ * Each entry shows when it came, counted from the run's first event (its `timestamp`).
  */
 import type { StreamEvent } from '@combo/client';
 import { type RunEvents, useRunEvents } from '../../api/sessions';
@@ -17,9 +18,18 @@ interface Entry {
   first: number;
   last: number;
   count: number;
+  /** When its first event was recorded (epoch ms); null for an event without a readable `timestamp`. */
+  at: number | null;
 }
 
 const seqOf = (id: string): number => Number(id.slice(id.lastIndexOf(':') + 1));
+
+/** An event's `timestamp` as epoch ms (every event of the API has one; an unknown event may not). */
+function timeOf(event: StreamEvent): number | null {
+  const data = event.data as { timestamp?: unknown } | null;
+  const at = typeof data?.timestamp === 'string' ? Date.parse(data.timestamp) : Number.NaN;
+  return Number.isNaN(at) ? null : at;
+}
 
 function entriesOf(events: StreamEvent[]): Entry[] {
   const entries: Entry[] = [];
@@ -31,7 +41,7 @@ function entriesOf(events: StreamEvent[]): Entry[] {
       previous.last = seq;
       previous.count += 1;
     } else {
-      entries.push({ event, first: seq, last: seq, count: 1 });
+      entries.push({ event, first: seq, last: seq, count: 1, at: timeOf(event) });
     }
   }
   return entries;
@@ -152,9 +162,21 @@ function Progress({ events, live }: { events: RunEvents; live: boolean }) {
   return <>Reading the stored events…</>;
 }
 
+/** When an entry came, after the run's first event: `+1.2 s`, with the exact UTC time on hover. */
+function Offset({ at, start }: { at: number | null; start: number | null }) {
+  if (at === null || start === null) return null;
+  const iso = new Date(at).toISOString();
+  return (
+    <time className="sess-event-offset" dateTime={iso} title={iso}>
+      +{formatDuration(Math.max(0, at - start))}
+    </time>
+  );
+}
+
 export function RunTimeline({ traceId, live }: { traceId: string; live: boolean }) {
   const events = useRunEvents(traceId);
   const entries = entriesOf(events.events);
+  const start = entries[0]?.at ?? null;
   return (
     <Section title="Event timeline">
       <p className="sess-timeline-status" role="status" aria-live="polite">
@@ -165,7 +187,10 @@ export function RunTimeline({ traceId, live }: { traceId: string; live: boolean 
         <ol className="sess-timeline" aria-label="Events of the run, in order">
           {entries.map((entry) => (
             <li key={entry.first} className="sess-event">
-              <span className="sess-event-seq">{entry.count > 1 ? `#${entry.first}–${entry.last}` : `#${entry.first}`}</span>
+              <span className="sess-event-seq">
+                {entry.count > 1 ? `#${entry.first}–${entry.last}` : `#${entry.first}`}
+                <Offset at={entry.at} start={start} />
+              </span>
               <span className="sess-event-name">
                 <StatusBadge tone={toneOf(entry.event)}>{nameOf(entry.event)}</StatusBadge>
               </span>

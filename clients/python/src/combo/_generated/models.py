@@ -398,6 +398,8 @@ class ThinkingEvent(BaseModel):
 
 class StreamEventThinking(BaseModel):
     """What the run is doing: `accepted` (the first event), `queued` (it waits for an earlier run of its session), `retrieval`, `model`, `model_retry`"""
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
     phase: Literal["accepted", "queued", "retrieval", "model", "model_retry"] | str
     trace_id: str | None = None
     """`accepted` only"""
@@ -420,6 +422,8 @@ class ToolCallEvent(BaseModel):
 
 class StreamEventToolCall(BaseModel):
     """The model called a tool with these arguments"""
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
     tool: str
     args: dict[str, Any]
 
@@ -433,6 +437,8 @@ class ApprovalRequiredEvent(BaseModel):
 
 class StreamEventApprovalRequired(BaseModel):
     """The model called a tool that needs a person's approval: the run waits (`waiting_approval`) for POST …/approvals/{approval_id}, at most until `expires_at` (then it counts as rejected)"""
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
     approval_id: str
     """approval id of one tool call waiting for a person"""
     tool: str
@@ -451,6 +457,8 @@ class ApprovalDecidedEvent(BaseModel):
 
 class StreamEventApprovalDecided(BaseModel):
     """A waiting tool call was decided: `approved` (it runs now), `rejected` or `timed_out` (the model is told it did not run)"""
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
     approval_id: str
     """approval id of one tool call waiting for a person"""
     tool: str
@@ -466,6 +474,8 @@ class ToolResultEvent(BaseModel):
 
 
 class StreamEventToolResult(BaseModel):
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
     tool: str
     result: Any = None
     """the tool's JSON result; a failed tool gives `{ "error": "..." }`"""
@@ -479,6 +489,8 @@ class MessageEvent(BaseModel):
 
 
 class StreamEventMessage(BaseModel):
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
     answer: str
     """the whole answer so far of the current model step (not a delta)"""
     reference: list[Reference] | None = None
@@ -494,6 +506,8 @@ class ErrorEvent(BaseModel):
 
 class StreamEventError(BaseModel):
     """The run failed; always followed by `done`"""
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
     code: int
     """30001, 30002 or 20001"""
     message: str
@@ -508,6 +522,8 @@ class DoneEvent(BaseModel):
 
 class StreamEventDone(BaseModel):
     """The last event; `cost` is absent when the run ended without finishing its stream"""
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
     session_id: str
     """session id"""
     trace_id: str
