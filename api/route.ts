@@ -110,6 +110,19 @@ type RouteParameter = NonNullable<RouteConfig['request']>['params'];
 
 const koaPath = (openApiPath: string) => openApiPath.replace(/\{(\w+)\}/g, ':$1');
 
+/**
+ * The issue to name. A value no branch of a union takes (an `approval` object with a bad field,
+ * where null would also do) is named by the branch whose shape it has: the one whose issues all lie
+ * below its root.
+ */
+function closestIssue(issue: z.core.$ZodIssue): { issue: z.core.$ZodIssue; path: PropertyKey[] } {
+  if (issue.code !== 'invalid_union') return { issue, path: issue.path };
+  const shaped = issue.errors.find((branch) => branch.length > 0 && branch.every((i) => i.path.length > 0));
+  if (!shaped) return { issue, path: issue.path };
+  const inner = closestIssue(shaped[0]!);
+  return { issue: inner.issue, path: [...issue.path, ...inner.path] };
+}
+
 function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
   // Text the stores cannot hold is refused whatever field it is in, before the schema sees it.
   const problem = findInputProblem(value);
@@ -119,9 +132,9 @@ function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, where: str
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
+  const { issue, path: issuePath } = closestIssue(result.error.issues[0]!);
   // An unknown field is named itself, not its parent object.
-  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path;
+  const path = issue.code === 'unrecognized_keys' ? [...issuePath, issue.keys[0]] : issuePath;
   const field = [where, ...path.map(String)].join('.');
   const message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message;
   throw invalid(`${field}: ${message}`, { field });

@@ -147,7 +147,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
      * while another run of the session is going. Everything the run reads of the agent, session
      * and skills is read here, once.
      */
-    async start(tenantId: string, agentId: string, body: CompletionBody, traceId: string): Promise<StartedRun> {
+    async start(tenantId: string, agentId: string, body: CompletionBody, traceId: string, requestedBy: string): Promise<StartedRun> {
       const [input, agent] = await Promise.all([
         prepareCompletionInput(deps, {
           traceId,
@@ -177,6 +177,8 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
           question: body.question,
           stream: body.stream,
           offline: input.offline,
+          requestedBy,
+          separateDuties: agent.approval?.separate_duties ?? false,
         })
         .catch((err: unknown) => {
           if (isDuplicateKey(err))

@@ -85,21 +85,28 @@ export function createApprovalCommands({ temporal, completionRuns }: ApprovalCom
     /**
      * Decides a waiting tool call. A repeat of the decision made (a retried request) answers
      * `applied: false`; another decision, or one on an approval that timed out or whose run ended,
-     * is 10005; an approval the run does not have is 10004.
+     * is 10005; an approval the run does not have is 10004. Under separate duties the run's
+     * requester (`decider.ownerId` the same as the run's `requested_by`) is refused with 10003.
      */
     async decide(
       tenantId: string,
       traceId: string,
       approvalId: string,
       body: ApprovalDecisionBody,
-      decidedBy: string,
+      decider: { label: string; ownerId: string },
     ): Promise<ApprovalDecision> {
-      const run = await completionRuns.get(tenantId, traceId);
+      const [run, barred] = await Promise.all([completionRuns.get(tenantId, traceId), completionRuns.barredDecider(tenantId, traceId)]);
       const approval = approvalOf(run, approvalId);
+      if (barred !== null && barred === decider.ownerId)
+        throw new AppError(
+          ErrorCodes.FORBIDDEN,
+          `separation of duties: ${decider.ownerId} asked for run ${traceId} and may not decide its tool calls; another member or admin must`,
+          { approval_id: approvalId, requested_by: barred },
+        );
       const wanted = body.decision === 'approve' ? 'approved' : 'rejected';
       if (approval.status === wanted) return { trace_id: traceId, approval, applied: false };
       if (approval.status !== 'pending') throw refuseDecided(approval);
-      const result: ApprovalDecisionResult = await sendDecision(tenantId, run, approvalId, body, decidedBy);
+      const result: ApprovalDecisionResult = await sendDecision(tenantId, run, approvalId, body, decider.label);
       const after = approvalOf(await completionRuns.get(tenantId, traceId), approvalId);
       return { trace_id: traceId, approval: after, applied: result.applied };
     },

@@ -19,7 +19,8 @@ const present = ({ _id, tenant_id: _tenant, created_at, updated_at, ...rest }: A
   ...rest,
   // Agents saved before the setting existed reject, as every completion did then.
   multitask_strategy: rest.multitask_strategy ?? 'reject',
-  approval: rest.approval ?? null,
+  // Approval settings saved before separate_duties existed let anyone decide.
+  approval: rest.approval ? { ...rest.approval, separate_duties: rest.approval.separate_duties ?? false } : null,
   created_at: created_at.toISOString(),
   updated_at: updated_at.toISOString(),
 });

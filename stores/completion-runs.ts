@@ -43,6 +43,10 @@ interface RunDoc {
   finished_at: Date | null;
   /** Tool calls that waited for a person, by approval id (ids are `apr_<hex>`: safe as field names). */
   approvals?: Record<string, ApprovalDoc>;
+  /** The person who asked for it (an API run); absent on agent tasks and runs recorded before it was kept. */
+  requested_by?: string | null;
+  /** The agent's `approval.separate_duties` when the run started: its requester may not decide its approvals. */
+  separate_duties?: boolean;
 }
 
 interface ApprovalDoc {
@@ -87,6 +91,10 @@ export interface NewRun {
   question: string;
   stream: boolean;
   offline: boolean;
+  /** The person who asked for it (the caller's owner id); none for agent tasks. */
+  requestedBy?: string;
+  /** The agent's `approval.separate_duties` at the start. */
+  separateDuties?: boolean;
 }
 
 export interface RunResult {
@@ -145,6 +153,7 @@ const present = (d: RunDoc, options: CompletionRunStoreOptions): CompletionRun =
   started_at: (d.started_at ?? (d.status === 'queued' ? null : d.created_at))?.toISOString() ?? null,
   finished_at: d.finished_at?.toISOString() ?? null,
   approvals: presentApprovals(d),
+  requested_by: d.requested_by ?? null,
   temporal_ui_url: options.temporalUi ? temporalUiRunLink(options.temporalUi.url, options.temporalUi.namespace, d._id) : null,
 });
 
@@ -185,7 +194,15 @@ export function createCompletionRunStore(db: Db, options: CompletionRunStoreOpti
         created_at: now,
         started_at: now,
         finished_at: null,
+        requested_by: run.requestedBy ?? null,
+        ...(run.separateDuties ? { separate_duties: true } : {}),
       });
+    },
+
+    /** Who may not decide the run's approvals: its requester, when the run started under separate duties. */
+    async barredDecider(tenantId: string, traceId: string): Promise<string | null> {
+      const doc = await runs.findOne({ _id: traceId, tenant_id: tenantId }, { projection: { requested_by: 1, separate_duties: 1 } });
+      return doc?.separate_duties ? (doc.requested_by ?? null) : null;
     },
 
     /** The run was never started (its workflow refused): nothing of it remains. */

@@ -38,6 +38,10 @@ const approvalSettings = z
       description:
         'how long a call waits for a decision before it counts as rejected (default 120); at most half of the run time bound (COMPLETION_RUN_TIMEOUT_MS), else 10001, and never longer than half of what remains of the run',
     }),
+    separate_duties: z.boolean().default(false).meta({
+      description:
+        'separation of duties: the person who asked for the run (its `requested_by`) may not decide its tool calls (10003), whatever their role; another member or admin must. Default false. Taken as it was when the run started',
+    }),
   })
   .strict()
   .meta({

@@ -159,6 +159,14 @@ export const completionRun = z
     started_at: isoDate.nullable().meta({ description: 'when its workflow started (later than created_at for a queued run)' }),
     finished_at: isoDate.nullable(),
     approvals: z.array(toolApproval).meta({ description: "the run's tool calls that needed a person's approval, oldest first" }),
+    requested_by: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "the person who asked for the run (the API key's owner, or the console user): under the agent's `approval.separate_duties` they may not decide its tool calls; " +
+          'null for trigger and cron runs and for runs recorded before this was kept',
+      }),
     temporal_ui_url: z.string().nullable().meta({
       description:
         "the run's workflows in the Temporal UI (found by its TraceId search attribute); null when the service has no TEMPORAL_UI_URL",

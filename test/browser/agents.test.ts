@@ -144,6 +144,8 @@ describe('the Agents section of the console', () => {
     expect(await field('Temperature').inputValue()).toBe('0.3');
     expect(await field('Labels 1: value').inputValue()).toBe('support');
     expect(await page.getByLabel('Enable approval of tool calls').isChecked()).toBe(true);
+    // Separation of duties stays off: the playground test below approves the admin's own run.
+    expect(await page.getByLabel('Separation of duties').isChecked()).toBe(false);
     await field('Description').fill('Answers refund questions, checked by a person');
     await field('Temperature').fill('0.5');
     await field('Max tokens per call').fill('800');
@@ -156,7 +158,7 @@ describe('the Agents section of the console', () => {
       description: 'Answers refund questions, checked by a person',
       instructions: '',
       model: { temperature: 0.5, max_tokens: 800 },
-      approval: { tools: ['current_time'], timeout_s: 60 },
+      approval: { tools: ['current_time'], timeout_s: 60, separate_duties: false },
       metadata: { team: 'support' },
     });
     await expectAccessible(page, 'the agent form');

@@ -25,6 +25,7 @@ describe('human approval of tool calls', () => {
   const scriptModel = scriptedReplies(model);
   let agentId: string;
   let skillName: string;
+  let skillId: string;
 
   const call = (method: string, path: string, body?: unknown, target: TestApi = api) =>
     target.call(method, path, { key: api.adminKey, ...(body !== undefined ? { body } : {}) });
@@ -80,13 +81,14 @@ describe('human approval of tool calls', () => {
     });
     expect(skill.json.code).toBe(0);
     skillName = skill.json.data.name;
+    skillId = skill.json.data.skill_id;
     const agent = await call('POST', '/v1/combo/agents', {
       name: 'Refunder',
       skills: [skill.json.data.skill_id],
       tools: ['current_time'],
       approval: { tools: [`${skillName}__refund`], timeout_s: 60 },
     });
-    expect(agent.json.data.approval).toEqual({ tools: [`${skillName}__refund`], timeout_s: 60 });
+    expect(agent.json.data.approval).toEqual({ tools: [`${skillName}__refund`], timeout_s: 60, separate_duties: false });
     agentId = agent.json.data.agent_id;
   });
 
@@ -381,6 +383,52 @@ describe('human approval of tool calls', () => {
     expect(await ended(traceId)).toMatchObject({ status: 'completed', approvals: [{ status: 'rejected' }] });
   });
 
+  it('under separate duties, the person who asked for the run cannot decide it, with any key; another person can', async () => {
+    bank.received.length = 0;
+    const strict = await call('POST', '/v1/combo/agents', {
+      name: 'Four eyes',
+      skills: [skillId],
+      approval: { tools: [`${skillName}__refund`], timeout_s: 60, separate_duties: true },
+    });
+    expect(strict.json.data.approval).toMatchObject({ separate_duties: true });
+    const sessionId = await newSession(strict.json.data.agent_id);
+    scriptModel({ body: chatToolCall([refundCall()]) }, { body: chatAnswer('Refunded.') });
+    const accepted = await call('POST', `/v1/combo/agents/${strict.json.data.agent_id}/completions`, {
+      session_id: sessionId,
+      question: 'refund order A-17',
+      background: true,
+    });
+    const traceId = accepted.json.data.trace_id as string;
+    const run = await waiting(traceId);
+    // The bootstrap key owns itself: its id is `key_` and the key's first part.
+    expect(run.requested_by).toBe(`key_${api.adminKey.split('_')[1]}`);
+    const approvalId = run.approvals[0].approval_id as string;
+
+    // The requester is refused, admin or not, with this key or another of theirs.
+    const own = await decide(traceId, approvalId, { decision: 'approve' });
+    expect(own.status).toBe(403);
+    expect(own.json).toMatchObject({ code: 10003, data: { approval_id: approvalId, requested_by: run.requested_by } });
+    expect(own.json.message).toContain(`may not decide its tool calls`);
+    const secondKey = (await call('POST', '/v1/api-keys', { name: 'my second key', role: 'admin' })).json.data.api_key as string;
+    const viaSecond = await api.call('POST', `/v1/combo/completions/${traceId}/approvals/${approvalId}`, {
+      key: secondKey,
+      body: { decision: 'approve' },
+    });
+    expect(viaSecond.json.code).toBe(10003);
+    expect((await getRun(traceId)).approvals[0].status).toBe('pending');
+
+    // Another person (a member's key of their own) decides.
+    const colleague = (await call('POST', '/v1/api-keys', { name: 'colleague', role: 'member', owner_id: 'colleague@example.com' })).json
+      .data.api_key as string;
+    const approved = await api.call('POST', `/v1/combo/completions/${traceId}/approvals/${approvalId}`, {
+      key: colleague,
+      body: { decision: 'approve' },
+    });
+    expect(approved.json.data).toMatchObject({ applied: true, approval: { status: 'approved' } });
+    expect(await ended(traceId)).toMatchObject({ status: 'completed', requested_by: run.requested_by });
+    expect(bank.received).toHaveLength(1);
+  });
+
   it('checks the approval setting of an agent', async () => {
     const bad = async (approval: unknown, field: string) => {
       const res = await call('POST', '/v1/combo/agents', { name: 'x', approval });
@@ -394,7 +442,8 @@ describe('human approval of tool calls', () => {
     // Half of the run's time bound (COMPLETION_RUN_TIMEOUT_MS, 600 s by default) at most.
     await bad({ tools: ['current_time'], timeout_s: 301 }, 'body.approval.timeout_s');
     const made = await call('POST', '/v1/combo/agents', { name: 'careful', approval: { tools: ['current_time'] } });
-    expect(made.json.data.approval).toEqual({ tools: ['current_time'], timeout_s: 120 });
+    expect(made.json.data.approval).toEqual({ tools: ['current_time'], timeout_s: 120, separate_duties: false });
+    await bad({ tools: ['current_time'], separate_duties: 'yes' }, 'body.approval.separate_duties');
     const cleared = await call('PUT', `/v1/combo/agents/${made.json.data.agent_id}`, { approval: null });
     expect(cleared.json.data.approval).toBeNull();
     const plain = await call('POST', '/v1/combo/agents', { name: 'plain' });

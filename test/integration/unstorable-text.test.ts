@@ -95,6 +95,7 @@ describe('text the stores cannot hold', () => {
         context_ids: [],
       },
       traceId,
+      'test',
     );
     // The stream's first event names its owner, as the completion route writes it.
     const owner = { tenant_id: 'default', session_id: sessionId, agent_id: agentId, workflow_id: run.workflowId, run_id: run.runId ?? '' };

@@ -228,6 +228,7 @@ def test_tool_call_approval(client: combo.Combo) -> None:
     assert decision.applied is True
     run = ended(client, accepted.trace_id)
     assert run.status == "completed" and run.answer == "Echo: what time is it [tool:current_time]"
+    assert run.requested_by and run.requested_by.startswith("key_")
     kinds = [type(e).__name__ for e in client.runs.events(accepted.trace_id)]
     assert "ApprovalRequiredEvent" in kinds and "ApprovalDecidedEvent" in kinds and "ToolResultEvent" in kinds
 

@@ -198,6 +198,7 @@ describe.concurrent('runs', () => {
     expect((await stream.final()).answer).toBe('Echo: What time is it? [tool:current_time]');
     const run = await client.runs.get(stream.traceId!);
     expect(run.approvals).toEqual([expect.objectContaining({ tool: 'current_time', status: 'approved', comment: 'ok' })]);
+    expect(run.requested_by).toMatch(/^key_/);
     await client.agents.delete(guarded.agent_id);
   });
 });

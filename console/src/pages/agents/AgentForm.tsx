@@ -26,6 +26,7 @@ const LABELS: Record<string, string> = {
   approval: 'Approval of tool calls',
   'approval.tools': 'Tools that need approval',
   'approval.timeout_s': 'Approval timeout (seconds)',
+  'approval.separate_duties': 'Separation of duties',
 };
 
 interface AgentFormProps {

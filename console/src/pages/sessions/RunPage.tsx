@@ -92,6 +92,7 @@ function RunFacts({ run }: { run: CompletionRun }) {
       <Fact label="Duration">{duration === undefined ? <span className="muted">—</span> : formatDuration(duration)}</Fact>
       <Fact label="Tokens">{run.cost ? formatNumber(run.cost.tokens) : <span className="muted">—</span>}</Fact>
       <Fact label="Stop reason">{run.stop_reason ?? <span className="muted">—</span>}</Fact>
+      <Fact label="Requested by">{run.requested_by ? <code>{run.requested_by}</code> : <span className="muted">—</span>}</Fact>
       <Fact label="Workflow id">
         <code>{run.workflow_id}</code>
       </Fact>
