@@ -194,7 +194,8 @@ describe('run control', () => {
       const runs = (await api.call('GET', `/v1/combo/sessions/${sessionId}/completions`, { key: api.adminKey })).json.data.items;
       return runs[0]?.status === 'running' ? (runs[0].trace_id as string) : undefined;
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Cancelled while its model call is in flight.
+    await modelAsked();
     await api.call('POST', `/v1/combo/completions/${traceId}/cancel`, { key: api.adminKey });
     const reply = await waiting;
     expect(reply.status).toBe(200);

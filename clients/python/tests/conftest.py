@@ -2,7 +2,8 @@
 
 test/integration/official-clients.test.ts (the service's test suite) starts one with a scripted
 model: it answers `Echo: <question>`; `[slow]` in the question streams the answer over ~3 s (and
-the service answers JSON completions still running after 1.5 s with a 202), `[tool:<name>]` calls
+the service answers JSON completions still running after 1.5 s with a 202), `[long]` over ~12 s
+(a run still going when a cancel lands; the question needs 34 characters or more), `[tool:<name>]` calls
 that tool once first, `[fail]` makes the model fail (30001).
 """
 

@@ -137,7 +137,9 @@ def test_background_runs_events_and_cancel(client: combo.Combo, agent: combo.Age
     assert isinstance(first, combo.ThinkingEvent)
     assert events.final().answer == "Echo: background [slow]"
 
-    later = client.completions.create(agent.agent_id, session_id=session.session_id, question="stop me [slow]", background=True)
+    later = client.completions.create(
+        agent.agent_id, session_id=session.session_id, question="stop me before the answer is done [long]", background=True
+    )
     assert isinstance(later, combo.RunAccepted)
     canceled = client.runs.cancel(later.trace_id)
     assert canceled.trace_id == later.trace_id
