@@ -392,6 +392,26 @@ describe('the Agents section of the console', () => {
     await screenshot(page, 'agents-playground-markdown');
   }, 60_000);
 
+  it('offers the session a chat made when the page was left while its run went on', async () => {
+    await page.getByLabel('Session', { exact: true }).selectOption('');
+    await page.getByText('A new conversation').waitFor();
+    scriptModel({ stream: streamedAnswer('A long answer, written slowly for whoever waits.', { pieces: 8 }), chunkDelayMs: 500 });
+    await ask('Take your time.');
+    // Under way: part of the answer is in.
+    await lastTurn().getByTestId('answer').getByText(/\S/).waitFor({ timeout: 30_000 });
+    const made = (await call('GET', `/v1/combo/agents/${agentId}/sessions?page_size=1`)).json.data.items[0].session_id as string;
+    await page.getByRole('link', { name: '← All agents' }).click();
+    await heading('Agents').waitFor();
+    await page.getByRole('link', { name: 'Playground of Helper' }).click();
+    await heading('Playground: Helper').waitFor();
+    await page.getByLabel('Session', { exact: true }).locator(`option[value="${made}"]`).waitFor({ state: 'attached', timeout: 10_000 });
+    // Its run ends on its own (nothing of it left going for the tests after).
+    await eventually(async () => {
+      const runs = (await call('GET', `/v1/combo/sessions/${made}/completions`)).json.data.items;
+      return runs[0]?.status === 'completed' ? true : undefined;
+    }, 30_000);
+  }, 60_000);
+
   it('asks before deleting, asks again when a cron job runs the agent, and deletes both', async () => {
     const cron = await call('POST', '/v1/cron', {
       name: 'nightly summary',

@@ -76,7 +76,7 @@ describe('the operator console in a browser', () => {
     await screenshot(page, 'overview');
   }, 90_000);
 
-  it('creates a key shown once with copy, and revokes it after confirming', async () => {
+  it('creates a key for a colleague, shown once with copy, and revokes it after confirming', async () => {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'API keys' }).click();
     await heading('API keys').waitFor();
     await page.getByRole('table', { name: 'API keys' }).waitFor();
@@ -86,9 +86,12 @@ describe('the operator console in a browser', () => {
     await page.getByLabel('Name').fill('browser-test key');
     await page.getByLabel('Role').selectOption('member');
     await page.getByLabel('Expires').selectOption('30');
+    // An admin makes it someone else's: it manages only that user's keys.
+    await page.getByLabel('For user').fill('colleague@example.com');
     await page.getByRole('button', { name: 'Create key' }).click();
     const panel = page.getByRole('region', { name: 'New API key' });
     await panel.waitFor();
+    await panel.getByText('owned by colleague@example.com', { exact: false }).waitFor();
     const secret = await page.getByTestId('secret-value').innerText();
     expect(secret).toMatch(/^combo_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/);
     await panel.getByRole('button', { name: 'Copy the new API key' }).click();
@@ -104,6 +107,9 @@ describe('the operator console in a browser', () => {
 
     const row = page.getByRole('row', { name: /browser-test key/ });
     await row.getByText('active').waitFor();
+    await row.getByText('colleague@example.com').waitFor();
+    const theirs = await api.call('GET', '/v1/api-keys', { key: secret });
+    expect(theirs.json.data.items.map((k: { owner_id: string }) => k.owner_id)).toEqual(['colleague@example.com']);
     await row.getByRole('button', { name: 'Revoke browser-test key' }).click();
     const dialog = page.getByRole('dialog', { name: 'Revoke the key "browser-test key"?' });
     await dialog.waitFor();

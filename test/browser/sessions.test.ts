@@ -220,10 +220,9 @@ describe('sessions, runs and the event log in a browser', () => {
     await page.getByRole('navigation', { name: 'Sessions and runs views' }).getByRole('link', { name: 'Sessions', exact: true }).click();
     const every = page.getByRole('table', { name: 'Sessions of every agent' });
     await every.getByRole('link', { name: 'refund questions' }).waitFor();
-    await every
-      .getByRole('row', { name: /refund questions/ })
-      .getByText(agentId)
-      .waitFor();
+    // The agent by its name, linked to its page.
+    const agentLink = every.getByRole('row', { name: /refund questions/ }).getByRole('link', { name: 'browser helper' });
+    expect(await agentLink.getAttribute('href')).toBe(`/console/agents/${agentId}`);
     await expectAccessible(page, 'every session');
     await page.getByLabel('Agent', { exact: true }).selectOption(agentId);
     await page.getByRole('button', { name: 'Show sessions' }).click();

@@ -203,6 +203,8 @@ export function useChat(agentId: string) {
     return { id, controller };
   };
 
+  const refreshSessions = () => void queryClient.invalidateQueries({ queryKey: ['agents', 'sessions', agentId] });
+
   /** Grows the turn with the stream's events to `done`, then reads the run's record (its Temporal UI link). */
   const follow = async (id: number, controller: AbortController, open: () => Promise<CompletionStream>) => {
     let traceId: string | undefined;
@@ -214,12 +216,13 @@ export function useChat(agentId: string) {
       }
       traceId ??= stream.traceId;
     } catch (error) {
-      if (controller.signal.aborted) return;
+      // Left (another page, another question): the session made for it is listed all the same.
+      if (controller.signal.aborted) return refreshSessions();
       update(id, (turn) => ({ ...turn, state: 'ended', error }));
     } finally {
       if (streaming.current === controller) streaming.current = null;
     }
-    void queryClient.invalidateQueries({ queryKey: ['agents', 'sessions', agentId] });
+    refreshSessions();
     if (traceId) {
       const run = await client.runs.get(traceId).catch(() => undefined);
       if (run) update(id, (turn) => ({ ...turn, run }));
@@ -234,6 +237,8 @@ export function useChat(agentId: string) {
       if (sessionId === null) {
         const session = await client.sessions.create(agentId, {});
         sessionId = session.session_id;
+        // Listed at once, so that coming back while its run goes can pick it again.
+        refreshSessions();
         options.onSession?.(session);
         update(id, (turn) => ({ ...turn, sessionId: session.session_id }));
       }

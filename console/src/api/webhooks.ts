@@ -14,6 +14,7 @@ import type {
   WebhookSubscription,
 } from '@combo/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useApi } from './client';
 import { usePagedList } from './paging';
 
@@ -117,14 +118,25 @@ export function useDeliveries(filter: DeliveryFilter) {
   return usePagedList<WebhookDelivery>([...DELIVERIES, 'list', filter], (page) => client.webhooks.deliveries.list({ ...page, ...filter }));
 }
 
-/** One delivery with every attempt, asked again every second while it is pending. */
+/**
+ * One delivery with every attempt, asked again every second while it is pending. One that ends dead
+ * (a replay that failed again) is a new dead letter: the dead-letter lists are read again.
+ */
 export function useDelivery(deliveryId: string) {
   const client = useApi();
-  return useQuery({
+  const queryClient = useQueryClient();
+  const delivery = useQuery({
     queryKey: [...DELIVERIES, 'one', deliveryId],
     queryFn: () => client.webhooks.deliveries.get(deliveryId),
     refetchInterval: (query) => (query.state.data?.status === 'pending' ? PENDING_REFRESH_MS : false),
   });
+  const status = delivery.data?.status;
+  const seen = useRef(status);
+  useEffect(() => {
+    if (status === 'dead' && seen.current === 'pending') void queryClient.invalidateQueries({ queryKey: DEAD_LETTERS });
+    seen.current = status;
+  }, [status, queryClient]);
+  return delivery;
 }
 
 export function useDeadLetters(view: DeadLetterView) {

@@ -1,4 +1,8 @@
-/** The two ends of a time range as labelled `datetime-local` inputs; the end the API refused is marked invalid. */
+/**
+ * The two ends of a time range as labelled `datetime-local` inputs; the end the API refused is marked
+ * invalid. Each end bounds the other (`min` / `max`), so the form's own check refuses an end before
+ * its start before anything is asked.
+ */
 import { useId } from 'react';
 import type { LocalRange } from '../local-time';
 
@@ -24,6 +28,8 @@ export function TimeRangeFields({ value, onChange, labels = { since: 'From', unt
             value={value[end]}
             onChange={(e) => onChange({ ...value, [end]: e.target.value })}
             required={required}
+            min={end === 'until' && value.since ? value.since : undefined}
+            max={end === 'since' && value.until ? value.until : undefined}
             aria-invalid={invalid === end}
           />
         </div>

@@ -50,17 +50,21 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
   const [role, setRole] = useState<Role>('member');
   const [expiry, setExpiry] = useState<Expiry>('90');
   const [date, setDate] = useState('');
-  const ids = { name: useId(), role: useId(), expiry: useId(), date: useId() };
+  const [owner, setOwner] = useState('');
+  const ids = { name: useId(), role: useId(), expiry: useId(), date: useId(), owner: useId() };
   const invalidField = fieldOf(create.error);
+  const admin = isAdmin(session);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const expires_at = expiryOf(expiry, date);
+    const owner_id = admin ? owner.trim() : '';
     create.mutate(
-      { name, role, ...(expires_at === undefined ? {} : { expires_at }) },
+      { name, role, ...(expires_at === undefined ? {} : { expires_at }), ...(owner_id ? { owner_id } : {}) },
       {
         onSuccess: (key) => {
           setName('');
+          setOwner('');
           onCreated(key);
         },
       },
@@ -86,9 +90,23 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
         <select id={ids.role} value={role} onChange={(event) => setRole(event.target.value as Role)} aria-invalid={invalidField === 'role'}>
           <option value="member">member</option>
           {/* A key has at most its creator's role: only admins may make admin keys. */}
-          {isAdmin(session) && <option value="admin">admin</option>}
+          {admin && <option value="admin">admin</option>}
         </select>
       </div>
+      {admin && (
+        <div className="field">
+          <label htmlFor={ids.owner}>For user</label>
+          <input
+            id={ids.owner}
+            value={owner}
+            onChange={(event) => setOwner(event.target.value)}
+            maxLength={200}
+            placeholder="you, or a user id"
+            title="Empty: the key is yours (it manages your keys). A user id: the key is theirs."
+            aria-invalid={invalidField === 'owner_id'}
+          />
+        </div>
+      )}
       <div className="field">
         <label htmlFor={ids.expiry}>Expires</label>
         <select
@@ -208,7 +226,7 @@ export function ApiKeys() {
         <SecretPanel
           title="New API key"
           secret={created.api_key}
-          note={`"${created.name}" (${created.role}). Send it as Authorization: Bearer <key>, or sign in here with it.`}
+          note={`"${created.name}" (${created.role}, owned by ${created.owner_id === session.userId ? 'you' : created.owner_id}). Send it as Authorization: Bearer <key>, or sign in here with it.`}
           onDone={() => setCreated(null)}
         />
       )}

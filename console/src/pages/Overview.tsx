@@ -118,7 +118,7 @@ export function Overview() {
           (summary.threshold_tokens === null ? (
             <p className="muted">
               No token threshold for period {summary.period}: {formatNumber(summary.tokens)} tokens in {formatNumber(summary.runs)} runs so
-              far. An admin sets one with <code>PUT /v1/costs/threshold</code>.
+              far. An admin sets one under <Link to="/costs">Costs</Link>.
             </p>
           ) : (
             <>

@@ -146,7 +146,8 @@ function BackfillForm({ job, onStarted }: { job: CronJob; onStarted: () => void 
           >
             {OVERLAPS.map((o) => (
               <option key={o.value} value={o.value}>
-                {o.value === 'buffer_all' ? 'buffer_all: one after another, each runs (default)' : o.label}
+                {/* The backfill's own default is buffer_all, not the job's (skip). */}
+                {o.value === 'buffer_all' ? 'buffer_all: one after another, each runs (default)' : o.label.replace(' (default)', '')}
               </option>
             ))}
           </select>

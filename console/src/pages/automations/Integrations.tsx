@@ -7,6 +7,7 @@ import type { Integration, IntegrationWithSecret } from '@combo/client';
 import { type FormEvent, useId, useState } from 'react';
 import { useCreateIntegration, useDeleteIntegration, useIntegrations, useRotateIntegration } from '../../api/automations';
 import { fieldOf } from '../../api/errors';
+import { isAdmin, useSession } from '../../auth/session';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyButton } from '../../components/CopyButton';
 import { type Column, DataTable } from '../../components/DataTable';
@@ -129,6 +130,8 @@ function IntegrationSetup({ integration }: { integration: IntegrationWithSecret 
 
 export function IntegrationsTab() {
   const notify = useToast();
+  // Integrations are an admin's (the API refuses a member 10003): a member is not offered the form.
+  const admin = isAdmin(useSession());
   const [name, setName] = useNameParam();
   const list = useIntegrations(name);
   const rotate = useRotateIntegration();
@@ -212,18 +215,22 @@ export function IntegrationsTab() {
           <IntegrationSetup integration={shown.integration} />
         </SecretPanel>
       )}
-      <Section title="Create an integration">
-        <p className="help">
-          One per sending system (two GitHub organisations: two integrations, each with its own secret). The inbound URL names it, which is
-          how an inbound call finds your tenant.
-        </p>
-        <CreateIntegrationForm
-          onCreated={(integration) => {
-            setShown({ integration, rotated: false });
-            notify(`Integration "${integration.name}" created`);
-          }}
-        />
-      </Section>
+      {admin ? (
+        <Section title="Create an integration">
+          <p className="help">
+            One per sending system (two GitHub organisations: two integrations, each with its own secret). The inbound URL names it, which
+            is how an inbound call finds your tenant.
+          </p>
+          <CreateIntegrationForm
+            onCreated={(integration) => {
+              setShown({ integration, rotated: false });
+              notify(`Integration "${integration.name}" created`);
+            }}
+          />
+        </Section>
+      ) : (
+        <p className="banner banner-info">Integrations are managed by admins: sign in with an admin key to create or rotate one.</p>
+      )}
       <Section title="Integrations">
         <NameFilter key={name ?? ''} label="integrations" name={name} onApply={setName} />
         <DataTable

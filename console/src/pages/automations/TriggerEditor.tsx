@@ -196,7 +196,7 @@ function TriggerForm({
               required
               list={ids.events}
               placeholder="push, pull_request.opened, * …"
-              aria-invalid={is('trigger.match.event') || is('trigger.match')}
+              aria-invalid={is('trigger.match.event') || invalid === 'trigger.match'}
             />
             <datalist id={ids.events}>
               <option value="*">every event of the source</option>

@@ -71,8 +71,8 @@ export function AgentSelect({
         >
           <option value="">{agents.isLoading ? 'Loading agents…' : 'Choose an agent'}</option>
           {items.map((agent) => (
-            <option key={agent.agent_id} value={agent.agent_id}>
-              {agent.name} ({agent.agent_id})
+            <option key={agent.agent_id} value={agent.agent_id} title={agent.name}>
+              {agent.name.length > 60 ? `${agent.name.slice(0, 59)}…` : agent.name} ({agent.agent_id})
             </option>
           ))}
           {value !== '' && !items.some((a) => a.agent_id === value) && <option value={value}>{value}</option>}

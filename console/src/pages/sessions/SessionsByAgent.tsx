@@ -15,34 +15,45 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
 import { sessionPath } from './runs-table';
 
-const COLUMNS: Column<Session>[] = [
-  {
-    key: 'session',
-    header: 'Session',
-    render: (session) => (
-      <Link to={sessionPath(session.session_id)}>
-        {session.name ? <>{session.name}</> : <span className="sess-id-link">{session.session_id}</span>}
-      </Link>
-    ),
-  },
-  { key: 'id', header: 'Session id', render: (session) => <code>{session.session_id}</code> },
-  {
-    key: 'status',
-    header: 'Status',
-    render: (session) => <StatusBadge tone={session.status === 'active' ? 'ok' : 'neutral'}>{session.status}</StatusBadge>,
-  },
-  { key: 'agent', header: 'Agent', render: (session) => <code>{session.agent_id}</code> },
-  { key: 'user', header: 'User', render: (session) => <code>{session.user_id}</code> },
-  { key: 'created', header: 'Created', render: (session) => <Time value={session.created_at} /> },
-  { key: 'updated', header: 'Updated', render: (session) => <Time value={session.updated_at} /> },
-];
+/** The table's columns; agents are shown by name where the newest 100 name them (else by id). */
+function columnsOf(agentNames: Map<string, string>): Column<Session>[] {
+  return [
+    {
+      key: 'session',
+      header: 'Name',
+      render: (session) => (
+        <Link to={sessionPath(session.session_id)}>{session.name ? session.name : <span className="muted">unnamed</span>}</Link>
+      ),
+    },
+    { key: 'id', header: 'Session id', render: (session) => <code>{session.session_id}</code> },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (session) => <StatusBadge tone={session.status === 'active' ? 'ok' : 'neutral'}>{session.status}</StatusBadge>,
+    },
+    {
+      key: 'agent',
+      header: 'Agent',
+      render: (session) => (
+        <Link to={`/agents/${session.agent_id}`} title={session.agent_id}>
+          {agentNames.get(session.agent_id) ?? <code>{session.agent_id}</code>}
+        </Link>
+      ),
+    },
+    { key: 'user', header: 'User', render: (session) => <code>{session.user_id}</code> },
+    { key: 'created', header: 'Created', render: (session) => <Time value={session.created_at} /> },
+    { key: 'updated', header: 'Updated', render: (session) => <Time value={session.updated_at} /> },
+  ];
+}
 
 function SessionList({ agentId }: { agentId: string | undefined }) {
   const sessions = useSessions(agentId);
+  const agents = useAgentChoices();
+  const columns = columnsOf(new Map((agents.data?.items ?? []).map((agent) => [agent.agent_id, agent.name])));
   return (
     <DataTable
       caption={agentId ? `Sessions of ${agentId}` : 'Sessions of every agent'}
-      columns={agentId ? COLUMNS.filter((c) => c.key !== 'agent') : COLUMNS}
+      columns={agentId ? columns.filter((c) => c.key !== 'agent') : columns}
       list={sessions}
       rowKey={(session) => session.session_id}
       empty={

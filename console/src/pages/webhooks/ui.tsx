@@ -42,9 +42,15 @@ export function DeliveryStatusBadge({ status }: { status: DeliveryStatus }) {
   return <StatusBadge tone={STATUS_TONE[status]}>{status}</StatusBadge>;
 }
 
+// The milliseconds inside the time, where the locale puts them (before AM/PM, say).
 const preciseFormat = new Intl.DateTimeFormat(undefined, {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+  fractionalSecondDigits: 3,
 });
 
 /** A time to the millisecond (attempts a few hundred milliseconds apart must be told apart). */
@@ -52,11 +58,9 @@ export function PreciseTime({ value }: { value: string | null }) {
   if (!value) return <span className="muted">—</span>;
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return <span>{value}</span>;
-  const ms = String(date.getMilliseconds()).padStart(3, '0');
   return (
     <time dateTime={date.toISOString()} title={date.toISOString()}>
       {preciseFormat.format(date)}
-      <span className="muted">.{ms}</span>
     </time>
   );
 }
