@@ -103,6 +103,8 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
           question,
           stream: false,
           offline: completion.offline,
+          // No person asked for it: under separate duties only an admin decides its tool calls.
+          separateDuties: completion.approval?.separateDuties ?? false,
         });
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;

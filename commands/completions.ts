@@ -178,7 +178,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
           stream: body.stream,
           offline: input.offline,
           requestedBy,
-          separateDuties: agent.approval?.separate_duties ?? false,
+          separateDuties: input.approval?.separateDuties ?? false,
         })
         .catch((err: unknown) => {
           if (isDuplicateKey(err))

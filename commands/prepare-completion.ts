@@ -110,7 +110,15 @@ export async function prepareCompletionInput(services: PreparationDeps, request:
     systemPrompt: systemPromptFor(agent, skills, route),
     history: historyMessages(turns),
     tools: toolsFor(agent, skills, route, request.attachments.length > 0),
-    ...(agent.approval ? { approval: { tools: agent.approval.tools, timeoutMs: agent.approval.timeout_s * 1000 } } : {}),
+    ...(agent.approval
+      ? {
+          approval: {
+            tools: agent.approval.tools,
+            timeoutMs: agent.approval.timeout_s * 1000,
+            separateDuties: agent.approval.separate_duties ?? false,
+          },
+        }
+      : {}),
     kbIds: agent.kb_ids,
     contextIds: request.contextIds,
     attachmentIds: request.attachments,

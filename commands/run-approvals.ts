@@ -2,6 +2,7 @@ import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { AppError, conflict, ErrorCodes, notFound } from '../common/errors';
 import type { ApprovalDecision, ApprovalDecisionBody, CompletionRun, ToolApproval } from '../common/schemas/completions';
+import type { Role } from '../common/schemas/api-keys';
 import { type CompletionRunStore, ENDED_STATUSES } from '../stores/completion-runs';
 import { APPROVAL_DECIDED, APPROVAL_UNKNOWN, type ApprovalDecisionResult, decideApproval } from '../workflows/tool-approval';
 
@@ -24,6 +25,27 @@ const refuseDecided = (approval: Pick<ToolApproval, 'approval_id' | 'status'>) =
     approval_id: approval.approval_id,
     status: approval.status,
   });
+
+/** Under separate duties: the run's requester may not decide its tool calls; on a run no person asked for, only an admin may. */
+function checkSeparateDuties(
+  requestedBy: string | null,
+  decider: { ownerId: string; role: Role },
+  traceId: string,
+  approvalId: string,
+): void {
+  if (requestedBy === null && decider.role !== 'admin')
+    throw new AppError(
+      ErrorCodes.FORBIDDEN,
+      `separation of duties: run ${traceId} was started by a trigger or cron job, so only an admin may decide its tool calls`,
+      { approval_id: approvalId, requested_by: null },
+    );
+  if (requestedBy !== null && requestedBy === decider.ownerId)
+    throw new AppError(
+      ErrorCodes.FORBIDDEN,
+      `separation of duties: ${decider.ownerId} asked for run ${traceId} and may not decide its tool calls; another member or admin must`,
+      { approval_id: approvalId, requested_by: requestedBy },
+    );
+}
 
 /**
  * A person's decisions on tool calls waiting for approval. The decision is a Temporal update of the
@@ -86,23 +108,20 @@ export function createApprovalCommands({ temporal, completionRuns }: ApprovalCom
      * Decides a waiting tool call. A repeat of the decision made (a retried request) answers
      * `applied: false`; another decision, or one on an approval that timed out or whose run ended,
      * is 10005; an approval the run does not have is 10004. Under separate duties the run's
-     * requester (`decider.ownerId` the same as the run's `requested_by`) is refused with 10003.
+     * requester (`decider.ownerId` the same as the run's `requested_by`) is refused with 10003, and
+     * so is a member on a run no person asked for (a trigger's or a cron job's, which a member may
+     * have set up): only an admin decides those.
      */
     async decide(
       tenantId: string,
       traceId: string,
       approvalId: string,
       body: ApprovalDecisionBody,
-      decider: { label: string; ownerId: string },
+      decider: { label: string; ownerId: string; role: Role },
     ): Promise<ApprovalDecision> {
-      const [run, barred] = await Promise.all([completionRuns.get(tenantId, traceId), completionRuns.barredDecider(tenantId, traceId)]);
+      const [run, guard] = await Promise.all([completionRuns.get(tenantId, traceId), completionRuns.approvalGuard(tenantId, traceId)]);
       const approval = approvalOf(run, approvalId);
-      if (barred !== null && barred === decider.ownerId)
-        throw new AppError(
-          ErrorCodes.FORBIDDEN,
-          `separation of duties: ${decider.ownerId} asked for run ${traceId} and may not decide its tool calls; another member or admin must`,
-          { approval_id: approvalId, requested_by: barred },
-        );
+      if (guard.separateDuties) checkSeparateDuties(guard.requestedBy, decider, traceId, approvalId);
       const wanted = body.decision === 'approve' ? 'approved' : 'rejected';
       if (approval.status === wanted) return { trace_id: traceId, approval, applied: false };
       if (approval.status !== 'pending') throw refuseDecided(approval);

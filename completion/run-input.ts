@@ -35,8 +35,11 @@ export interface CompletionInput {
   /** Earlier turns of the session, oldest first, already bounded. */
   history: ChatMessage[];
   tools: BoundTool[];
-  /** The agent's `approval`: calls of these tools wait for a person's decision, at most `timeoutMs`. */
-  approval?: { tools: string[]; timeoutMs: number };
+  /**
+   * The agent's `approval`: calls of these tools wait for a person's decision, at most `timeoutMs`;
+   * `separateDuties` is recorded with the run (the API checks who decides), not read by the workflow.
+   */
+  approval?: { tools: string[]; timeoutMs: number; separateDuties?: boolean };
   kbIds: string[];
   contextIds: string[];
   attachmentIds: string[];

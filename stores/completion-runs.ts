@@ -199,10 +199,10 @@ export function createCompletionRunStore(db: Db, options: CompletionRunStoreOpti
       });
     },
 
-    /** Who may not decide the run's approvals: its requester, when the run started under separate duties. */
-    async barredDecider(tenantId: string, traceId: string): Promise<string | null> {
+    /** Whether the run started under separate duties, and who asked for it (null: a trigger or cron job). */
+    async approvalGuard(tenantId: string, traceId: string): Promise<{ separateDuties: boolean; requestedBy: string | null }> {
       const doc = await runs.findOne({ _id: traceId, tenant_id: tenantId }, { projection: { requested_by: 1, separate_duties: 1 } });
-      return doc?.separate_duties ? (doc.requested_by ?? null) : null;
+      return { separateDuties: doc?.separate_duties === true, requestedBy: doc?.requested_by ?? null };
     },
 
     /** The run was never started (its workflow refused): nothing of it remains. */

@@ -239,7 +239,7 @@ export const completionRoutes = (services: Services) => {
       tag,
       summary: 'Approve or reject a tool call waiting for a person',
       description:
-        "A run whose agent lists the tool in `approval.tools` waits (`waiting_approval`) when the model calls it; the stream's `approval_required` event, the outbound event `run.approval_required` and the run's `approvals` give the `approval_id`, the tool and its arguments. `approve`: the tool runs; `reject`: it does not, and the model is told (with `comment`) and goes on. The decision is a Temporal update of the run's workflow: the reply comes once it is applied and recorded, and worker restarts lose none. A repeat of the same decision answers `applied: false`; a different one, or a decision on an approval that timed out or whose run ended, is 10005; an approval the run does not have is 10004. Under the agent's `approval.separate_duties` the person who asked for the run (its `requested_by`) is refused with 10003, whatever their role. If no worker takes it within 15 s the reply is 503 (code 20001): the decision may still apply when a worker polls again (Temporal holds it until then, though not across a server restart), and the same request repeated attaches to it and tells the outcome.",
+        "A run whose agent lists the tool in `approval.tools` waits (`waiting_approval`) when the model calls it; the stream's `approval_required` event, the outbound event `run.approval_required` and the run's `approvals` give the `approval_id`, the tool and its arguments. `approve`: the tool runs; `reject`: it does not, and the model is told (with `comment`) and goes on. The decision is a Temporal update of the run's workflow: the reply comes once it is applied and recorded, and worker restarts lose none. A repeat of the same decision answers `applied: false`; a different one, or a decision on an approval that timed out or whose run ended, is 10005; an approval the run does not have is 10004. Under the agent's `approval.separate_duties` the person who asked for the run (its `requested_by`) is refused with 10003, whatever their role, and on a trigger's or cron job's run (no requester) so is every member: admins decide those. If no worker takes it within 15 s the reply is 503 (code 20001): the decision may still apply when a worker polls again (Temporal holds it until then, though not across a server restart), and the same request repeated attaches to it and tells the outcome.",
       params: approvalParams,
       body: approvalDecisionBody,
       response: approvalDecision,
@@ -250,6 +250,7 @@ export const completionRoutes = (services: Services) => {
         services.commands.approvals.decide(principal.tenantId, params.trace_id, params.approval_id, body, {
           label: `${principal.via === 'api_key' ? 'api_key' : 'user'}:${principal.userId}`,
           ownerId: principal.ownerId,
+          role: principal.role,
         }),
     }),
     defineRoute({

@@ -40,7 +40,7 @@ const approvalSettings = z
     }),
     separate_duties: z.boolean().default(false).meta({
       description:
-        'separation of duties: the person who asked for the run (its `requested_by`) may not decide its tool calls (10003), whatever their role; another member or admin must. Default false. Taken as it was when the run started',
+        "separation of duties: the person who asked for the run (its `requested_by`) may not decide its tool calls (10003), whatever their role; another member or admin must. A trigger's or cron job's run (no requester) is decided by admins only. Default false; a PUT whose `approval` leaves it out sets it false. Taken as it was when the run started",
     }),
   })
   .strict()

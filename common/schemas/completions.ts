@@ -165,7 +165,7 @@ export const completionRun = z
       .meta({
         description:
           "the person who asked for the run (the API key's owner, or the console user): under the agent's `approval.separate_duties` they may not decide its tool calls; " +
-          'null for trigger and cron runs and for runs recorded before this was kept',
+          'null for trigger and cron runs (under separate duties only admins decide those) and for runs recorded before this was kept',
       }),
     temporal_ui_url: z.string().nullable().meta({
       description:

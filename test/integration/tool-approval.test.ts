@@ -427,7 +427,32 @@ describe('human approval of tool calls', () => {
     expect(approved.json.data).toMatchObject({ applied: true, approval: { status: 'approved' } });
     expect(await ended(traceId)).toMatchObject({ status: 'completed', requested_by: run.requested_by });
     expect(bank.received).toHaveLength(1);
-  });
+
+    // A run no person asked for (a member's cron job, run now): the member may not decide it, an admin may.
+    const member = { key: colleague };
+    const job = await api.call('POST', '/v1/cron', {
+      ...member,
+      body: { name: 'refunds', cron: '0 0 1 1 *', paused: true, agent_id: strict.json.data.agent_id, question: 'refund order A-17' },
+    });
+    expect(job.json.code).toBe(0);
+    scriptModel({ body: chatToolCall([refundCall()]) }, { body: chatAnswer('Refunded.') });
+    expect((await api.call('POST', `/v1/cron/${job.json.data.cron_id}/trigger`, member)).json.code).toBe(0);
+    const cronRun = await eventually(async () => {
+      const runs = (await call('GET', `/v1/combo/agents/${strict.json.data.agent_id}/completions?status=waiting_approval`)).json.data.items;
+      return runs.find((r: { kind: string }) => r.kind === 'cron');
+    }, 60_000);
+    expect(cronRun.requested_by).toBeNull();
+    const cronApproval = cronRun.approvals[0].approval_id as string;
+    const byMember = await api.call('POST', `/v1/combo/completions/${cronRun.trace_id}/approvals/${cronApproval}`, {
+      ...member,
+      body: { decision: 'approve' },
+    });
+    expect(byMember.json).toMatchObject({ code: 10003, data: { requested_by: null } });
+    expect(byMember.json.message).toContain('only an admin');
+    expect((await decide(cronRun.trace_id, cronApproval, { decision: 'approve' })).json.data).toMatchObject({ applied: true });
+    expect(await ended(cronRun.trace_id)).toMatchObject({ status: 'completed', kind: 'cron' });
+    await api.call('DELETE', `/v1/cron/${job.json.data.cron_id}`, member);
+  }, 120_000);
 
   it('checks the approval setting of an agent', async () => {
     const bad = async (approval: unknown, field: string) => {

@@ -131,11 +131,13 @@ export function useDelivery(deliveryId: string) {
     refetchInterval: (query) => (query.state.data?.status === 'pending' ? PENDING_REFRESH_MS : false),
   });
   const status = delivery.data?.status;
-  const seen = useRef(status);
+  const seen = useRef({ deliveryId, status });
   useEffect(() => {
-    if (status === 'dead' && seen.current === 'pending') void queryClient.invalidateQueries({ queryKey: DEAD_LETTERS });
-    seen.current = status;
-  }, [status, queryClient]);
+    const before = seen.current;
+    if (status === 'dead' && before.deliveryId === deliveryId && before.status === 'pending')
+      void queryClient.invalidateQueries({ queryKey: DEAD_LETTERS });
+    seen.current = { deliveryId, status };
+  }, [deliveryId, status, queryClient]);
   return delivery;
 }
 

@@ -47,7 +47,7 @@ export interface ApprovalSettings {
    */
   timeout_s?: number;
   /**
-   * separation of duties: the person who asked for the run (its `requested_by`) may not decide its tool calls (10003), whatever their role; another member or admin must. Default false. Taken as it was when the run started
+   * separation of duties: the person who asked for the run (its `requested_by`) may not decide its tool calls (10003), whatever their role; another member or admin must. A trigger's or cron job's run (no requester) is decided by admins only. Default false; a PUT whose `approval` leaves it out sets it false. Taken as it was when the run started
    * @default false
    */
   separate_duties?: boolean;
@@ -495,7 +495,7 @@ export interface CompletionRun {
   finished_at: string | null;
   /** the run's tool calls that needed a person's approval, oldest first */
   approvals: ToolApproval[];
-  /** the person who asked for the run (the API key's owner, or the console user): under the agent's `approval.separate_duties` they may not decide its tool calls; null for trigger and cron runs and for runs recorded before this was kept */
+  /** the person who asked for the run (the API key's owner, or the console user): under the agent's `approval.separate_duties` they may not decide its tool calls; null for trigger and cron runs (under separate duties only admins decide those) and for runs recorded before this was kept */
   requested_by: string | null;
   /** the run's workflows in the Temporal UI (found by its TraceId search attribute); null when the service has no TEMPORAL_UI_URL */
   temporal_ui_url: string | null;

@@ -128,10 +128,18 @@ function IntegrationSetup({ integration }: { integration: IntegrationWithSecret 
   );
 }
 
+/** Integrations are an admin's (the API refuses a member 10003 on each of their calls): a member is told so. */
 export function IntegrationsTab() {
-  const notify = useToast();
-  // Integrations are an admin's (the API refuses a member 10003): a member is not offered the form.
   const admin = isAdmin(useSession());
+  return admin ? (
+    <IntegrationsOfTenant />
+  ) : (
+    <p className="banner banner-info">Integrations are managed by admins: sign in with an admin key to see, create or rotate them.</p>
+  );
+}
+
+function IntegrationsOfTenant() {
+  const notify = useToast();
   const [name, setName] = useNameParam();
   const list = useIntegrations(name);
   const rotate = useRotateIntegration();
@@ -215,22 +223,18 @@ export function IntegrationsTab() {
           <IntegrationSetup integration={shown.integration} />
         </SecretPanel>
       )}
-      {admin ? (
-        <Section title="Create an integration">
-          <p className="help">
-            One per sending system (two GitHub organisations: two integrations, each with its own secret). The inbound URL names it, which
-            is how an inbound call finds your tenant.
-          </p>
-          <CreateIntegrationForm
-            onCreated={(integration) => {
-              setShown({ integration, rotated: false });
-              notify(`Integration "${integration.name}" created`);
-            }}
-          />
-        </Section>
-      ) : (
-        <p className="banner banner-info">Integrations are managed by admins: sign in with an admin key to create or rotate one.</p>
-      )}
+      <Section title="Create an integration">
+        <p className="help">
+          One per sending system (two GitHub organisations: two integrations, each with its own secret). The inbound URL names it, which is
+          how an inbound call finds your tenant.
+        </p>
+        <CreateIntegrationForm
+          onCreated={(integration) => {
+            setShown({ integration, rotated: false });
+            notify(`Integration "${integration.name}" created`);
+          }}
+        />
+      </Section>
       <Section title="Integrations">
         <NameFilter key={name ?? ''} label="integrations" name={name} onApply={setName} />
         <DataTable

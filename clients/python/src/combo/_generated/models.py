@@ -219,7 +219,7 @@ class ApprovalSettings(BaseModel):
     timeout_s: int | None = None
     """how long a call waits for a decision before it counts as rejected (default 120); at most half of the run time bound (COMPLETION_RUN_TIMEOUT_MS), else 10001, and never longer than half of what remains of the run"""
     separate_duties: bool | None = None
-    """separation of duties: the person who asked for the run (its `requested_by`) may not decide its tool calls (10003), whatever their role; another member or admin must. Default false. Taken as it was when the run started"""
+    """separation of duties: the person who asked for the run (its `requested_by`) may not decide its tool calls (10003), whatever their role; another member or admin must. A trigger's or cron job's run (no requester) is decided by admins only. Default false; a PUT whose `approval` leaves it out sets it false. Taken as it was when the run started"""
 
 
 class ErrorData(BaseModel):
@@ -611,7 +611,7 @@ class CompletionRun(BaseModel):
     approvals: list[ToolApproval]
     """the run's tool calls that needed a person's approval, oldest first"""
     requested_by: str | None
-    """the person who asked for the run (the API key's owner, or the console user): under the agent's `approval.separate_duties` they may not decide its tool calls; null for trigger and cron runs and for runs recorded before this was kept"""
+    """the person who asked for the run (the API key's owner, or the console user): under the agent's `approval.separate_duties` they may not decide its tool calls; null for trigger and cron runs (under separate duties only admins decide those) and for runs recorded before this was kept"""
     temporal_ui_url: str | None
     """the run's workflows in the Temporal UI (found by its TraceId search attribute); null when the service has no TEMPORAL_UI_URL"""
 
