@@ -39,12 +39,13 @@ export async function createServices(config: Config, log: Logger, options: Servi
     ? Buffer.from(config.CONSOLE_TOKEN_SIGNING_KEY, 'base64')
     : await stores.serviceKeys.getOrCreate('console-token-signing');
   const consoleTokens = createConsoleTokens(consoleSigningKey, config.CONSOLE_TOKEN_TTL_S);
+  const catalog = createKnowledgeCatalog(config);
 
   const services: Services = {
     ...stores,
     config,
     log,
-    catalog: createKnowledgeCatalog(config),
+    catalog,
     auth: createAuthenticator(config, stores.apiKeys, consoleTokens),
     consoleTokens,
     rateLimiter: createRateLimiter(mongo.db, {
@@ -59,7 +60,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
       processId: `${hostname()}-${process.pid}-${randomToken(6)}`,
       onSyncError: (err) => log.warn('rate-limit counts not shared (database unavailable); counting locally', { error: String(err) }),
     }),
-    commands: createCommands({ config, log, temporal, db: mongo.db, es, stores, attachmentParsing }),
+    commands: createCommands({ config, log, temporal, db: mongo.db, es, stores, catalog, attachmentParsing }),
   };
   return {
     ...services,

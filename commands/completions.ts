@@ -1,13 +1,16 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Client, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { AppError, conflict, ErrorCodes } from '../common/errors';
+import { canonicalJson } from '../common/canonical-json';
+import { AppError, conflict, ErrorCodes, invalid } from '../common/errors';
 import type { MultitaskStrategy } from '../common/schemas/agents';
 import type { CompletionBody, CompletionReply, CompletionRun, RunAccepted, RunListQuery } from '../common/schemas/completions';
 import { type PreparationDeps, prepareCompletionInput } from './prepare-completion';
 import { type CompletionInput, RUN_FAILURE_TYPE } from '../completion/run-input';
 import { type CompletionRunStore, ENDED_STATUSES } from '../stores/completion-runs';
 import { isDuplicateKey } from '../stores/mongo';
+import type { RunEventStore, RunOwner, StreamEvent } from '../stores/run-events';
 import type { CompletionOutcome } from '../workflows/completion';
 import { cancelQueuedRun } from '../workflows/session-runs';
 import { completionWorkflowId, sessionRunsWorkflowId, submitCompletion } from './workflow-starts';
@@ -25,7 +28,64 @@ export interface StartedRun {
 export interface CompletionCommandDeps extends PreparationDeps {
   temporal: Client;
   completionRuns: CompletionRunStore;
+  runEvents: RunEventStore;
 }
+
+/** Who asks: the tenant, the principal an Idempotency-Key belongs to, and the person behind it. */
+export interface Caller {
+  tenantId: string;
+  /** `<api_key|jwt>:<key id or subject>`: Idempotency-Keys are per principal. */
+  principal: string;
+  ownerId: string;
+}
+
+/** One request to ask an agent, as the route parsed it. */
+export interface CompletionRequest {
+  agentId: string;
+  body: CompletionBody;
+  idempotencyKey?: string;
+  /** Last-Event-ID of a stream being resumed: the request attaches to that run, nothing runs again. */
+  resumeAfter: { traceId: string; seq: number } | null;
+  /** The request's own trace id, the run's when no Idempotency-Key names it. */
+  traceId: string;
+}
+
+/**
+ * What a completion request comes to: its run's stream from an event on, its JSON reply, or the
+ * 202 of a run that goes on without the client. `replayed`: an earlier request with the same
+ * Idempotency-Key started the run.
+ */
+export type CompletionAnswer = { replayed: boolean } & (
+  | { kind: 'stream'; traceId: string; owner: RunOwner; fromSeq: number }
+  | { kind: 'reply'; reply: CompletionReply }
+  | { kind: 'accepted'; accepted: RunAccepted }
+);
+
+/** A run's trace id from the Idempotency-Key its request carried: per tenant and principal, as every key. */
+const runTraceIdOfKey = (caller: Caller, key: string) =>
+  `trc_k${createHash('sha256')
+    .update(JSON.stringify([caller.tenantId, caller.principal, key]))
+    .digest('hex')
+    .slice(0, 27)}`;
+
+/**
+ * What makes two completion requests the same request: the agent and the body, but not `stream` or
+ * `background`, since a repeat may attach to a run streamed or not.
+ */
+const requestHashOf = (agentId: string, body: CompletionBody) => {
+  const { stream: _stream, background: _background, ...asked } = body;
+  return createHash('sha256')
+    .update(canonicalJson({ agent_id: agentId, ...asked }))
+    .digest('hex');
+};
+
+const runOwner = (tenantId: string, run: Pick<CompletionRun, 'session_id' | 'agent_id' | 'workflow_id' | 'run_id'>): RunOwner => ({
+  tenant_id: tenantId,
+  session_id: run.session_id,
+  agent_id: run.agent_id,
+  workflow_id: run.workflow_id,
+  run_id: run.run_id ?? '',
+});
 
 /** How long a request waits for a session's previous run to close once that run has answered. */
 const CLOSING_RUN_WAIT_MS = 5_000;
@@ -46,12 +106,12 @@ function runError(err: unknown): AppError {
 
 const wasCancelled = (err: unknown) => err instanceof WorkflowFailedError && err.cause instanceof CancelledFailure;
 
-/** The 202 reply of a run that goes on without the client: where to follow it. */
-export const acceptedRun = (run: StartedRun): RunAccepted => ({
-  trace_id: run.input.traceId,
-  session_id: run.input.sessionId,
-  status: run.status,
-  links: { self: `/v1/combo/completions/${run.input.traceId}`, events: `/v1/combo/completions/${run.input.traceId}/events` },
+/** The 202 reply of a run that goes on without the client: where to follow it, and where it is now. */
+const acceptedOf = (run: { trace_id: string; session_id: string; status: string }): RunAccepted => ({
+  trace_id: run.trace_id,
+  session_id: run.session_id,
+  status: run.status === 'queued' || run.status === 'waiting_approval' ? run.status : 'running',
+  links: { self: `/v1/combo/completions/${run.trace_id}`, events: `/v1/combo/completions/${run.trace_id}/events` },
 });
 
 /** A run's reply built from its record (a cancelled run, or one followed after the request that started it). */
@@ -69,7 +129,7 @@ const replyOfRecord = (run: CompletionRun, input: Pick<CompletionInput, 'offline
 });
 
 export function createCompletionCommands(deps: CompletionCommandDeps) {
-  const { temporal, config, completionRuns } = deps;
+  const { temporal, config, completionRuns, runEvents } = deps;
   const taskQueue = config.TEMPORAL_TASK_QUEUE;
 
   /**
@@ -140,108 +200,212 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     return null;
   }
 
+  /**
+   * Checks a completion request, builds the workflow's input and hands it to its session's
+   * workflow, which starts it at once, queues it, or (strategy `reject`) refuses it with 10005
+   * while another run of the session is going. Everything the run reads of the agent, session
+   * and skills is read here, once.
+   */
+  async function start(
+    tenantId: string,
+    agentId: string,
+    body: CompletionBody,
+    traceId: string,
+    requested: { by: string; hash: string },
+  ): Promise<StartedRun> {
+    const [input, agent] = await Promise.all([
+      prepareCompletionInput(deps, {
+        traceId,
+        tenantId,
+        agentId,
+        sessionId: body.session_id,
+        question: body.question,
+        // A background run streams its model's answer into its events, for whoever follows it.
+        stream: body.stream || body.background,
+        route: body.route,
+        attachments: body.attachments,
+        contextIds: body.context_ids,
+      }),
+      deps.agents.get(tenantId, agentId),
+    ]);
+    // The run's record and its submission go together; a refused submission removes the record. A
+    // trace id recorded already is a second request racing with the same Idempotency-Key.
+    const recorded = completionRuns
+      .start({
+        traceId,
+        tenantId,
+        agentId,
+        sessionId: input.sessionId,
+        kind: 'chat',
+        workflowId: completionWorkflowId(traceId),
+        route: input.route.text,
+        question: body.question,
+        stream: body.stream,
+        offline: input.offline,
+        requestedBy: requested.by,
+        requestHash: requested.hash,
+        separateDuties: input.approval?.separateDuties ?? false,
+      })
+      .catch((err: unknown) => {
+        if (isDuplicateKey(err))
+          throw conflict('a request with this Idempotency-Key is still being processed; retry later', {
+            field: 'header.Idempotency-Key',
+          });
+        throw err;
+      });
+    let submitted: Omit<StartedRun, 'input'>;
+    try {
+      [, submitted] = await Promise.all([recorded, submit(input, body.multitask_strategy ?? agent.multitask_strategy)]);
+    } catch (err) {
+      await recorded.then(() => completionRuns.discard(traceId)).catch(() => undefined);
+      throw err;
+    }
+    // Only the run's own workflow writes its record from here on (a running run's run id is read
+    // from Temporal until its end records it): FerretDB applies an update by rewriting the whole
+    // document, so a second writer racing the run's end could undo it.
+    if (submitted.status === 'queued') await completionRuns.queued(traceId);
+    return { input, ...submitted };
+  }
+
+  /**
+   * Waits for the run, at most COMPLETION_REPLY_WAIT_MS, and shapes its outcome as the reply; null
+   * when the run is still going then (it goes on: the client follows it by trace id). A cancelled
+   * run answers with what it had (`stop_reason: canceled`).
+   */
+  async function awaitReply(run: StartedRun): Promise<CompletionReply | null> {
+    if (!run.admitted) return null;
+    const ended = await waitForEnd(run.input.tenantId, run.input.traceId, Date.now() + config.COMPLETION_REPLY_WAIT_MS);
+    if (ended === null) return null;
+    if (ended.error !== undefined) {
+      if (!wasCancelled(ended.error)) throw runError(ended.error);
+      return replyOfRecord(await completionRuns.get(run.input.tenantId, run.input.traceId), run.input);
+    }
+    const outcome = ended.outcome!;
+    return {
+      session_id: run.input.sessionId,
+      answer: outcome.answer,
+      reference: outcome.reference,
+      trace_id: run.input.traceId,
+      cost: outcome.cost,
+      route: run.input.route.text,
+      model: outcome.model,
+      offline: run.input.offline,
+      stop_reason: outcome.stopReason,
+      artifacts: outcome.artifacts,
+    };
+  }
+
+  /**
+   * The reply of a run started earlier (a request repeated with its Idempotency-Key): waited for
+   * like a first request's, at most COMPLETION_REPLY_WAIT_MS; null while it is still going.
+   */
+  async function follow(tenantId: string, traceId: string): Promise<CompletionReply | null> {
+    await waitForEnd(tenantId, traceId, Date.now() + config.COMPLETION_REPLY_WAIT_MS);
+    const run = await completionRuns.get(tenantId, traceId);
+    if (run.status === 'failed' && run.error) {
+      const code = KNOWN_CODES.has(run.error.code) ? (run.error.code as AppError['code']) : ErrorCodes.INTERNAL;
+      throw new AppError(code, run.error.message);
+    }
+    if (run.status !== 'completed' && run.status !== 'canceled') return null;
+    return replyOfRecord(run, { offline: run.offline });
+  }
+
+  /** The run's owner, from its record; another tenant's run does not exist for the caller. */
+  async function ownerOf(tenantId: string, traceId: string): Promise<RunOwner> {
+    return runOwner(tenantId, await completionRuns.get(tenantId, traceId));
+  }
+
+  /**
+   * A request repeated with its Idempotency-Key: attaches to the run the first one started, as a
+   * stream, the reply or a 202. Another request with the same key (another agent, session,
+   * question, ... anything but `stream` and `background`) is 10005.
+   */
+  async function attach(
+    tenantId: string,
+    request: CompletionRequest,
+    traceId: string,
+    requestHash: string,
+  ): Promise<CompletionAnswer | null> {
+    const earlier = await completionRuns.findRequested(tenantId, traceId);
+    if (!earlier) return null;
+    const { run } = earlier;
+    // Runs recorded before requests were fingerprinted are compared by agent and session.
+    const same = earlier.requestHash
+      ? earlier.requestHash === requestHash
+      : run.agent_id === request.agentId && run.session_id === request.body.session_id;
+    if (!same)
+      throw conflict('header.Idempotency-Key: this key was used for another request; a new request needs a new key', {
+        field: 'header.Idempotency-Key',
+      });
+    if (request.body.stream) return { replayed: true, kind: 'stream', traceId, owner: runOwner(tenantId, run), fromSeq: 0 };
+    const reply = request.body.background ? null : await follow(tenantId, traceId);
+    return reply ? { replayed: true, kind: 'reply', reply } : { replayed: true, kind: 'accepted', accepted: acceptedOf(run) };
+  }
+
   return {
     /**
-     * Checks a completion request, builds the workflow's input and hands it to its session's
-     * workflow, which starts it at once, queues it, or (strategy `reject`) refuses it with 10005
-     * while another run of the session is going. Everything the run reads of the agent, session
-     * and skills is read here, once.
+     * A request to ask an agent, whole: a resumed stream attaches to its run; a request repeated
+     * with its Idempotency-Key attaches to the run the key started (the run's trace id, and so its
+     * workflow id, follows from the key, from any API process); else the run starts, its first
+     * stream events are recorded, and the answer is its stream, its reply (waited for at most
+     * COMPLETION_REPLY_WAIT_MS, else a 202 saying where it is) or a 202 for a background run.
      */
-    async start(tenantId: string, agentId: string, body: CompletionBody, traceId: string, requestedBy: string): Promise<StartedRun> {
-      const [input, agent] = await Promise.all([
-        prepareCompletionInput(deps, {
-          traceId,
-          tenantId,
-          agentId,
-          sessionId: body.session_id,
-          question: body.question,
-          // A background run streams its model's answer into its events, for whoever follows it.
-          stream: body.stream || body.background,
-          route: body.route,
-          attachments: body.attachments,
-          contextIds: body.context_ids,
-        }),
-        deps.agents.get(tenantId, agentId),
-      ]);
-      // The run's record and its submission go together; a refused submission removes the record. A
-      // trace id recorded already is a second request racing with the same Idempotency-Key.
-      const recorded = completionRuns
-        .start({
-          traceId,
-          tenantId,
-          agentId,
-          sessionId: input.sessionId,
-          kind: 'chat',
-          workflowId: completionWorkflowId(traceId),
-          route: input.route.text,
-          question: body.question,
-          stream: body.stream,
-          offline: input.offline,
-          requestedBy,
-          separateDuties: input.approval?.separateDuties ?? false,
-        })
-        .catch((err: unknown) => {
-          if (isDuplicateKey(err))
-            throw conflict('a request with this Idempotency-Key is still being processed; retry later', {
-              field: 'header.Idempotency-Key',
-            });
-          throw err;
+    async ask(caller: Caller, request: CompletionRequest): Promise<CompletionAnswer> {
+      const { agentId, body } = request;
+      if (request.resumeAfter) {
+        const { traceId, seq } = request.resumeAfter;
+        const owner = await ownerOf(caller.tenantId, traceId);
+        if (owner.session_id !== body.session_id || owner.agent_id !== agentId) {
+          throw new AppError(ErrorCodes.NOT_FOUND, `completion ${traceId} is not a run of this agent and session`, {
+            resource: 'completion',
+            id: traceId,
+          });
+        }
+        return { replayed: false, kind: 'stream', traceId, owner, fromSeq: seq + 1 };
+      }
+      if (body.background && body.stream)
+        throw invalid('background: a background run answers at once; follow it with GET …/events instead of stream', {
+          field: 'body.background',
         });
-      let submitted: Omit<StartedRun, 'input'>;
-      try {
-        [, submitted] = await Promise.all([recorded, submit(input, body.multitask_strategy ?? agent.multitask_strategy)]);
-      } catch (err) {
-        await recorded.then(() => completionRuns.discard(traceId)).catch(() => undefined);
-        throw err;
+      const requestHash = requestHashOf(agentId, body);
+      const traceId = request.idempotencyKey ? runTraceIdOfKey(caller, request.idempotencyKey) : request.traceId;
+      if (request.idempotencyKey) {
+        const attached = await attach(caller.tenantId, request, traceId, requestHash);
+        if (attached) return attached;
       }
-      // Only the run's own workflow writes its record from here on (a running run's run id is read
-      // from Temporal until its end records it): FerretDB applies an update by rewriting the whole
-      // document, so a second writer racing the run's end could undo it.
-      if (submitted.status === 'queued') await completionRuns.queued(traceId);
-      return { input, ...submitted };
-    },
-
-    /**
-     * Waits for the run, at most COMPLETION_REPLY_WAIT_MS, and shapes its outcome as the reply; null
-     * when the run is still going then (it goes on: the client follows it by trace id). A cancelled
-     * run answers with what it had (`stop_reason: canceled`).
-     */
-    async awaitReply(run: StartedRun): Promise<CompletionReply | null> {
-      if (!run.admitted) return null;
-      const ended = await waitForEnd(run.input.tenantId, run.input.traceId, Date.now() + config.COMPLETION_REPLY_WAIT_MS);
-      if (ended === null) return null;
-      if (ended.error !== undefined) {
-        if (!wasCancelled(ended.error)) throw runError(ended.error);
-        return replyOfRecord(await completionRuns.get(run.input.tenantId, run.input.traceId), run.input);
-      }
-      const outcome = ended.outcome!;
-      return {
+      const run = await start(caller.tenantId, agentId, body, traceId, { by: caller.ownerId, hash: requestHash });
+      const owner = runOwner(caller.tenantId, {
         session_id: run.input.sessionId,
-        answer: outcome.answer,
-        reference: outcome.reference,
-        trace_id: run.input.traceId,
-        cost: outcome.cost,
-        route: run.input.route.text,
-        model: outcome.model,
-        offline: run.input.offline,
-        stop_reason: outcome.stopReason,
-        artifacts: outcome.artifacts,
-      };
+        agent_id: run.input.agentId,
+        workflow_id: run.workflowId,
+        run_id: run.runId,
+      });
+      const firstEvents: StreamEvent[] = [
+        { event: 'thinking', data: { phase: 'accepted', trace_id: traceId, route: run.input.route.text, offline: run.input.offline } },
+        ...(run.status === 'queued' ? [{ event: 'thinking' as const, data: { phase: 'queued' as const } }] : []),
+      ];
+      const written = runEvents.append(traceId, 0, firstEvents, { owner, recordedAt: new Date(run.input.requestedAt) });
+      if (body.background) {
+        await written;
+        return {
+          replayed: false,
+          kind: 'accepted',
+          accepted: acceptedOf({ trace_id: traceId, session_id: run.input.sessionId, status: run.status }),
+        };
+      }
+      if (body.stream) {
+        await written;
+        return { replayed: false, kind: 'stream', traceId, owner, fromSeq: 0 };
+      }
+      const [, reply] = await Promise.all([written, awaitReply(run)]);
+      if (reply) return { replayed: false, kind: 'reply', reply };
+      // Still going: where it is now (it may be waiting for an approval).
+      return { replayed: false, kind: 'accepted', accepted: acceptedOf(await completionRuns.get(caller.tenantId, traceId)) };
     },
 
-    /**
-     * The reply of a run started earlier (a request repeated with its Idempotency-Key): waited for
-     * like a first request's, at most COMPLETION_REPLY_WAIT_MS; null while it is still going.
-     */
-    async follow(tenantId: string, traceId: string): Promise<CompletionReply | null> {
-      await waitForEnd(tenantId, traceId, Date.now() + config.COMPLETION_REPLY_WAIT_MS);
-      const run = await completionRuns.get(tenantId, traceId);
-      if (run.status === 'failed' && run.error) {
-        const code = KNOWN_CODES.has(run.error.code) ? (run.error.code as AppError['code']) : ErrorCodes.INTERNAL;
-        throw new AppError(code, run.error.message);
-      }
-      if (run.status !== 'completed' && run.status !== 'canceled') return null;
-      return replyOfRecord(run, { offline: run.offline });
+    /** Where a stream of a run's events starts: the run's owner (10004 for another tenant's run) and the event after `after`. */
+    async eventsFrom(tenantId: string, traceId: string, after: number | null): Promise<{ owner: RunOwner; fromSeq: number }> {
+      return { owner: await ownerOf(tenantId, traceId), fromSeq: after === null ? 0 : after + 1 };
     },
 
     /** Settles once the run has ended, however it ended (a queued run: once it has started and ended). */

@@ -2,14 +2,27 @@ import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundErro
 import type { Config } from '../common/config';
 import { conflict } from '../common/errors';
 import type { DocumentChunk } from '../common/schemas/knowledge';
+import { detectFormat } from '../knowledge/extract';
 import type { ChunkIndex, ChunkSelection } from '../stores/chunk-index';
 import type { Page, PageRequest } from '../stores/pagination';
 import { currentParse, type DocumentDoc, type DocumentStore, type NewDocument } from '../stores/documents';
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
+import { checkParser } from './knowledge-bases';
 import { ingestWorkflowId, startDocumentIngest } from './workflow-starts';
 
 /** How long a reparse waits for the previous parse's workflow to close after it wrote the outcome. */
 const CLOSING_PARSE_WAIT_MS = 5_000;
+
+/** A file uploaded into a knowledge base, as the request carried it. */
+export interface DocumentUpload {
+  tenantId: string;
+  kbId: string;
+  /** The parser asked for; else the knowledge base's. */
+  parserId?: string;
+  fileName: string;
+  contentType: string;
+  bytes: Buffer;
+}
 
 export interface DocumentCommandDeps {
   temporal: Client;
@@ -79,8 +92,27 @@ export function createDocumentCommands({ temporal, config, documents, knowledgeB
   }
 
   return {
-    /** Stores the upload and starts its parse; a parse that cannot start takes the upload back. */
-    async upload(input: NewDocument, traceId: string): Promise<DocumentDoc> {
+    /**
+     * An upload, whole: into the tenant's knowledge base (10004 for another's), split with the named
+     * parser or the base's (10001 naming `body.parser_id` when unknown) and its chunking, its format
+     * told from the bytes; stored, then its parse started. A parse that cannot start takes the upload back.
+     */
+    async upload(upload: DocumentUpload, traceId: string): Promise<DocumentDoc> {
+      const kb = await knowledgeBases.getDoc(upload.tenantId, upload.kbId);
+      const parserId = upload.parserId ?? kb.parser_id;
+      checkParser(parserId, 'body.parser_id');
+      const name = upload.fileName.slice(0, 255);
+      const input: NewDocument = {
+        tenantId: upload.tenantId,
+        kbId: kb._id,
+        name,
+        contentType: upload.contentType,
+        format: detectFormat(upload.bytes, name, upload.contentType) ?? null,
+        parserId,
+        chunkTokens: kb.chunk_tokens,
+        overlapTokens: kb.overlap_tokens,
+        bytes: upload.bytes,
+      };
       const doc = await documents.create(input);
       try {
         await startDocumentIngest(
@@ -106,6 +138,7 @@ export function createDocumentCommands({ temporal, config, documents, knowledgeB
      * Returns the document as it now is (`parsing`, `queued`).
      */
     async reparse(tenantId: string, docId: string, { parserId }: { parserId?: string }, traceId: string): Promise<DocumentDoc> {
+      if (parserId) checkParser(parserId, 'body.parser_id');
       const doc = await documents.getDoc(tenantId, docId);
       if (doc.status === 'parsing' || (await parseStillRunning(doc))) throw parseConflict(doc);
       const kb = await knowledgeBases.getDoc(tenantId, doc.kb_id);

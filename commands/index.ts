@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import type { Config } from '../common/config';
 import type { Logger } from '../common/logger';
+import type { KnowledgeCatalog } from '../knowledge/catalog';
 import type { AttachmentExtraction } from '../knowledge/parse-pool';
 import type { Stores } from '../stores';
 import { createAgentCommands } from './agents';
@@ -11,7 +12,9 @@ import { createCronCommands } from './cron';
 import { createDocumentCommands } from './documents';
 import { createFileCommands } from './files';
 import { createInboundCommands } from './inbound';
+import { createKnowledgeBaseCommands } from './knowledge-bases';
 import { createReadinessCheck } from './readiness';
+import { createSearchCommands } from './search';
 import { createApprovalCommands } from './run-approvals';
 import { createWebhookDispatchCommands } from './webhook-dispatch';
 
@@ -22,6 +25,8 @@ export interface CommandDeps {
   db: Db;
   es: EsClient;
   stores: Stores;
+  /** The embedding models (searches embed their question). */
+  catalog: KnowledgeCatalog;
   /** Reads attachments in parsing threads (the API's pool); a process that takes no uploads passes none. */
   attachmentParsing?: Pick<AttachmentExtraction, 'extract'>;
 }
@@ -35,7 +40,7 @@ const noAttachmentParsing: Pick<AttachmentExtraction, 'extract'> = {
  * per process by its composition root. The edges (routes, the inbound endpoints, the worker's
  * dispatcher, activities that start work) call these.
  */
-export function createCommands({ config, log, temporal, db, es, stores, attachmentParsing = noAttachmentParsing }: CommandDeps) {
+export function createCommands({ config, log, temporal, db, es, stores, catalog, attachmentParsing = noAttachmentParsing }: CommandDeps) {
   return {
     completions: createCompletionCommands({ ...stores, config, temporal }),
     approvals: createApprovalCommands({ ...stores, temporal }),
@@ -43,9 +48,11 @@ export function createCommands({ config, log, temporal, db, es, stores, attachme
     files: createFileCommands({ files: stores.files, extraction: attachmentParsing }),
     agents: createAgentCommands({ ...stores, temporal }),
     cron: createCronCommands({ ...stores, config, log, temporal }),
-    inbound: createInboundCommands({ triggers: stores.triggers, config, temporal }),
+    inbound: createInboundCommands({ triggers: stores.triggers, integrations: stores.integrations, config, log, temporal }),
     webhooks: createWebhookDispatchCommands({ ...stores, config, temporal }),
     readiness: createReadinessCheck({ temporal, db, es, config }),
+    knowledgeBases: createKnowledgeBaseCommands({ knowledgeBases: stores.knowledgeBases, catalog }),
+    search: createSearchCommands({ knowledgeBases: stores.knowledgeBases, chunkIndex: stores.chunkIndex, catalog }),
   };
 }
 

@@ -47,6 +47,8 @@ interface RunDoc {
   requested_by?: string | null;
   /** The agent's `approval.separate_duties` when the run started: its requester may not decide its approvals. */
   separate_duties?: boolean;
+  /** What an API run was asked, as a hash (agent and body but `stream` and `background`): a repeat of its Idempotency-Key must match it. */
+  request_hash?: string;
 }
 
 interface ApprovalDoc {
@@ -95,6 +97,8 @@ export interface NewRun {
   requestedBy?: string;
   /** The agent's `approval.separate_duties` at the start. */
   separateDuties?: boolean;
+  /** What an API run was asked (see RunDoc.request_hash); none for agent tasks. */
+  requestHash?: string;
 }
 
 export interface RunResult {
@@ -196,6 +200,7 @@ export function createCompletionRunStore(db: Db, options: CompletionRunStoreOpti
         finished_at: null,
         requested_by: run.requestedBy ?? null,
         ...(run.separateDuties ? { separate_duties: true } : {}),
+        ...(run.requestHash ? { request_hash: run.requestHash } : {}),
       });
     },
 
@@ -325,6 +330,12 @@ export function createCompletionRunStore(db: Db, options: CompletionRunStoreOpti
     async find(tenantId: string, traceId: string): Promise<CompletionRun | null> {
       const doc = await runs.findOne({ _id: traceId, tenant_id: tenantId });
       return doc ? presentRun(doc) : null;
+    },
+
+    /** A run with the hash of the request that started it (null: an agent task, or a run recorded before hashes were kept). */
+    async findRequested(tenantId: string, traceId: string): Promise<{ run: CompletionRun; requestHash: string | null } | null> {
+      const doc = await runs.findOne({ _id: traceId, tenant_id: tenantId });
+      return doc ? { run: presentRun(doc), requestHash: doc.request_hash ?? null } : null;
     },
 
     async get(tenantId: string, traceId: string): Promise<CompletionRun> {

@@ -31,12 +31,13 @@ export interface WorkerClients {
  */
 export function composeWorker({ config, log, db, es, temporal, pollIntervalsMs }: WorkerClients) {
   const stores = createStores(db, es, config, { readCaches: false });
-  const commands = createCommands({ config, log, temporal, db, es, stores });
+  const catalog = createKnowledgeCatalog(config);
+  const commands = createCommands({ config, log, temporal, db, es, stores, catalog });
   const parsing = createParsePool(parsePoolOptions(config, config.PARSE_TIMEOUT_MS));
   const activities: ActivityDeps = {
     config,
     stores,
-    catalog: createKnowledgeCatalog(config),
+    catalog,
     parsing,
     chat: config.LLM_BASE_URL
       ? createOpenAiChatClient({ baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS })

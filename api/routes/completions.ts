@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { createHash } from 'node:crypto';
-import { AppError, conflict, ErrorCodes, invalid } from '../../common/errors';
+import { invalid } from '../../common/errors';
 import { agentParams } from '../../common/schemas/agents';
 import {
   approvalDecision,
@@ -17,8 +16,7 @@ import {
 } from '../../common/schemas/completions';
 import { sessionParams } from '../../common/schemas/sessions';
 import { completionEventStream } from '../../common/schemas/stream-events';
-import { parseStreamEventId, type RunOwner, type StreamEvent } from '../../stores/run-events';
-import { acceptedRun } from '../../commands/completions';
+import { parseStreamEventId } from '../../stores/run-events';
 import type { Principal } from '../auth';
 import type { AppContext } from '../context';
 import { answerAccepted, defineRoute, STREAMED } from '../route';
@@ -55,19 +53,11 @@ tenant's, or (for documents) outside the agent's knowledge bases are 10004. A ma
 Without a configured model (LLM_BASE_URL unset) routes that need one are answered by the offline mode \`@kbqa@extractive@default@\`: quoted
 knowledge-base passages, introduced by a sentence saying that no language model was used, and \`offline: true\`.`;
 
-/** A run's trace id from the Idempotency-Key its request carried: per tenant and principal, as every key. */
-const runTraceIdOfKey = (principal: Principal, key: string) =>
-  `trc_k${createHash('sha256')
-    .update(JSON.stringify([principal.tenantId, `${principal.via}:${principal.userId}`, key]))
-    .digest('hex')
-    .slice(0, 27)}`;
-
-/** The 202 reply of a run followed by its record. */
-const acceptedOf = (run: { trace_id: string; session_id: string; status: string }) => ({
-  trace_id: run.trace_id,
-  session_id: run.session_id,
-  status: run.status === 'queued' || run.status === 'waiting_approval' ? run.status : ('running' as const),
-  links: { self: `/v1/combo/completions/${run.trace_id}`, events: `/v1/combo/completions/${run.trace_id}/events` },
+/** The caller as the completion commands know it: Idempotency-Keys are per tenant and principal. */
+const callerOf = (principal: Principal) => ({
+  tenantId: principal.tenantId,
+  principal: `${principal.via}:${principal.userId}`,
+  ownerId: principal.ownerId,
 });
 
 function resumePoint(ctx: AppContext): { traceId: string; seq: number } | null {
@@ -87,18 +77,6 @@ export const completionRoutes = (services: Services) => {
     pollMs: services.config.STREAM_POLL_MS,
     keepAliveMs: services.config.STREAM_KEEPALIVE_MS,
   };
-
-  /** The run's owner, from its record; another tenant's run does not exist for the caller. */
-  async function ownedRun(tenantId: string, traceId: string): Promise<RunOwner> {
-    const run = await services.completionRuns.get(tenantId, traceId);
-    return {
-      tenant_id: tenantId,
-      session_id: run.session_id,
-      agent_id: run.agent_id,
-      workflow_id: run.workflow_id,
-      run_id: run.run_id ?? '',
-    };
-  }
 
   const listRoute = (path: string, operationId: string, summary: string) => ({
     path,
@@ -126,65 +104,17 @@ export const completionRoutes = (services: Services) => {
       // A stream cannot be kept for repeats: the run follows from the key instead.
       idempotency: 'handler',
       handler: async ({ ctx, principal, params, body, idempotencyKey }) => {
-        const resume = resumePoint(ctx);
-        if (resume) {
-          const owner = await ownedRun(principal.tenantId, resume.traceId);
-          if (owner.session_id !== body.session_id || owner.agent_id !== params.agent_id) {
-            throw new AppError(ErrorCodes.NOT_FOUND, `completion ${resume.traceId} is not a run of this agent and session`, {
-              resource: 'completion',
-              id: resume.traceId,
-            });
-          }
-          streamRunEvents(ctx, streamDeps, resume.traceId, owner, resume.seq + 1);
-          return STREAMED;
-        }
-        if (body.background && body.stream)
-          throw invalid('background: a background run answers at once; follow it with GET …/events instead of stream', {
-            field: 'body.background',
-          });
-        // With an Idempotency-Key the run's trace id (and so its workflow id) follows from the key:
-        // a repeat attaches to the run the first request started, from any API process.
-        const traceId = idempotencyKey ? runTraceIdOfKey(principal, idempotencyKey) : ctx.state.traceId;
-        if (idempotencyKey) {
-          const earlier = await services.completionRuns.find(principal.tenantId, traceId);
-          if (earlier) {
-            if (earlier.agent_id !== params.agent_id || earlier.session_id !== body.session_id)
-              throw conflict('header.Idempotency-Key: this key started a run of another agent or session; a new request needs a new key', {
-                field: 'header.Idempotency-Key',
-              });
-            ctx.set('Idempotent-Replayed', 'true');
-            if (body.stream) {
-              streamRunEvents(ctx, streamDeps, traceId, await ownedRun(principal.tenantId, traceId), 0);
-              return STREAMED;
-            }
-            const reply = body.background ? null : await services.commands.completions.follow(principal.tenantId, traceId);
-            return reply ?? answerAccepted(ctx, acceptedOf(earlier));
-          }
-        }
-        const run = await services.commands.completions.start(principal.tenantId, params.agent_id, body, traceId, principal.ownerId);
-        const owner: RunOwner = {
-          tenant_id: principal.tenantId,
-          session_id: run.input.sessionId,
-          agent_id: run.input.agentId,
-          workflow_id: run.workflowId,
-          run_id: run.runId ?? '',
-        };
-        const firstEvents: StreamEvent[] = [
-          { event: 'thinking', data: { phase: 'accepted', trace_id: traceId, route: run.input.route.text, offline: run.input.offline } },
-          ...(run.status === 'queued' ? [{ event: 'thinking' as const, data: { phase: 'queued' as const } }] : []),
-        ];
-        const written = services.runEvents.append(traceId, 0, firstEvents, { owner, recordedAt: new Date(run.input.requestedAt) });
-        if (body.background) {
-          await written;
-          return answerAccepted(ctx, acceptedRun(run));
-        }
-        if (!body.stream) {
-          const [, reply] = await Promise.all([written, services.commands.completions.awaitReply(run)]);
-          // Still going: where it is now (it may be waiting for an approval).
-          return reply ?? answerAccepted(ctx, acceptedOf(await services.completionRuns.get(principal.tenantId, traceId)));
-        }
-        await written;
-        streamRunEvents(ctx, streamDeps, traceId, owner, 0);
+        const answer = await services.commands.completions.ask(callerOf(principal), {
+          agentId: params.agent_id,
+          body,
+          idempotencyKey,
+          resumeAfter: resumePoint(ctx),
+          traceId: ctx.state.traceId,
+        });
+        if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
+        if (answer.kind === 'reply') return answer.reply;
+        if (answer.kind === 'accepted') return answerAccepted(ctx, answer.accepted);
+        streamRunEvents(ctx, streamDeps, answer.traceId, answer.owner, answer.fromSeq);
         return STREAMED;
       },
     }),
@@ -201,13 +131,13 @@ export const completionRoutes = (services: Services) => {
       response: 'raw',
       eventStream: completionEventStream,
       handler: async ({ ctx, principal, params, query }) => {
-        const owner = await ownedRun(principal.tenantId, params.trace_id);
         const resume = resumePoint(ctx) ?? (query.last_event_id ? parseStreamEventId(query.last_event_id) : null);
         if (query.last_event_id && !resume)
           throw invalid('query.last_event_id: must be an event id of a completion stream', { field: 'query.last_event_id' });
         if (resume && resume.traceId !== params.trace_id)
           throw invalid('Last-Event-ID names another completion', { field: 'header.Last-Event-ID' });
-        streamRunEvents(ctx, streamDeps, params.trace_id, owner, resume ? resume.seq + 1 : 0);
+        const { owner, fromSeq } = await services.commands.completions.eventsFrom(principal.tenantId, params.trace_id, resume?.seq ?? null);
+        streamRunEvents(ctx, streamDeps, params.trace_id, owner, fromSeq);
       },
     }),
     defineRoute({

@@ -1,20 +1,13 @@
 import { z } from 'zod';
-import { AppError, ErrorCodes, invalid, unauthenticated } from '../../common/errors';
+import { AppError, ErrorCodes } from '../../common/errors';
 import { inboundAccepted, inboundPayload, type IntegrationChannel } from '../../common/schemas/integrations';
 import { triggerId } from '../../common/schemas/triggers';
-import { signatureMatches } from '../../common/signature';
-import { normaliseInbound } from '../../triggers/channels';
-import { readInboundBody } from '../../triggers/inbound-body';
 import { INBOUND_CHANNELS, type InboundChannel } from '../../common/inbound-event';
 import type { AppContext } from '../context';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
 
 const tag = 'Inbound webhooks';
-
-const MAX_EVENT_ID_CHARS = 200;
-const INTEGRATION_ID = /^int_[A-Za-z0-9]{1,64}$/;
-const UNIX_SECONDS = /^\d{1,12}$/;
 
 const isInboundChannel = (value: string): value is InboundChannel => (INBOUND_CHANNELS as readonly string[]).includes(value);
 
@@ -52,67 +45,22 @@ const verification =
   'per trigger on the generic channel); refused ones count separately, per integration and client address, so forged ' +
   'calls cannot use up the ceiling of signed ones.';
 
-export const inboundWebhookRoutes = ({ integrations, commands, config, log }: Services) => {
-  /** The same answer whatever failed, so a caller learns nothing; the reason goes to the debug log. */
-  function refuse(ctx: AppContext, channel: string, reason: string, integrationId?: string): never {
-    log.debug('inbound webhook refused', { trace_id: ctx.state.traceId, channel, reason, integration_id: integrationId });
-    throw unauthenticated('signature verification failed');
-  }
-
-  async function receive(ctx: AppContext, channel: IntegrationChannel, named: string | undefined, generic?: string) {
-    const receivedAt = new Date();
-    const integrationId = named ?? (ctx.get('x-combo-integration') || undefined);
-    if (!integrationId || !INTEGRATION_ID.test(integrationId)) refuse(ctx, channel, 'no integration id, or not an int_ id');
-    const verifier = await integrations.verifierOf(integrationId);
-    if (!verifier || verifier.channel !== channel) refuse(ctx, channel, 'no such integration on this channel', integrationId);
-
-    const eventId = ctx.get('x-combo-event-id');
-    if (!eventId || eventId.length > MAX_EVENT_ID_CHARS) {
-      throw invalid(`the X-Combo-Event-Id header is required (1-${MAX_EVENT_ID_CHARS} characters)`, { field: 'header.X-Combo-Event-Id' });
-    }
-    const timestamp = ctx.get('x-combo-timestamp');
-    if (!UNIX_SECONDS.test(timestamp)) refuse(ctx, channel, 'timestamp missing or not an integer', integrationId);
-    const skew = Math.abs(receivedAt.getTime() / 1000 - Number(timestamp));
-    if (skew > config.INBOUND_TIMESTAMP_TOLERANCE_S)
-      refuse(ctx, channel, `timestamp ${Math.round(skew)} s from the server clock`, integrationId);
-    const rawBody = ctx.state.rawBody ?? Buffer.alloc(0);
-    const signature = ctx.get('x-combo-signature');
-    // Every secret is tried (no early exit), so the timing does not tell which one matched.
-    const matches = verifier.secrets.map((secret) => signatureMatches(secret, timestamp, rawBody, signature));
-    if (!matches.includes(true)) refuse(ctx, channel, signature ? 'signature mismatch' : 'no signature', integrationId);
-    await ctx.state.inboundVerified?.();
-
-    const body = readInboundBody(rawBody, {
+export const inboundWebhookRoutes = ({ commands }: Services) => {
+  const receive = (ctx: AppContext, channel: IntegrationChannel, named: string | undefined, triggerId?: string) =>
+    commands.inbound.receive({
+      channel,
+      integrationId: named ?? (ctx.get('x-combo-integration') || undefined),
+      ...(triggerId ? { triggerId } : {}),
+      eventId: ctx.get('x-combo-event-id'),
+      timestamp: ctx.get('x-combo-timestamp'),
+      signature: ctx.get('x-combo-signature'),
       contentEncoding: ctx.get('content-encoding'),
       charset: ctx.request.charset,
-      maxBytes: config.MAX_JSON_BODY_BYTES,
+      headers: ctx.headers,
+      rawBody: ctx.state.rawBody ?? Buffer.alloc(0),
+      traceId: ctx.state.traceId,
+      ...(ctx.state.inboundVerified ? { onVerified: ctx.state.inboundVerified } : {}),
     });
-    const event = normaliseInbound(channel, ctx.headers, body.payload, eventId, receivedAt);
-    const { payload: _payload, ...summary } = event;
-    const fresh = await integrations.recordInbound(integrationId, verifier.tenantId, event, body.text, generic ?? null);
-    if (!fresh) return { ...summary, duplicate: true, tasks: [] };
-    let tasks;
-    try {
-      tasks = await commands.inbound.dispatch(verifier.tenantId, event, { integrationId, ...(generic ? { triggerId: generic } : {}) });
-    } catch (err) {
-      await integrations.forgetInbound(integrationId, eventId).catch((forgetErr: unknown) =>
-        log.warn('inbound event id kept after a failed dispatch; a retry will count as a duplicate', {
-          trace_id: ctx.state.traceId,
-          integration_id: integrationId,
-          error: String(forgetErr),
-        }),
-      );
-      throw err;
-    }
-    await integrations.recordDispatched(integrationId, eventId, tasks).catch((err: unknown) =>
-      log.warn('could not record the tasks an inbound event started', {
-        trace_id: ctx.state.traceId,
-        integration_id: integrationId,
-        error: String(err),
-      }),
-    );
-    return { ...summary, duplicate: false, tasks };
-  }
 
   return [
     defineRoute({

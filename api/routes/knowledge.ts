@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { invalid } from '../../common/errors';
 import { deletedResult, namedPageQuery, pageQuery } from '../../common/schemas/common';
 import {
   createKnowledgeBaseBody,
@@ -18,9 +17,8 @@ import {
   uploadBody,
   uploadFields,
 } from '../../common/schemas/knowledge';
-import { detectFormat, SUPPORTED_FORMATS } from '../../knowledge/extract';
-import { getParser, listParsers } from '../../knowledge/parsers';
-import { searchChunks } from '../../knowledge/search';
+import { SUPPORTED_FORMATS } from '../../knowledge/extract';
+import { listParsers } from '../../knowledge/parsers';
 import { presentDocument } from '../../stores/documents';
 import { uploadedFile } from '../middleware/upload-body';
 import { defineRoute } from '../route';
@@ -37,22 +35,6 @@ const embeddingModelList = z
 
 export const knowledgeRoutes = (services: Services) => {
   const { knowledgeBases, documents, catalog, commands } = services;
-
-  function checkParser(id: string, field: string): void {
-    if (!getParser(id)) throw invalid(`${field}: unknown parser ${id}; GET /v1/kb/parsers lists them`, { field });
-  }
-
-  /** A dimension is recorded at creation: the local model's is fixed, a remote one's is asked once. */
-  async function embeddingFor(model: string | undefined) {
-    const chosen = model ?? catalog.defaultModel;
-    const embedder = catalog.embedder(chosen);
-    if (!embedder)
-      throw invalid(`body.embedding_model: ${chosen} is not offered here; GET /v1/kb/embedding-models lists them`, {
-        field: 'body.embedding_model',
-      });
-    if (embedder.dimension === 0) await embedder.embed(['dimension probe']);
-    return { model: embedder.model, dimension: embedder.dimension };
-  }
 
   return [
     defineRoute({
@@ -84,11 +66,7 @@ export const knowledgeRoutes = (services: Services) => {
       summary: 'Create a knowledge base',
       body: createKnowledgeBaseBody,
       response: knowledgeBase,
-      handler: async ({ principal, body }) => {
-        checkParser(body.parser_id, 'body.parser_id');
-        const { embedding_model: model, ...rest } = body;
-        return knowledgeBases.create(principal.tenantId, rest, await embeddingFor(model));
-      },
+      handler: ({ principal, body }) => commands.knowledgeBases.create(principal.tenantId, body),
     }),
     defineRoute({
       method: 'get',
@@ -120,14 +98,7 @@ export const knowledgeRoutes = (services: Services) => {
       params: kbParams,
       body: updateKnowledgeBaseBody,
       response: knowledgeBase,
-      handler: async ({ principal, params, body }) => {
-        if (body.parser_id) checkParser(body.parser_id, 'body.parser_id');
-        const current = await knowledgeBases.getDoc(principal.tenantId, params.kb_id);
-        if ((body.overlap_tokens ?? current.overlap_tokens) >= (body.chunk_tokens ?? current.chunk_tokens)) {
-          throw invalid('body.overlap_tokens: must be below chunk_tokens', { field: 'body.overlap_tokens' });
-        }
-        return knowledgeBases.update(principal.tenantId, params.kb_id, body);
-      },
+      handler: ({ principal, params, body }) => commands.knowledgeBases.update(principal.tenantId, params.kb_id, body),
     }),
     defineRoute({
       method: 'delete',
@@ -172,21 +143,13 @@ export const knowledgeRoutes = (services: Services) => {
       response: document,
       handler: async ({ ctx, principal, body: fields }) => {
         const file = uploadedFile(ctx);
-        const kb = await knowledgeBases.getDoc(principal.tenantId, fields.kb_id);
-        const parserId = fields.parser_id ?? kb.parser_id;
-        checkParser(parserId, 'body.parser_id');
-        const name = (file.originalFilename ?? 'upload').slice(0, 255);
-        const contentType = file.mimetype ?? 'application/octet-stream';
         const doc = await commands.documents.upload(
           {
             tenantId: principal.tenantId,
-            kbId: kb._id,
-            name,
-            contentType,
-            format: detectFormat(file.contents, name, contentType) ?? null,
-            parserId,
-            chunkTokens: kb.chunk_tokens,
-            overlapTokens: kb.overlap_tokens,
+            kbId: fields.kb_id,
+            ...(fields.parser_id ? { parserId: fields.parser_id } : {}),
+            fileName: file.originalFilename ?? 'upload',
+            contentType: file.mimetype ?? 'application/octet-stream',
             bytes: file.contents,
           },
           ctx.state.traceId,
@@ -241,7 +204,6 @@ export const knowledgeRoutes = (services: Services) => {
       body: reparseBody,
       response: document,
       handler: async ({ ctx, principal, params, body }) => {
-        if (body.parser_id) checkParser(body.parser_id, 'body.parser_id');
         return presentDocument(
           await commands.documents.reparse(principal.tenantId, params.doc_id, { parserId: body.parser_id }, ctx.state.traceId),
         );
@@ -274,10 +236,7 @@ export const knowledgeRoutes = (services: Services) => {
         'by that score, and top_k are returned. All knowledge bases of one search must share an embedding model.',
       body: searchBody,
       response: searchResult,
-      handler: async ({ principal, body }) => {
-        const kbs = await knowledgeBases.getMany(principal.tenantId, body.kb_ids);
-        return searchChunks(services, principal.tenantId, kbs, body);
-      },
+      handler: ({ principal, body }) => commands.search.search(principal.tenantId, body),
     }),
   ];
 };

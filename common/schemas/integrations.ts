@@ -99,3 +99,5 @@ export const inboundAccepted = z
       .meta({ description: 'one agent task per matching event trigger' }),
   })
   .meta({ id: 'InboundWebhookAccepted' });
+
+export type InboundAccepted = z.infer<typeof inboundAccepted>;

@@ -284,4 +284,36 @@ describe('run control', () => {
     const runs = (await api.call('GET', `/v1/combo/sessions/${sessionId}/completions`, { key: api.adminKey })).json.data;
     expect(runs.total).toBe(1);
   });
+
+  it('refuses an Idempotency-Key sent with another request (10005), and attaches a repeat streamed or in the background', async () => {
+    const sessionId = await newSession();
+    scriptModel({ body: chatAnswer('First.') });
+    const key = `key-other-${Date.now()}`;
+    const asked = { session_id: sessionId, question: 'the first question' };
+    const first = await complete(asked, { 'idempotency-key': key });
+    expect(first.status).toBe(200);
+    for (const other of [
+      { ...asked, question: 'another question' },
+      { ...asked, route: '@kbqa@extractive@default@' },
+      { ...asked, multitask_strategy: 'enqueue' },
+    ]) {
+      const refused = await complete(other, { 'idempotency-key': key });
+      expect({ status: refused.status, code: refused.json.code, field: refused.json.data?.field }).toEqual({
+        status: 409,
+        code: 10005,
+        field: 'header.Idempotency-Key',
+      });
+    }
+    // `stream` and `background` are how the answer is delivered, not what is asked.
+    const background = await complete({ ...asked, background: true }, { 'idempotency-key': key });
+    expect({ status: background.status, replayed: background.headers.get('idempotent-replayed') }).toEqual({ status: 202, replayed: 'true' });
+    expect(background.json.data.trace_id).toBe(first.json.data.trace_id);
+    const streamed = await readSse(`${api.url}/v1/combo/agents/${agentId}/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api.adminKey}`, 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify({ ...asked, stream: true }),
+    });
+    expect(streamed.events.at(-1)).toMatchObject({ event: 'done', data: { trace_id: first.json.data.trace_id } });
+    expect(chatRequests()).toHaveLength(1);
+  });
 });

@@ -83,24 +83,24 @@ describe('text the stores cannot hold', () => {
   it('fails a run whose text the store refuses with error and done, and the worker goes on with the next run', async () => {
     // Past the API's own refusal, as text from any other path would arrive: straight to the worker.
     const traceId = newTraceId();
-    const run = await api.services.commands.completions.start(
-      'default',
-      agentId,
+    const answer = await api.services.commands.completions.ask(
+      { tenantId: 'default', principal: 'test', ownerId: 'test' },
       {
-        session_id: sessionId,
-        question: 'a question with \u0000 inside',
-        stream: true,
-        background: false,
-        attachments: [],
-        context_ids: [],
+        agentId,
+        body: {
+          session_id: sessionId,
+          question: 'a question with \u0000 inside',
+          stream: true,
+          background: false,
+          attachments: [],
+          context_ids: [],
+        },
+        resumeAfter: null,
+        traceId,
       },
-      traceId,
-      'test',
     );
-    // The stream's first event names its owner, as the completion route writes it.
-    const owner = { tenant_id: 'default', session_id: sessionId, agent_id: agentId, workflow_id: run.workflowId, run_id: run.runId ?? '' };
-    await api.services.runEvents.append(traceId, 0, [{ event: 'thinking', data: { phase: 'accepted', trace_id: traceId } }], { owner });
-    await expect(api.services.temporal.workflow.getHandle(run.workflowId, run.runId ?? undefined).result()).rejects.toThrow();
+    if (answer.kind !== 'stream') throw new Error(`expected a stream, got ${answer.kind}`);
+    await expect(api.services.temporal.workflow.getHandle(answer.owner.workflow_id).result()).rejects.toThrow();
 
     const stream = await readSse(`${api.url}/v1/combo/completions/${traceId}/events`, {
       headers: { authorization: `Bearer ${api.adminKey}` },
