@@ -1,9 +1,14 @@
 import type { Client } from '@temporalio/client';
-import { conflict } from '../common/errors';
+import type { Config } from '../common/config';
+import { conflict, invalid } from '../common/errors';
 import type { AgentDependents } from '../common/schemas/agent-delete';
+import type { Agent, CreateAgentBody, UpdateAgentBody } from '../common/schemas/agents';
+import { parseRoute } from '../completion/route-catalog';
 import type { AgentStore } from '../stores/agents';
 import type { CronJobStore } from '../stores/cron-jobs';
+import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
 import type { SessionStore } from '../stores/sessions';
+import type { SkillStore } from '../stores/skills';
 import type { TriggerStore } from '../stores/triggers';
 import { deleteCronSchedule } from './cron';
 
@@ -14,14 +19,45 @@ export interface AgentCommandDeps {
   sessions: SessionStore;
   cronJobs: CronJobStore;
   triggers: TriggerStore;
+  knowledgeBases: KnowledgeBaseStore;
+  skills: SkillStore;
   temporal: Client;
+  config: Config;
 }
 
 /**
- * Deleting an agent must not leave cron jobs or triggers that would start tasks on nothing: they
- * refuse the delete (10005 naming them) unless the caller asks for them to go too.
+ * Agents: what one refers to must exist when it is saved; deleting one must not leave cron jobs or
+ * triggers that would start tasks on nothing: they refuse the delete (10005 naming them) unless the
+ * caller asks for them to go too.
  */
-export function createAgentCommands({ agents, sessions, cronJobs, triggers, temporal }: AgentCommandDeps) {
+export function createAgentCommands({ agents, sessions, cronJobs, triggers, knowledgeBases, skills, temporal, config }: AgentCommandDeps) {
+  // A call waits at most half of what remains of its run (workflows/completion.ts): a longer timeout would never be reached.
+  const approvalTimeoutMaxS = Math.floor(config.COMPLETION_RUN_TIMEOUT_MS / 2000);
+
+  /** What an agent refers to must exist: a run would otherwise fail later, far from the mistake. */
+  async function checkReferences(tenantId: string, body: UpdateAgentBody): Promise<void> {
+    if (body.default_route) parseRoute(body.default_route, 'body.default_route');
+    if (body.approval && body.approval.timeout_s > approvalTimeoutMaxS)
+      throw invalid(
+        `body.approval.timeout_s: at most ${approvalTimeoutMaxS} (half of the run time bound, COMPLETION_RUN_TIMEOUT_MS ${config.COMPLETION_RUN_TIMEOUT_MS} ms)`,
+        { field: 'body.approval.timeout_s' },
+      );
+    await Promise.all([
+      body.kb_ids ? knowledgeBases.getMany(tenantId, body.kb_ids) : undefined,
+      ...(body.skills ?? []).map((id) => skills.get(tenantId, id)),
+      ...(body.approval?.tools ?? []).map((name, i) => approvedToolExists(tenantId, name, `body.approval.tools.${i}`)),
+    ]);
+  }
+
+  /** A misspelt skill tool would leave the real one unguarded: it must name a tool of an installed skill. */
+  async function approvedToolExists(tenantId: string, name: string, field: string): Promise<void> {
+    const at = name.indexOf('__');
+    if (at < 0) return;
+    const [skill, tool] = [name.slice(0, at), name.slice(at + 2)];
+    if (!(await skills.offersTool(tenantId, skill, tool)))
+      throw invalid(`${field}: no installed skill ${skill} has a tool ${tool}`, { field });
+  }
+
   async function dependents(tenantId: string, agentId: string): Promise<AgentDependents> {
     const [cronIds, triggerIds] = await Promise.all([cronJobs.idsForAgent(tenantId, agentId), triggers.idsForAgent(tenantId, agentId)]);
     return { cron_ids: cronIds, trigger_ids: triggerIds };
@@ -37,6 +73,17 @@ export function createAgentCommands({ agents, sessions, cronJobs, triggers, temp
   }
 
   return {
+    async create(tenantId: string, body: CreateAgentBody): Promise<Agent> {
+      await checkReferences(tenantId, body);
+      return agents.create(tenantId, body);
+    },
+
+    /** Fields present replace the stored ones. */
+    async update(tenantId: string, agentId: string, body: UpdateAgentBody): Promise<Agent> {
+      await checkReferences(tenantId, body);
+      return agents.update(tenantId, agentId, body);
+    },
+
     async remove(tenantId: string, agentId: string, { cascade }: { cascade: boolean }): Promise<void> {
       await agents.get(tenantId, agentId);
       const found = await dependents(tenantId, agentId);

@@ -452,7 +452,11 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       return { ...run, run_id: described?.runId ?? null };
     },
 
-    list: (tenantId: string, query: RunListQuery, scope: { sessionId?: string; agentId?: string } = {}) =>
-      completionRuns.list(tenantId, query, scope),
+    /** The tenant's runs, or a session's or an agent's (10004 when the tenant has no such session or agent). */
+    async list(tenantId: string, query: RunListQuery, scope: { sessionId?: string; agentId?: string } = {}) {
+      if (scope.sessionId) await deps.sessions.get(tenantId, scope.sessionId);
+      if (scope.agentId) await deps.agents.get(tenantId, scope.agentId);
+      return completionRuns.list(tenantId, query, scope);
+    },
   };
 }

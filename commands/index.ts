@@ -16,7 +16,11 @@ import { createKnowledgeBaseCommands } from './knowledge-bases';
 import { createReadinessCheck } from './readiness';
 import { createSearchCommands } from './search';
 import { createApprovalCommands } from './run-approvals';
+import { createSessionCommands } from './sessions';
+import { createSkillCommands } from './skills';
+import { createTriggerCommands } from './triggers';
 import { createWebhookDispatchCommands } from './webhook-dispatch';
+import { createWebhookSubscriptionCommands } from './webhook-subscriptions';
 
 export interface CommandDeps {
   config: Config;
@@ -46,10 +50,14 @@ export function createCommands({ config, log, temporal, db, es, stores, catalog,
     approvals: createApprovalCommands({ ...stores, temporal }),
     documents: createDocumentCommands({ ...stores, config, temporal }),
     files: createFileCommands({ files: stores.files, extraction: attachmentParsing }),
-    agents: createAgentCommands({ ...stores, temporal }),
+    agents: createAgentCommands({ ...stores, temporal, config }),
     cron: createCronCommands({ ...stores, config, log, temporal }),
     inbound: createInboundCommands({ triggers: stores.triggers, integrations: stores.integrations, config, log, temporal }),
     webhooks: createWebhookDispatchCommands({ ...stores, config, temporal }),
+    subscriptions: createWebhookSubscriptionCommands({ ...stores, config }),
+    triggers: createTriggerCommands(stores),
+    sessions: createSessionCommands(stores),
+    skills: createSkillCommands({ ...stores, config }),
     readiness: createReadinessCheck({ temporal, db, es, config }),
     knowledgeBases: createKnowledgeBaseCommands({ knowledgeBases: stores.knowledgeBases, catalog }),
     search: createSearchCommands({ knowledgeBases: stores.knowledgeBases, chunkIndex: stores.chunkIndex, catalog }),

@@ -54,11 +54,26 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
     return ids.map((id) => id.deliveryId);
   }
 
+  /** Records one delivery and starts it at once (a test event, a dead letter sent again); returns it as recorded. */
+  async function deliverNow(d: NewDelivery, traceId: string) {
+    const [id] = await deliver([d], traceId);
+    return webhooks.getDelivery(d.tenantId, id!);
+  }
+
   return {
-    /** Records one delivery and starts it at once (a test event, a dead letter sent again); returns it as recorded. */
-    async deliverNow(d: NewDelivery, traceId: string) {
-      const [id] = await deliver([d], traceId);
-      return webhooks.getDelivery(d.tenantId, id!);
+    deliverNow,
+
+    /** A `webhook.test` event to one subscription of the tenant (10004 for another's), on the usual schedule. */
+    async sendTest(tenantId: string, subscriptionId: string, traceId: string) {
+      await webhooks.getSubscription(tenantId, subscriptionId);
+      const envelope = {
+        event: 'webhook.test' as const,
+        event_id: newId('evt'),
+        timestamp: new Date().toISOString(),
+        tenant_id: tenantId,
+        data: { subscription_id: subscriptionId, message: 'test delivery' },
+      };
+      return deliverNow({ tenantId, subscriptionId, envelope }, traceId);
     },
 
     /**

@@ -22,6 +22,7 @@ import {
   runContextOf,
   stepConfidence,
 } from '../completion/run-input';
+import { ErrorCodes } from '../common/errors';
 import type { StopReason } from '../common/schemas/completions';
 import type { ChatMessage } from '../common/chat-model';
 import { ownTimeBoundReached } from './own-time-bound';
@@ -209,7 +210,7 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
     tokens = Math.max(tokens, progress.tokens);
     seq = Math.max(seq, progress.seq);
     const failure = ownTimeBoundReached(err)
-      ? { code: 20001, message: `the run did not finish within its time bound (${input.limits.runTimeoutMs} ms)` }
+      ? { code: ErrorCodes.INTERNAL, message: `the run did not finish within its time bound (${input.limits.runTimeoutMs} ms)` }
       : classifyFailure(err);
     await failRun({
       ctx,
@@ -350,18 +351,18 @@ function classifyFailure(err: unknown): { code: number; message: string } {
     const cause = err.cause;
     if (err.activityType === 'callModel') {
       const detail = cause instanceof ApplicationFailure || cause instanceof TimeoutFailure ? cause.message : 'no answer';
-      return { code: 30001, message: `the language model failed: ${detail}` };
+      return { code: ErrorCodes.LLM_FAILED, message: `the language model failed: ${detail}` };
     }
     if (
       err.activityType === 'callTool' &&
       (cause instanceof TimeoutFailure || (cause instanceof ApplicationFailure && cause.type === 'ToolTimedOut'))
     ) {
-      return { code: 30002, message: `a tool timed out: ${cause.message || 'no answer in time'}` };
+      return { code: ErrorCodes.TOOL_TIMEOUT, message: `a tool timed out: ${cause.message || 'no answer in time'}` };
     }
   }
   // A failed local activity may reach the workflow as its own ApplicationFailure, unwrapped.
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure && (cause.type === 'SearchRejected' || cause.type === 'InvalidInput'))
-    return { code: 10001, message: cause.message };
-  return { code: 20001, message: 'the completion failed inside the service' };
+    return { code: ErrorCodes.INVALID_PARAMETERS, message: cause.message };
+  return { code: ErrorCodes.INTERNAL, message: 'the completion failed inside the service' };
 }

@@ -1,8 +1,6 @@
-import { agent, agentPage, agentParams, createAgentBody, type UpdateAgentBody, updateAgentBody } from '../../common/schemas/agents';
-import { parseRoute } from '../../completion/route-catalog';
+import { agent, agentPage, agentParams, createAgentBody, updateAgentBody } from '../../common/schemas/agents';
 import { deleteAgentQuery } from '../../common/schemas/agent-delete';
 import { deletedResult, namedPageQuery } from '../../common/schemas/common';
-import { invalid } from '../../common/errors';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
 
@@ -12,32 +10,7 @@ const REFERENCES =
   'kb_ids and skills must exist in the tenant (10004); default_route must name a supported scenario, processor and mode (10001); approval.tools must name built-in tools or tools of installed skills, and approval.timeout_s must be at most half of the run time bound, COMPLETION_RUN_TIMEOUT_MS (10001).';
 
 export const agentRoutes = (services: Services) => {
-  const { agents, knowledgeBases, skills, commands, config } = services;
-  // A call waits at most half of what remains of its run (workflows/completion.ts): a longer timeout would never be reached.
-  const approvalTimeoutMaxS = Math.floor(config.COMPLETION_RUN_TIMEOUT_MS / 2000);
-  /** What an agent refers to must exist: a run would otherwise fail later, far from the mistake. */
-  async function checkReferences(tenantId: string, body: UpdateAgentBody): Promise<void> {
-    if (body.default_route) parseRoute(body.default_route, 'body.default_route');
-    if (body.approval && body.approval.timeout_s > approvalTimeoutMaxS)
-      throw invalid(
-        `body.approval.timeout_s: at most ${approvalTimeoutMaxS} (half of the run time bound, COMPLETION_RUN_TIMEOUT_MS ${config.COMPLETION_RUN_TIMEOUT_MS} ms)`,
-        { field: 'body.approval.timeout_s' },
-      );
-    await Promise.all([
-      body.kb_ids ? knowledgeBases.getMany(tenantId, body.kb_ids) : undefined,
-      ...(body.skills ?? []).map((id) => skills.get(tenantId, id)),
-      ...(body.approval?.tools ?? []).map((name, i) => approvedToolExists(tenantId, name, `body.approval.tools.${i}`)),
-    ]);
-  }
-
-  /** A misspelt skill tool would leave the real one unguarded: it must name a tool of an installed skill. */
-  async function approvedToolExists(tenantId: string, name: string, field: string): Promise<void> {
-    const at = name.indexOf('__');
-    if (at < 0) return;
-    const [skill, tool] = [name.slice(0, at), name.slice(at + 2)];
-    if (!(await skills.offersTool(tenantId, skill, tool)))
-      throw invalid(`${field}: no installed skill ${skill} has a tool ${tool}`, { field });
-  }
+  const { agents, commands } = services;
 
   return [
     defineRoute({
@@ -49,10 +22,7 @@ export const agentRoutes = (services: Services) => {
       description: REFERENCES,
       body: createAgentBody,
       response: agent,
-      handler: async ({ principal, body }) => {
-        await checkReferences(principal.tenantId, body);
-        return agents.create(principal.tenantId, body);
-      },
+      handler: ({ principal, body }) => commands.agents.create(principal.tenantId, body),
     }),
     defineRoute({
       method: 'get',
@@ -84,10 +54,7 @@ export const agentRoutes = (services: Services) => {
       params: agentParams,
       body: updateAgentBody,
       response: agent,
-      handler: async ({ principal, params, body }) => {
-        await checkReferences(principal.tenantId, body);
-        return agents.update(principal.tenantId, params.agent_id, body);
-      },
+      handler: ({ principal, params, body }) => commands.agents.update(principal.tenantId, params.agent_id, body),
     }),
     defineRoute({
       method: 'delete',

@@ -192,19 +192,15 @@ export const completionRoutes = (services: Services) => {
       method: 'get',
       ...listRoute('/v1/combo/sessions/{session_id}/completions', 'listSessionCompletions', "A session's runs, newest first"),
       params: sessionParams,
-      handler: async ({ principal, params, query }) => {
-        await services.sessions.get(principal.tenantId, params.session_id);
-        return services.commands.completions.list(principal.tenantId, query, { sessionId: params.session_id });
-      },
+      handler: ({ principal, params, query }) =>
+        services.commands.completions.list(principal.tenantId, query, { sessionId: params.session_id }),
     }),
     defineRoute({
       method: 'get',
       ...listRoute('/v1/combo/agents/{agent_id}/completions', 'listAgentCompletions', "An agent's runs, newest first"),
       params: agentParams,
-      handler: async ({ principal, params, query }) => {
-        await services.agents.get(principal.tenantId, params.agent_id);
-        return services.commands.completions.list(principal.tenantId, query, { agentId: params.agent_id });
-      },
+      handler: ({ principal, params, query }) =>
+        services.commands.completions.list(principal.tenantId, query, { agentId: params.agent_id }),
     }),
   ];
 };

@@ -17,7 +17,7 @@ import type { Services } from '../services';
 
 const tag = 'Sessions';
 
-export const sessionRoutes = ({ agents, sessions, skills }: Services) => [
+export const sessionRoutes = ({ sessions, commands }: Services) => [
   defineRoute({
     method: 'post',
     path: '/v1/combo/agents/{agent_id}/sessions',
@@ -28,10 +28,8 @@ export const sessionRoutes = ({ agents, sessions, skills }: Services) => [
     params: agentParams,
     body: createSessionBody,
     response: session,
-    handler: async ({ principal, params, body }) => {
-      await agents.get(principal.tenantId, params.agent_id);
-      return sessions.create(principal.tenantId, params.agent_id, body.user_id ?? principal.userId, body);
-    },
+    handler: ({ principal, params, body }) =>
+      commands.sessions.create(principal.tenantId, params.agent_id, body.user_id ?? principal.userId, body),
   }),
   defineRoute({
     method: 'get',
@@ -43,10 +41,7 @@ export const sessionRoutes = ({ agents, sessions, skills }: Services) => [
     params: agentParams,
     query: sessionListQuery,
     response: sessionPage,
-    handler: async ({ principal, params, query }) => {
-      await agents.get(principal.tenantId, params.agent_id);
-      return sessions.list(principal.tenantId, { ...query, agent_id: params.agent_id });
-    },
+    handler: ({ principal, params, query }) => commands.sessions.listOfAgent(principal.tenantId, params.agent_id, query),
   }),
   defineRoute({
     method: 'get',
@@ -80,8 +75,7 @@ export const sessionRoutes = ({ agents, sessions, skills }: Services) => [
     params: sessionParams,
     response: deletedResult,
     handler: async ({ principal, params }) => {
-      await sessions.delete(principal.tenantId, params.session_id);
-      await skills.forgetSession(principal.tenantId, params.session_id);
+      await commands.sessions.remove(principal.tenantId, params.session_id);
       return { deleted: true as const };
     },
   }),

@@ -1,34 +1,11 @@
-import { invalid } from '../../common/errors';
-import { assertPublicHttpUrl, UnsafeUrlError } from '../../common/net/url-guard';
 import { deletedResult, namedPageQuery } from '../../common/schemas/common';
-import {
-  activateSkillBody,
-  installSkillBody,
-  skill,
-  skillActivation,
-  skillPage,
-  skillParams,
-  type SkillManifest,
-} from '../../common/schemas/skills';
+import { activateSkillBody, installSkillBody, skill, skillActivation, skillPage, skillParams } from '../../common/schemas/skills';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
 
 const tag = 'Skills';
 
-export const skillRoutes = ({ skills, sessions, config }: Services) => {
-  /** The schema checked scheme and credentials; where the host points is checked here (DNS). */
-  async function checkToolUrls(manifest: SkillManifest): Promise<void> {
-    for (const [i, tool] of manifest.tools.entries()) {
-      try {
-        await assertPublicHttpUrl(tool.http.url, config.ALLOW_PRIVATE_URLS);
-      } catch (err) {
-        if (!(err instanceof UnsafeUrlError)) throw err;
-        const field = `body.manifest.tools.${i}.http.url`;
-        throw invalid(`${field}: ${err.message}`, { field });
-      }
-    }
-  }
-
+export const skillRoutes = ({ skills, commands }: Services) => {
   return [
     defineRoute({
       method: 'get',
@@ -54,10 +31,7 @@ export const skillRoutes = ({ skills, sessions, config }: Services) => {
         'is 10005.',
       body: installSkillBody,
       response: skill,
-      handler: async ({ principal, body }) => {
-        await checkToolUrls(body.manifest);
-        return skills.install(principal.tenantId, body.manifest);
-      },
+      handler: ({ principal, body }) => commands.skills.install(principal.tenantId, body.manifest),
     }),
     defineRoute({
       method: 'get',
@@ -97,11 +71,7 @@ export const skillRoutes = ({ skills, sessions, config }: Services) => {
       params: skillParams,
       body: activateSkillBody,
       response: skillActivation,
-      handler: async ({ principal, params, body }) => {
-        await sessions.getActive(principal.tenantId, body.session_id);
-        const active = await skills.activate(principal.tenantId, params.skill_id, body.session_id);
-        return { session_id: body.session_id, skill_id: params.skill_id, active_skill_ids: active };
-      },
+      handler: ({ principal, params, body }) => commands.skills.activate(principal.tenantId, params.skill_id, body.session_id),
     }),
   ];
 };

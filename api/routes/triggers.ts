@@ -1,17 +1,14 @@
-import { invalid, AppError, ErrorCodes } from '../../common/errors';
 import { deletedResult, pageQuery } from '../../common/schemas/common';
 import {
   createTriggerBody,
   eventTrigger,
   eventTriggerPage,
   sessionTemplateList,
-  type TriggerConfig,
   triggerParams,
   triggerPreview,
   triggerPreviewBody,
   updateTriggerBody,
 } from '../../common/schemas/triggers';
-import { previewTrigger } from '../../triggers/preview';
 import { sessionTemplateCatalog } from '../../triggers/session-templates';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
@@ -36,33 +33,7 @@ const CONFIGURATION =
   'given, must be an integration of the tenant on the `source` channel; `session_template` must be one of:\n\n' +
   templatesText;
 
-export const triggerRoutes = ({ triggers, agents, integrations }: Services) => {
-  /** A trigger whose agent does not exist could never run: refused here, naming the field. */
-  async function checkAgent(tenantId: string, config: TriggerConfig): Promise<void> {
-    try {
-      await agents.get(tenantId, config.action.agent_id);
-    } catch (err) {
-      if (err instanceof AppError && err.code === ErrorCodes.NOT_FOUND) {
-        throw invalid(`body.trigger.action.agent_id: agent ${config.action.agent_id} does not exist`, {
-          field: 'body.trigger.action.agent_id',
-        });
-      }
-      throw err;
-    }
-    if (config.integration_id) await checkIntegration(tenantId, config.integration_id, config.source, 'body.trigger.integration_id');
-  }
-
-  /** A trigger can only hear an integration of its tenant and channel (and a previewed sample only arrive through one). */
-  async function checkIntegration(tenantId: string, integrationId: string, channel: TriggerConfig['source'], field: string): Promise<void> {
-    const found = await integrations.get(tenantId, integrationId).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === ErrorCodes.NOT_FOUND) return null;
-      throw err;
-    });
-    if (!found) throw invalid(`${field}: integration ${integrationId} does not exist`, { field });
-    if (found.channel !== channel)
-      throw invalid(`${field}: integration ${integrationId} is on channel ${found.channel}, not ${channel}`, { field });
-  }
-
+export const triggerRoutes = ({ triggers, commands }: Services) => {
   return [
     defineRoute({
       method: 'get',
@@ -83,10 +54,7 @@ export const triggerRoutes = ({ triggers, agents, integrations }: Services) => {
       description: CONFIGURATION,
       body: createTriggerBody,
       response: eventTrigger,
-      handler: async ({ principal, body }) => {
-        await checkAgent(principal.tenantId, body.trigger);
-        return triggers.create(principal.tenantId, body);
-      },
+      handler: ({ principal, body }) => commands.triggers.create(principal.tenantId, body),
     }),
     defineRoute({
       method: 'post',
@@ -109,22 +77,7 @@ export const triggerRoutes = ({ triggers, agents, integrations }: Services) => {
         `than removed.\n\n${CONFIGURATION}`,
       body: triggerPreviewBody,
       response: triggerPreview,
-      handler: async ({ principal, body }) => {
-        const source = body.source ?? body.trigger.source;
-        await checkAgent(principal.tenantId, body.trigger);
-        if (body.integration_id) await checkIntegration(principal.tenantId, body.integration_id, source, 'body.integration_id');
-        return previewTrigger({
-          tenantId: principal.tenantId,
-          source,
-          trigger: body.trigger,
-          enabled: body.enabled,
-          payload: body.payload,
-          headers: body.headers,
-          eventId: body.event_id,
-          integrationId: body.integration_id ?? body.trigger.integration_id,
-          receivedAt: new Date(),
-        });
-      },
+      handler: ({ principal, body }) => commands.triggers.preview(principal.tenantId, body),
     }),
     defineRoute({
       method: 'get',
@@ -156,11 +109,7 @@ export const triggerRoutes = ({ triggers, agents, integrations }: Services) => {
       params: triggerParams,
       body: updateTriggerBody,
       response: eventTrigger,
-      handler: async ({ principal, params, body }) => {
-        await triggers.get(principal.tenantId, params.trigger_id);
-        if (body.trigger) await checkAgent(principal.tenantId, body.trigger);
-        return triggers.update(principal.tenantId, params.trigger_id, body);
-      },
+      handler: ({ principal, params, body }) => commands.triggers.update(principal.tenantId, params.trigger_id, body),
     }),
     defineRoute({
       method: 'delete',

@@ -1,3 +1,4 @@
+import { ErrorCodes } from '../errors';
 import { z } from 'zod';
 
 /** The spec's response envelope: `code` 0 and `message` "ok" on success. */
@@ -10,7 +11,7 @@ export const envelopeOf = <T extends z.ZodType>(data: T) =>
 
 export const errorEnvelope = z
   .object({
-    code: z.number().int().meta({ description: 'error code from the spec table (10001-30002)', example: 10001 }),
+    code: z.number().int().meta({ description: 'error code from the spec table (10001-30002)', example: ErrorCodes.INVALID_PARAMETERS }),
     data: z
       .object({
         trace_id: z.string().optional(),

@@ -237,4 +237,5 @@ export const sessionTemplateList = z
 export type TriggerConfig = z.infer<typeof triggerConfig>;
 export type CreateTriggerBody = z.infer<typeof createTriggerBody>;
 export type UpdateTriggerBody = z.infer<typeof updateTriggerBody>;
+export type TriggerPreviewBody = z.infer<typeof triggerPreviewBody>;
 export type EventTrigger = z.infer<typeof eventTrigger>;

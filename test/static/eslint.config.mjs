@@ -51,6 +51,20 @@ export default tseslint.config(
     },
   },
   {
+    // The contract's error codes are named, never written as numbers: ErrorCodes (common/errors.ts) is the one table.
+    files: ['{api,commands,workflows,activities,completion,knowledge,triggers,upstream,stores,common,workers}/**/*.ts'],
+    ignores: ['common/errors.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[raw=/^(1000[1-6]|20001|3000[12])$/]',
+          message: 'Use ErrorCodes (common/errors.ts) for an error code, not a number literal.',
+        },
+      ],
+    },
+  },
+  {
     // Tests and benchmarks handle untyped JSON bodies and fixtures: `any`, `!` and the unsafe-* rules are relaxed there,
     // and require-await too (their stubs implement async interfaces without awaiting anything). The tests' existing
     // `eslint-disable-next-line @typescript-eslint/no-explicit-any` comments are then unused: not reported there.
