@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import { ErrorCodes } from '../common/errors';
 import type { StopReason } from '../common/schemas/completions';
 import { composeOfflineAnswer } from '../completion/offline-answer';
 import { describeImport, importArtifact, importEventData, reviewArtifact, reviewEventData } from '../completion/run-artifacts';
@@ -385,7 +386,7 @@ export function createRunActivities(deps: RunActivityDeps) {
      */
     async recordRejectedRun({ ctx, seq, busyWith }: { ctx: RunContext; seq: number; busyWith: string }): Promise<void> {
       const at = new Date();
-      const error = { code: 10005, message: `session ${ctx.sessionId} already had a completion running (${busyWith})` };
+      const error = { code: ErrorCodes.CONFLICT, message: `session ${ctx.sessionId} already had a completion running (${busyWith})` };
       const cost = { tokens: 0, duration_ms: 0 };
       await deps.runs.fail(ctx.traceId, error, cost, at);
       await endStreamFailed(ctx, seq, error, cost);

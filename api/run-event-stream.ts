@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ErrorCodes } from '../common/errors';
 import type { Logger } from '../common/logger';
 import { type RunEventStore, type RunOwner, streamEventId } from '../stores/run-events';
 import type { AppContext } from './context';
@@ -64,7 +65,7 @@ export function streamRunEvents(ctx: AppContext, deps: EventStreamDeps, traceId:
       }
       if (endedAt !== null && Date.now() - endedAt > END_GRACE_MS) {
         await deps.runEvents.append(traceId, seq, [
-          { event: 'error', data: { code: 20001, message: 'the run ended without finishing its stream' } },
+          { event: 'error', data: { code: ErrorCodes.INTERNAL, message: 'the run ended without finishing its stream' } },
           { event: 'done', data: { session_id: owner.session_id, trace_id: traceId } },
         ]);
         continue;
