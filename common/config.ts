@@ -181,7 +181,7 @@ export const configSchema = z
     ZIP_MAX_UNCOMPRESSED_BYTES: positiveInt(100 * 1024 * 1024),
     /** ... and so is one with a part over 1 MiB unpacked that is compressed more than this many to one (a zip bomb). */
     ZIP_MAX_COMPRESSION_RATIO: z.coerce.number().int().min(2).max(100_000).default(100),
-    /** `local` (no network, see README), `http` (Cohere/Jina-style /rerank at RERANK_BASE_URL) or `none`. */
+    /** `local` (no network, see docs/api/knowledge.md), `http` (Cohere/Jina-style /rerank at RERANK_BASE_URL) or `none`. */
     RERANK_PROVIDER: z.enum(['local', 'http', 'none']).default('local'),
     RERANK_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
     RERANK_API_KEY: optionalText,

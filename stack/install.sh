@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds or downloads every part of the local stack into .stack/, reusing what is already there.
-# Usage: stack/install.sh [temporal|ferretdb|postgres|elasticsearch|test-server|embedding-model|python-clients|official-clients|chromium ...]
-# (default: all but python-clients, official-clients and chromium, which only the tests need)
+# Usage: stack/install.sh [temporal|ferretdb|postgres|elasticsearch|test-server|embedding-model|python-clients|official-clients|chromium|jq ...]
+# (default: all but python-clients, official-clients, chromium and jq, which only the tests need)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 install_postgres() {
@@ -124,6 +124,13 @@ install_chromium() {
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 }
 
+install_jq() {
+  command -v jq >/dev/null 2>&1 && return
+  need apt-get "the README's first completion reads ids with jq, and a test runs it (apt-get install jq)"
+  log "installing jq from Debian (the README's first completion uses it)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq >/dev/null
+}
+
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(postgres temporal ferretdb elasticsearch test-server embedding-model)
 for part in "${parts[@]}"; do
@@ -137,6 +144,7 @@ for part in "${parts[@]}"; do
     python-clients) install_python_clients ;;
     official-clients) install_official_clients ;;
     chromium) install_chromium ;;
+    jq) install_jq ;;
     *) die "unknown part: $part" ;;
   esac
 done

@@ -68,7 +68,7 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 }
 
 /**
- * A consumer's check of a delivery, as the README shows it: the timestamp is recent and one of the
+ * A consumer's check of a delivery, as docs/api/outbound-webhooks.md shows it: the timestamp is recent and one of the
  * signatures in X-Combo-Signature (several, comma-separated, during a secret rotation's grace) is
  * the HMAC of "<timestamp>.<raw body>" with `secret`, compared in constant time.
  */

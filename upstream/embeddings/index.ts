@@ -37,7 +37,7 @@ export interface EmbeddingModelDescription {
   description: string;
 }
 
-/** The choices, for the README and the API documentation. */
+/** The choices, for the API documentation (docs/api/knowledge.md, Embeddings). */
 export function describeEmbeddingModels(): EmbeddingModelDescription[] {
   return [
     {

@@ -1,7 +1,7 @@
 /**
  * The inbound channels as people know them, a sample event of each (as the sending system posts
  * it, with the header that names its kind), and the ready-made signed `curl` command an
- * integration's secret panel shows: README "Inbound webhooks" — `X-Combo-Signature: sha256=<hex
+ * integration's secret panel shows: docs/api/triggers-and-cron.md, "Inbound calls": `X-Combo-Signature: sha256=<hex
  * HMAC-SHA256(secret, "<X-Combo-Timestamp>.<raw body>")>`, with `X-Combo-Timestamp` (Unix seconds)
  * and `X-Combo-Event-Id`, signed in the shell by `openssl`.
  */
@@ -25,7 +25,7 @@ interface ChannelSample {
   /** Headers the sending system adds (the event's kind, for GitHub-shaped channels). */
   headers: Record<string, string>;
   payload: Record<string, unknown>;
-  /** Normalised event names the channel's adapter gives (README "Channel adapters"). */
+  /** Normalised event names the channel's adapter gives (docs/api/triggers-and-cron.md, "Channel adapters"). */
   events: string[];
 }
 

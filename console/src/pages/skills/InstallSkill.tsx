@@ -1,5 +1,5 @@
 /**
- * Install a skill: its manifest pasted as JSON (README "Skills": name, version, description,
+ * Install a skill: its manifest pasted as JSON (docs/api/completions.md, "Skills": name, version, description,
  * instructions, tools with a JSON Schema of parameters and the HTTP call). The text is checked as
  * a JSON object here; the API checks the manifest, and its refusal names the field, shown under
  * the text box with the message.
