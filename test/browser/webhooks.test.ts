@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
 import { startTestApi, type TestApi } from '../support/api';
 import { type ConsoleBrowser, expectAccessible, openConsoleBrowser, screenshot } from '../support/browser';
 import { type Consumer, eventually, startConsumer, verifyDelivery } from '../support/consumer';
@@ -187,6 +187,46 @@ describe('the Webhooks section of the console', () => {
     await heading('Delivery').waitFor();
     await page.getByText('Delivered after 1 attempt.').waitFor();
     await page.getByRole('link', { name: state.deadId }).waitFor();
+  }, 60_000);
+
+  it('shows the view a person picks in the dead-letter queue at once, while the queue is being read again', async () => {
+    await subPage('Dead-letter queue', 'Dead-letter queue');
+    await page.getByText('Nothing to replay').waitFor();
+    // Every read of the queue is held until the pick was seen, so that one is in flight when the person clicks.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let readStarted = () => {};
+    const reading = new Promise<void>((resolve) => (readStarted = resolve));
+    const holdRead = async (route: Route) => {
+      readStarted();
+      await released;
+      await route.continue();
+    };
+    await page.route((url) => url.pathname === '/v1/webhook/dead-letters', holdRead);
+    try {
+      await page.getByRole('radio', { name: 'All', exact: true }).click();
+      await reading;
+      // Read as the click's own event ends, before any later work of the page: what the person sees
+      // answer the click. A radio set back here was shown unchecked until some later render (the
+      // router's, which a refresh of the list delays), and Playwright's check() could find it so.
+      const replayed = page.getByRole('radio', { name: 'Replayed', exact: true });
+      const checkedOnClick = await replayed.evaluate((element) => {
+        const radio = element as unknown as { click(): void; checked: boolean };
+        radio.click();
+        return radio.checked;
+      });
+      expect(checkedOnClick).toBe(true);
+      await page.waitForURL(/show=replayed/);
+    } finally {
+      release();
+      // The reads held go on; removing the handler waits for them.
+      await page.unrouteAll({ behavior: 'wait' });
+    }
+    await page
+      .getByRole('table', { name: 'Dead letters' })
+      .getByRole('row', { name: new RegExp(state.deadId) })
+      .waitFor();
+    expect(await page.getByRole('radio', { name: 'Replayed', exact: true }).isChecked()).toBe(true);
   }, 60_000);
 
   it('filters the delivery log on the server by status and subscription', async () => {

@@ -106,7 +106,26 @@ const viewOf = (params: URLSearchParams): DeadLetterView => {
   return show === 'replayed' || show === 'all' ? show : 'to-handle';
 };
 
-/** Which dead letters the table lists; kept in the address so that the view can be linked to. */
+/**
+ * The view shown and a way to pick another. It is kept in the address (so that it can be linked to),
+ * but the router applies an address change in a React transition, after the click's event is over:
+ * a radio controlled by the address alone is set back by React to the old view until that render
+ * commits (later still while a list refresh interrupts it), and the click looks lost. The pick is
+ * therefore shown at once, and handed back to the address as soon as the address has it.
+ */
+function useView(): [DeadLetterView, (view: DeadLetterView) => void] {
+  const [params, setParams] = useSearchParams();
+  const inAddress = viewOf(params);
+  const [picked, setPicked] = useState<DeadLetterView | null>(null);
+  if (picked !== null && picked === inAddress) setPicked(null);
+  const pick = (next: DeadLetterView) => {
+    setPicked(next);
+    setParams(next === 'to-handle' ? {} : { show: next });
+  };
+  return [picked ?? inAddress, pick];
+}
+
+/** Which dead letters the table lists. */
 function ViewPicker({ view, onChange }: { view: DeadLetterView; onChange: (view: DeadLetterView) => void }) {
   return (
     <fieldset className="wh-view">
@@ -122,8 +141,7 @@ function ViewPicker({ view, onChange }: { view: DeadLetterView; onChange: (view:
 }
 
 export function DeadLetters() {
-  const [params, setParams] = useSearchParams();
-  const view = viewOf(params);
+  const [view, pickView] = useView();
   const deadLetters = useDeadLetters(view);
   const replay = useReplayDeadLetter();
   const urls = useSubscriptionUrls();
@@ -243,7 +261,7 @@ export function DeadLetters() {
       <WebhooksNav />
       {results.length > 0 && <ReplayResults results={results} onClear={() => setResults([])} />}
       <Section title="Dead letters">
-        <ViewPicker view={view} onChange={(next) => setParams(next === 'to-handle' ? {} : { show: next })} />
+        <ViewPicker view={view} onChange={pickView} />
         {deadLetters.items.length > 0 && (
           <div className="wh-bulk" role="group" aria-label="Selection">
             <label className="wh-check">
