@@ -306,7 +306,10 @@ describe('run control', () => {
     }
     // `stream` and `background` are how the answer is delivered, not what is asked.
     const background = await complete({ ...asked, background: true }, { 'idempotency-key': key });
-    expect({ status: background.status, replayed: background.headers.get('idempotent-replayed') }).toEqual({ status: 202, replayed: 'true' });
+    expect({ status: background.status, replayed: background.headers.get('idempotent-replayed') }).toEqual({
+      status: 202,
+      replayed: 'true',
+    });
     expect(background.json.data.trace_id).toBe(first.json.data.trace_id);
     const streamed = await readSse(`${api.url}/v1/combo/agents/${agentId}/completions`, {
       method: 'POST',
