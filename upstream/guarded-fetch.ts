@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, fetch, type RequestInit, type Response } from 'undici';
-import { bareHost, isBlockedAddress, parseHttpUrl, type Resolver, systemResolver, UnsafeUrlError } from '../common/net/url-guard';
+import { bareHost, parseHttpUrl, refusalOf, type Resolver, systemResolver } from '../common/net/url-guard';
 
 type LookupCallback = (err: Error | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -17,9 +17,11 @@ export function guardedLookup(resolve: Resolver = systemResolver) {
       (found) => {
         const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
         const addresses = family === 4 || family === 6 ? found.filter((a) => a.family === family) : found;
-        const refused = found.find((a) => isBlockedAddress(a.address));
-        if (refused)
-          return callback(new UnsafeUrlError(`points at a private, loopback or reserved address (${hostname} is ${refused.address})`), '');
+        const refusal = refusalOf(
+          hostname,
+          found.map((a) => a.address),
+        );
+        if (refusal) return callback(refusal, '');
         const first = addresses[0];
         if (!first) return callback(Object.assign(new Error(`host ${hostname} does not resolve`), { code: 'ENOTFOUND' }), '');
         return options.all ? callback(null, addresses) : callback(null, first.address, first.family);
@@ -60,7 +62,8 @@ export async function guardedFetch(
   if (allowPrivate) return fetch(url, init);
   const host = bareHost(url);
   // An address literal is connected to without a lookup: checked here instead.
-  if (isIP(host) && isBlockedAddress(host)) throw new UnsafeUrlError('points at a private, loopback or reserved address');
+  const refusal = isIP(host) ? refusalOf(host, [host]) : undefined;
+  if (refusal) throw refusal;
   try {
     return await fetch(url, { ...init, dispatcher: agent ?? (sharedAgent ??= createGuardedAgent()) });
   } catch (err) {

@@ -1,44 +1,12 @@
 import { lookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { addressRange } from './address-range';
 
 /** Resolves a host name to every address it has (dns.lookup with `all`, or a test's stand-in). */
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
 export const systemResolver: Resolver = (hostname) =>
   new Promise((resolve, reject) => lookup(hostname, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
-
-/**
- * Outbound HTTP (webhook deliveries, tools) must not reach the service's own network: loopback,
- * private, link-local, carrier-grade NAT, multicast and reserved ranges are refused unless the
- * installation allows them. Checked when a URL is configured (an early, clear refusal) and again on
- * every connection by guarded-fetch.ts, since a name can resolve elsewhere later.
- */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv4');
-// IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) are checked against the IPv4 rules by BlockList itself;
-// a ::ffff:0:0/96 rule here would match every IPv4 address.
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
-}
 
 export class UnsafeUrlError extends Error {
   override readonly name = 'UnsafeUrlError';
@@ -56,7 +24,25 @@ export function parseHttpUrl(raw: string): URL {
   return url;
 }
 
-export const isBlockedAddress = (address: string) => blocked.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+/**
+ * Outbound HTTP (webhook deliveries, tools) reaches only globally routable unicast addresses
+ * (address-range.ts) unless the installation allows private ones: loopback, private, link-local,
+ * carrier-grade NAT, multicast, documentation, NAT64, 6to4, Teredo and every other special-purpose
+ * range are refused. Checked when a URL is configured (an early, clear refusal) and again on every
+ * connection by guarded-fetch.ts, since a name can resolve elsewhere later.
+ *
+ * Returns the refusal when any of `host`'s addresses is not public, otherwise undefined.
+ */
+export function refusalOf(host: string, addresses: readonly string[]): UnsafeUrlError | undefined {
+  for (const address of addresses) {
+    const range = addressRange(address);
+    if (range !== 'unicast') {
+      const which = host === address ? address : `${host} is ${address}`;
+      return new UnsafeUrlError(`points at a private, loopback or reserved address (${which}: ${range})`);
+    }
+  }
+  return undefined;
+}
 
 /** The URL's host without IPv6 brackets. */
 export const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
@@ -72,6 +58,7 @@ export async function assertPublicHttpUrl(raw: string, allowPrivate: boolean, re
   } catch {
     throw new UnsafeUrlError(`host ${host} does not resolve`);
   }
-  if (addresses.some(isBlockedAddress)) throw new UnsafeUrlError('points at a private, loopback or reserved address');
+  const refusal = refusalOf(host, addresses);
+  if (refusal) throw refusal;
   return url;
 }

@@ -186,6 +186,8 @@ describe('installing skills', () => {
         'http://[::1]/x',
         'http://169.254.169.254/latest',
         'http://localhost/x',
+        'http://[2002:a00:1::1]/x',
+        'http://100.64.0.1/x',
       ]) {
         const res = await strictInstall(withUrls(url));
         expect(res.json).toMatchObject({ code: 10001, data: { field: 'body.manifest.tools.0.http.url' } });

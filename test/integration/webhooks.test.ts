@@ -62,7 +62,7 @@ describe('subscriptions', () => {
     }
   });
 
-  it('refuses private and loopback URLs unless the installation allows them', async () => {
+  it('refuses private, loopback and other non-public URLs (in any spelling) unless the installation allows them', async () => {
     const strict = await startTestApi({ ALLOW_PRIVATE_URLS: 'false' });
     try {
       for (const url of [
@@ -71,6 +71,10 @@ describe('subscriptions', () => {
         'http://[::1]/hook',
         'http://192.168.0.10/',
         'http://localhost/x',
+        'http://2130706433/hook',
+        'http://[::ffff:7f00:1]/hook',
+        'http://[64:ff9b::a00:1]/hook',
+        'http://198.51.100.7/hook',
       ]) {
         const res = await strict.call('POST', '/v1/webhook/subscriptions', {
           key: strict.adminKey,

@@ -86,6 +86,30 @@ describe('guarded fetch', () => {
     }
   });
 
+  // Each of these reaches something other than a public host; the IPv4-mapped loopback answer would
+  // reach this very test server if it were let through.
+  it.each([
+    ['IPv4-mapped loopback', { address: '::ffff:127.0.0.1', family: 6 }],
+    ['NAT64 (64:ff9b::/96) of loopback', { address: '64:ff9b::7f00:1', family: 6 }],
+    ['6to4 of a private address', { address: '2002:a00:1::1', family: 6 }],
+    ['Teredo', { address: '2001:0:4136:e378:8000:63bf:3fff:fdd2', family: 6 }],
+    ['IPv6 link-local', { address: 'fe80::1', family: 6 }],
+    ['IPv6 documentation', { address: '2001:db8::1', family: 6 }],
+    ['shared address space (carrier-grade NAT)', v4('100.64.0.1')],
+    ['benchmarking', v4('198.18.0.1')],
+    ['IETF protocol assignments', v4('192.0.0.9')],
+  ])('refuses a name that resolves to %s when it connects, sending nothing', async (_, answer) => {
+    const agent = createGuardedAgent(scriptedResolver([answer]));
+    try {
+      const err = await guardedFetch(`http://svc.test:${port}/x`, {}, { allowPrivate: false, agent }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UnsafeUrlError);
+      expect((err as Error).message).toContain(`svc.test is ${answer.address}`);
+      expect(seen).toEqual([]);
+    } finally {
+      await agent.close();
+    }
+  });
+
   it('makes a skill tool call fail as a ToolCallError naming the refusal', async () => {
     const agent = createGuardedAgent(scriptedResolver([v4('127.0.0.1')]));
     try {
