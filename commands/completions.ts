@@ -8,6 +8,7 @@ import type { MultitaskStrategy } from '../common/schemas/agents';
 import type { CompletionBody, CompletionReply, CompletionRun, RunAccepted, RunListQuery } from '../common/schemas/completions';
 import { type PreparationDeps, prepareCompletionInput } from '../completion/prepare-input';
 import { type CompletionInput, RUN_FAILURE_TYPE } from '../completion/run-input';
+import type { SessionStore } from '../stores/sessions';
 import { type CompletionRunStore, ENDED_STATUSES } from '../stores/completion-runs';
 import { isDuplicateKey } from '../stores/mongo';
 import type { RunEventStore, RunOwner, StreamEvent } from '../stores/run-events';
@@ -27,6 +28,7 @@ export interface StartedRun {
 }
 
 export interface CompletionCommandDeps extends PreparationDeps {
+  sessions: SessionStore;
   temporal: Client;
   completionRuns: CompletionRunStore;
   runEvents: RunEventStore;
