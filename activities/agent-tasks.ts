@@ -1,17 +1,20 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { agentTaskSessionId, agentTaskTraceId } from '../common/agent-task-ids';
 import { AppError, ErrorCodes } from '../common/errors';
-import { completionWorkflowId } from '../commands/workflow-starts';
-import { type PreparationDeps, prepareCompletionInput } from '../commands/prepare-completion';
+import { completionWorkflowId } from '../common/workflow-ids';
+import { type PreparationDeps, prepareCompletionInput } from '../completion/prepare-input';
 import type { CompletionInput } from '../completion/run-input';
 import type { Cost } from '../common/schemas/completions';
 import type { CompletionRunStore } from '../stores/completion-runs';
 import type { RunEventStore } from '../stores/run-events';
+import type { SessionStore } from '../stores/sessions';
 import { isDuplicateKey } from '../stores/mongo';
 import { isSessionTemplate, planSession } from '../triggers/session-templates';
 import { AGENT_TASK_REJECTED, type AgentTaskInput } from '../common/inbound-event';
 
 export interface AgentTaskActivityDeps extends PreparationDeps {
+  /** The task opens its session besides reading it. */
+  sessions: PreparationDeps['sessions'] & Pick<SessionStore, 'create'>;
   runs: CompletionRunStore;
   runEvents: RunEventStore;
 }

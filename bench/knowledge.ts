@@ -10,7 +10,8 @@ import { request as httpRequest } from 'undici';
 import { randomToken } from '../common/ids';
 import { createLocalMiniLm, defaultLocalModelDir } from '../upstream/embeddings/local-minilm';
 import { hybridQuery } from '../stores/hybrid-query';
-import { createChunkIndex, type IndexedChunk } from '../stores/chunk-index';
+import { createChunkIndex } from '../stores/chunk-index';
+import type { IndexedChunk } from '../stores/indexed-chunk';
 import { freePort, percentile, startProcess, startServer, stopServer } from './load';
 import { cpuBetween, cpuSnapshot } from './process-cpu';
 

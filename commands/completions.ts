@@ -6,14 +6,16 @@ import { canonicalJson } from '../common/canonical-json';
 import { AppError, conflict, ErrorCodes, invalid } from '../common/errors';
 import type { MultitaskStrategy } from '../common/schemas/agents';
 import type { CompletionBody, CompletionReply, CompletionRun, RunAccepted, RunListQuery } from '../common/schemas/completions';
-import { type PreparationDeps, prepareCompletionInput } from './prepare-completion';
+import { type PreparationDeps, prepareCompletionInput } from '../completion/prepare-input';
 import { type CompletionInput, RUN_FAILURE_TYPE } from '../completion/run-input';
+import type { SessionStore } from '../stores/sessions';
 import { type CompletionRunStore, ENDED_STATUSES } from '../stores/completion-runs';
 import { isDuplicateKey } from '../stores/mongo';
 import type { RunEventStore, RunOwner, StreamEvent } from '../stores/run-events';
 import type { CompletionOutcome } from '../workflows/completion';
 import { cancelQueuedRun } from '../workflows/session-runs';
-import { completionWorkflowId, sessionRunsWorkflowId, submitCompletion } from './workflow-starts';
+import { completionWorkflowId, sessionRunsWorkflowId } from '../common/workflow-ids';
+import { submitCompletion } from './workflow-starts';
 
 export interface StartedRun {
   input: CompletionInput;
@@ -26,6 +28,7 @@ export interface StartedRun {
 }
 
 export interface CompletionCommandDeps extends PreparationDeps {
+  sessions: SessionStore;
   temporal: Client;
   completionRuns: CompletionRunStore;
   runEvents: RunEventStore;

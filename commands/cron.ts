@@ -27,7 +27,8 @@ import type { PageRequest } from '../stores/pagination';
 import type { AgentTaskInput } from '../common/inbound-event';
 import { RUN_STATUS_MEMO } from '../workflows/agent-task';
 import { dueTimesBetween } from './schedule-times';
-import { cronScheduleId, cronSearchAttributes, cronTaskAction, SCHEDULE_OVERLAP } from './workflow-starts';
+import { cronScheduleId } from '../common/workflow-ids';
+import { cronSearchAttributes, cronTaskAction, SCHEDULE_OVERLAP } from './workflow-starts';
 
 /*
  * A cron job is a Temporal Schedule whose action starts one agent task per due time. Temporal owns

@@ -7,8 +7,9 @@ import type { ChunkIndex, ChunkSelection } from '../stores/chunk-index';
 import type { Page, PageRequest } from '../stores/pagination';
 import { currentParse, type DocumentDoc, type DocumentStore, type NewDocument } from '../stores/documents';
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
+import { ingestWorkflowId } from '../common/workflow-ids';
 import { checkParser } from './knowledge-bases';
-import { ingestWorkflowId, startDocumentIngest } from './workflow-starts';
+import { startDocumentIngest } from './workflow-starts';
 
 /** How long a reparse waits for the previous parse's workflow to close after it wrote the outcome. */
 const CLOSING_PARSE_WAIT_MS = 5_000;

@@ -12,7 +12,8 @@ import { normaliseInbound } from '../triggers/channels';
 import { readInboundBody } from '../triggers/inbound-body';
 import type { DispatchedTask, InboundEvent, TriggerDispatcher } from '../common/inbound-event';
 import { triggerMatches } from '../triggers/match';
-import { agentTaskWorkflowId, startTriggeredAgentTask } from './workflow-starts';
+import { agentTaskWorkflowId } from '../common/agent-task-ids';
+import { startTriggeredAgentTask } from './workflow-starts';
 
 const MAX_EVENT_ID_CHARS = 200;
 const INTEGRATION_ID = /^int_[A-Za-z0-9]{1,64}$/;

@@ -1,5 +1,6 @@
 import { type Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
-import { MAINTENANCE_BACKSTOP_MS, MAINTENANCE_SCHEDULE_ID, maintenanceAction } from './workflow-starts';
+import { MAINTENANCE_SCHEDULE_ID } from '../common/workflow-ids';
+import { MAINTENANCE_BACKSTOP_MS, maintenanceAction } from './workflow-starts';
 
 /**
  * Creates the installation's own Schedules once; a running one is left as it is, but for the

@@ -7,7 +7,8 @@ import { TenantId } from '../common/search-attributes';
 import { presentEvent, type EventLog } from '../stores/event-log';
 import type { NewDelivery, WebhookStore } from '../stores/webhooks';
 import { replayProgressQuery, type webhookReplayWorkflow } from '../workflows/webhook-replay';
-import { replayWorkflowId, startDelivery, startReplay } from './workflow-starts';
+import { replayWorkflowId } from '../common/workflow-ids';
+import { startDelivery, startReplay } from './workflow-starts';
 
 export interface WebhookDispatchDeps {
   temporal: Client;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   type Client,
   ScheduleOverlapPolicy,
@@ -21,52 +20,30 @@ import {
   TriggerId,
 } from '../common/search-attributes';
 import type { AgentTaskInput, InboundEvent } from '../common/inbound-event';
-import { agentTaskWorkflow, COMPLETION_BACKSTOP_MARGIN_MS, PREPARE_BOUND_MS } from '../workflows/agent-task';
+import { agentTaskWorkflowId } from '../common/agent-task-ids';
 import {
-  type Admission,
-  admitRun,
-  completionRunWorkflowId,
-  type RunSubmission,
-  sessionRunsWorkflow,
-  submitRun,
-} from '../workflows/session-runs';
+  cronTaskWorkflowIdPrefix,
+  ingestWorkflowId,
+  MAINTENANCE_RUN_WORKFLOW_ID_PREFIX,
+  MAINTENANCE_SCHEDULE_ID,
+  replayWorkflowId,
+  sessionRunsWorkflowId,
+} from '../common/workflow-ids';
+import { agentTaskWorkflow, COMPLETION_BACKSTOP_MARGIN_MS, PREPARE_BOUND_MS } from '../workflows/agent-task';
+import { type Admission, admitRun, type RunSubmission, sessionRunsWorkflow, submitRun } from '../workflows/session-runs';
 import { documentIngestWorkflow, type IngestInput } from '../workflows/document-ingest';
 import { MAINTENANCE_RUN_BOUND_MS, maintenanceWorkflow } from '../workflows/maintenance';
 import { DELIVERY_BACKSTOP_MS, type DeliveryInput, webhookDeliveryWorkflow } from '../workflows/webhook-delivery';
 import { PAGE_BOUND_MS, PAGES_PER_RUN, type ReplayInput, webhookReplayWorkflow } from '../workflows/webhook-replay';
 
 /*
- * Every workflow's id, search attributes and start options, in one place: what an operator sees in
- * the Temporal UI (ids, TenantId / AgentId / SessionId / TraceId ...) is decided here. The lists
- * that parent workflows give their children too (a completion's, a delivery's) are built by
- * common/search-attributes.ts, which workflow code may import. Each start carries an execution
- * timeout as a backstop only: every workflow ends first at its own timer, recording why.
+ * Every workflow's start options and search attributes, in one place: what an operator sees in the
+ * Temporal UI (TenantId / AgentId / SessionId / TraceId ...) is decided here, with the ids of
+ * common/workflow-ids.ts and common/agent-task-ids.ts. The lists that parent workflows give their
+ * children too (a completion's, a delivery's) are built by common/search-attributes.ts, which
+ * workflow code may import. Each start carries an execution timeout as a backstop only: every
+ * workflow ends first at its own timer, recording why.
  */
-
-// --- ids ---
-
-/** One workflow per run, by its trace id; an agent task's completion too. */
-export const completionWorkflowId = completionRunWorkflowId;
-/** The workflow that runs a session's API completions one at a time (workflows/session-runs.ts). */
-export const sessionRunsWorkflowId = (sessionId: string) => `session-runs-${sessionId}`;
-/**
- * One workflow per parse of a document: the upload's is `document-ingest-<doc_id>` (as before
- * reparses existed), the n-th parse's `document-ingest-<doc_id>-<n>`, so a reparse never collides
- * with an earlier parse's id (REJECT_DUPLICATE: a parse id is never reused).
- */
-export const ingestWorkflowId = (docId: string, parse = 1) =>
-  parse === 1 ? `document-ingest-${docId}` : `document-ingest-${docId}-${parse}`;
-export const replayWorkflowId = (replayId: string) => `webhook-replay-${replayId}`;
-/**
- * One workflow id per (trigger, event id): the server refuses a second start of the same id, so
- * however often an event is delivered (sender retries, several API processes) it starts one task.
- */
-export const agentTaskWorkflowId = (triggerId: string, eventId: string) =>
-  `agent-task-${triggerId}-${createHash('sha256').update(eventId).digest('hex').slice(0, 24)}`;
-export const cronScheduleId = (cronId: string) => `cron-${cronId}`;
-/** Temporal appends each run's due time (`cron-task-crn_…-2026-11-23T09:00:00Z`), so every run has its own id. */
-const cronTaskWorkflowIdPrefix = (cronId: string) => `cron-task-${cronId}`;
-export const MAINTENANCE_SCHEDULE_ID = 'combo-maintenance';
 
 // --- backstops ---
 
@@ -267,7 +244,7 @@ export const cronTaskAction = (taskQueue: string, task: CronTask): ScheduleOptio
 export const maintenanceAction = (taskQueue: string): ScheduleOptionsStartWorkflowAction<typeof maintenanceWorkflow> => ({
   type: 'startWorkflow',
   workflowType: maintenanceWorkflow,
-  workflowId: 'combo-maintenance-run',
+  workflowId: MAINTENANCE_RUN_WORKFLOW_ID_PREFIX,
   taskQueue,
   workflowExecutionTimeout: MAINTENANCE_BACKSTOP_MS,
   typedSearchAttributes: [

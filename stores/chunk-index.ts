@@ -1,26 +1,6 @@
 import type { Client as EsClient } from '@elastic/elasticsearch';
 import { type HybridHit, hybridQuery } from './hybrid-query';
-/** One chunk as indexed in Elasticsearch; `_id` is the chunk id. */
-export interface IndexedChunk {
-  chunk_id: string;
-  tenant_id: string;
-  kb_id: string;
-  doc_id: string;
-  doc_name: string;
-  position: number;
-  section_path: string[];
-  /** The section path as searchable text: headings match even though the content is below them. */
-  section_text: string;
-  role: string | null;
-  page: number | null;
-  tokens: number;
-  content: string;
-  embedding: number[];
-  /** The document's parse that wrote it (1: the upload's); absent on chunks indexed before reparses existed. */
-  parse: number;
-  /** A reparse's chunk not searchable yet: the previous parse's chunks answer until the reparse succeeds. */
-  staged: boolean;
-}
+import type { IndexedChunk } from './indexed-chunk';
 
 /** One chunk as a document's chunk list shows it: everything indexed but the vector. */
 export type ListedChunk = Pick<IndexedChunk, 'chunk_id' | 'position' | 'content' | 'section_path' | 'role' | 'page' | 'tokens'> & {

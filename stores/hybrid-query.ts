@@ -1,4 +1,4 @@
-import type { IndexedChunk } from './chunk-index';
+import type { IndexedChunk } from './indexed-chunk';
 
 /** Chunks search may return: not a reparse's chunks still being written (`staged`). */
 const notStaged = { bool: { must_not: [{ term: { staged: true } }] } };

@@ -17,6 +17,7 @@ import {
 import type { Activities } from '../activities';
 import type { MultitaskStrategy } from '../common/schemas/agents';
 import { completionSearchAttributes } from '../common/search-attributes';
+import { completionWorkflowId } from '../common/workflow-ids';
 import { type CompletionInput, runContextOf } from '../completion/run-input';
 import { completionWorkflow } from './completion';
 
@@ -67,8 +68,6 @@ export const admitRun = defineUpdate<Admission, [string]>('admitRun');
 export const cancelQueuedRun = defineUpdate<boolean, [string]>('cancelQueuedRun');
 /** What the session runs now and has queued (for operators: `temporal workflow query --type sessionRuns`). */
 const sessionRunsQuery = defineQuery<SessionRunsView>('sessionRuns');
-
-export const completionRunWorkflowId = (traceId: string) => `completion-${traceId}`;
 
 const IDLE_LINGER_MS = 60_000;
 /** Runs one execution takes before it continues as new, keeping its history short. */
@@ -130,7 +129,7 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
     await condition(() => (outcomes.get(traceId) ?? 'pending') !== 'pending' && !aboutToStart());
     const outcome = outcomes.get(traceId)!;
     if (typeof outcome === 'object') return { status: 'rejected', busyWith: outcome.rejected };
-    const workflowId = completionRunWorkflowId(traceId);
+    const workflowId = completionWorkflowId(traceId);
     if (queue.some((q) => q.traceId === traceId)) return { status: 'queued', workflowId, runId: null };
     // The run is going (its run id once its workflow has started), or already over.
     if (current?.input.traceId === traceId) await condition(() => current?.input.traceId !== traceId || current.runId !== null);
@@ -170,7 +169,7 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
     try {
       await run.scope.run(async () => {
         const child = await startChild(completionWorkflow, {
-          workflowId: completionRunWorkflowId(input.traceId),
+          workflowId: completionWorkflowId(input.traceId),
           args: [input.refreshHistory ? { ...input, queuedMs } : input],
           // Runs outlive a session workflow an operator ends; cancelling the scope cancels the run.
           parentClosePolicy: ParentClosePolicy.ABANDON,

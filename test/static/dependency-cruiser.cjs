@@ -1,112 +1,108 @@
 /**
- * dependency-cruiser: the service's layers. This comment is the layer table; each rule's `comment`
- * names the row it enforces. Run with `npm run deps:check` (exits non-zero on any violation).
- *
- * Folders are at the repo root. "domain" = completion/, knowledge/, triggers/. "upstream" = upstream/
- * (clients of upstream HTTP services).
- * commands/ and upstream/ may not exist yet: the rules hold for them once they do.
- *
- * | folder                      | may import (project folders)                                                  |
- * |-----------------------------|-------------------------------------------------------------------------------|
- * | api/ (HTTP edge)            | api/, commands/, stores/, domain, common/                                     |
- * | workers/ (composition root) | anything in the project (addition: but not test/ or bench/)                   |
- * | commands/ (use cases)       | commands/, workflows/, stores/, domain, upstream, common/                     |
- * | workflows/                  | workflows/, activities/ TYPE-ONLY, domain TYPE-ONLY except the pure modules   |
- * |                             | (value imports allowed from completion/run-input.ts and                       |
- * |                             | completion/context-messages.ts), common/                                      |
- * | activities/                 | activities/, stores/, domain, upstream, common/, commands/                    |
- * | domain                      | domain, stores/ TYPE-ONLY, upstream, common/                                  |
- * | upstream (upstream/) | upstream, common/                                                      |
- * | stores/                     | stores/, common/                                                              |
- * | common/                     | common/ only                                                                  |
- * | bench/, test/               | anything                                                                      |
- * | console/ (operator console) | console/, the official TypeScript client (clients/typescript/src, imported as |
- * |                             | @combo/client) and npm packages: never the service's code or Node.js modules  |
- *
- * Besides the table: only commands/ (and the composition roots that create it) imports @temporalio/client; no cycles of value imports (cycles through an `import type` are allowed), no
- * devDependencies imported from production code (everything but test/, bench/ and root config
- * files), and no import that does not resolve.
- *
- * "TYPE-ONLY" means `import type { X }` / `import { type X }` (every specifier a type) / `export type`;
- * tsPreCompilationDeps: true makes these visible and tells them apart.
+ * dependency-cruiser: the layer rules, built from the layer table in layers.cjs (docs/layers.md
+ * shows it), and the rules beyond it: no import cycle, no devDependency in production code, no
+ * import that does not resolve. Run with `npm run deps:check` (part of `npm run check`).
+ * tsPreCompilationDeps: true makes type-only imports visible and tells them apart.
  */
+const { layers, packageOwners } = require('./layers.cjs');
 
-/** Every project folder that holds source; a dependency into one of these is a project import. */
-const PROJECT =
-  '^(api|workers|commands|workflows|activities|completion|knowledge|triggers|upstream|llm|tools|stores|common|test|bench|console)/';
-const DOMAIN = '(completion|knowledge|triggers)';
-const UPSTREAM = '(upstream|llm|tools)';
-/** Domain modules that workflows may import as values (deterministic, no I/O). */
-const WORKFLOW_PURE_DOMAIN = ['^completion/run-input\\.ts$', '^completion/context-messages\\.ts$', '^completion/tool-arguments\\.ts$'];
+const byId = new Map(layers.map((layer) => [layer.id, layer]));
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A regex of the paths under any of `folders`. */
+const under = (folders) => `^(${folders.map(escapeRegex).join('|')})/`;
+/** A regex of exactly `files`. */
+const exactly = (files) => `^(${files.map(escapeRegex).join('|')})$`;
+const foldersOf = (ids) => ids.flatMap((id) => byId.get(id).folders);
+/**
+ * A path in a folder at the repository root: a file of the project, unless a Node.js module (`fs/promises`)
+ * or a package (in node_modules/, or ../ when node_modules is a link). Any folder, so that one missing
+ * from the table is no way around it.
+ */
+const IN_A_FOLDER = '^[^./][^/]*/';
+const TABLE_FOLDERS = layers.flatMap((layer) => [...layer.folders, ...(layer.alsoFolders ?? []).map(({ folder }) => folder)]);
+const ruled = layers.filter((layer) => layer.mayImport !== 'anything');
 
-/** A layer rule: from `from`, any project import outside `allowed` (a list of folder regexes) is an error. */
-const layer = (name, row, from, allowed) => ({
-  name,
-  comment: `Layer table row "${row}": may import ${allowed.join(', ')} only.`,
-  severity: 'error',
-  from: { path: from },
-  to: { path: PROJECT, pathNot: `^(${allowed.join('|')})/` },
+/**
+ * Each row's rules: what its files may import; one rule per layer it imports type-only; and what the
+ * files whose values it takes from those may import as values (they end up in the workflow bundle).
+ */
+const layerRules = ruled.flatMap((layer) => {
+  const from = { path: under(layer.folders), ...(layer.exempt ? { pathNot: exactly(layer.exempt.map(({ file }) => file)) } : {}) };
+  const also = (layer.alsoFolders ?? []).map(({ folder }) => folder);
+  const allowed = [...foldersOf(layer.mayImport), ...also];
+  const row = `Layer table (test/static/layers.cjs), row ${layer.id}`;
+  return [
+    {
+      name: `layer-${layer.id}`,
+      comment: `${row}: may import ${[...layer.mayImport, ...also].join(', ')}${layer.npmOnly ? ' and npm packages' : ''} only.`,
+      severity: 'error',
+      from,
+      to: layer.npmOnly
+        ? { pathNot: under(allowed), dependencyTypesNot: ['npm', 'npm-dev'] }
+        : { path: IN_A_FOLDER, pathNot: under([...allowed, 'node_modules']), dependencyTypesNot: ['core'] },
+    },
+    ...(layer.typeOnly ?? []).map((id) => {
+      const values = (layer.valuesFrom ?? []).filter((file) => byId.get(id).folders.some((folder) => file.startsWith(`${folder}/`)));
+      return {
+        name: `layer-${layer.id}-${id}-type-only`,
+        comment: `${row}: imports of ${id} are type-only${values.length > 0 ? `, but for ${values.join(', ')}` : ''}.`,
+        severity: 'error',
+        from,
+        to: {
+          path: under(byId.get(id).folders),
+          ...(values.length > 0 ? { pathNot: exactly(values) } : {}),
+          dependencyTypesNot: ['type-only'],
+        },
+      };
+    }),
+    ...(layer.valuesFrom
+      ? [
+          {
+            name: `layer-${layer.id}-values-pure`,
+            comment: `${row}: the files whose values it imports (${layer.valuesFrom.join(', ')}) import as values only each other, what it may import as values and npm packages: no Node.js module.`,
+            severity: 'error',
+            from: { path: exactly(layer.valuesFrom) },
+            to: {
+              pathNot: `${exactly(layer.valuesFrom)}|${under(foldersOf(layer.mayImport.filter((id) => !(layer.typeOnly ?? []).includes(id))))}`,
+              dependencyTypesNot: ['type-only', 'npm', 'npm-dev'],
+            },
+          },
+        ]
+      : []),
+  ];
 });
 
-/** A type-only rule: from `from`, a value import of `to` (other than `except`) is an error. */
-const typeOnly = (name, row, from, to, except = []) => ({
-  name,
-  comment: `Layer table row "${row}": imports of ${to} must be type-only (import type).`,
+/** Packages only some layers import: from every other row's folders (tests and benchmarks too, unless named). */
+const packageRules = packageOwners.map((owner) => ({
+  name: `package-owners-${owner.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-/, '')}`,
+  comment: `Layer table (test/static/layers.cjs): only ${[...owner.layers, ...owner.files].join(', ')} import ${owner.name}.`,
   severity: 'error',
-  from: { path: from },
-  to: { path: to, ...(except.length > 0 ? { pathNot: except } : {}), dependencyTypesNot: ['type-only'] },
-});
+  from: {
+    path: under(foldersOf(layers.filter((layer) => !owner.layers.includes(layer.id)).map((layer) => layer.id))),
+    pathNot: exactly(owner.files),
+  },
+  to: { path: `(^|/)node_modules/${escapeRegex(owner.name)}/` },
+}));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    layer('layer-api', 'api/ (HTTP edge)', '^api/', ['api', 'commands', 'stores', DOMAIN, 'common']),
-    layer('layer-commands', 'commands/ (use cases)', '^commands/', ['commands', 'workflows', 'stores', DOMAIN, UPSTREAM, 'common']),
-    layer('layer-workflows', 'workflows/', '^workflows/', ['workflows', 'activities', DOMAIN, 'common']),
-    typeOnly('workflows-activities-type-only', 'workflows/', '^workflows/', '^activities/'),
-    typeOnly('workflows-domain-type-only', 'workflows/', '^workflows/', `^${DOMAIN}/`, WORKFLOW_PURE_DOMAIN),
-    layer('layer-activities', 'activities/', '^activities/', ['activities', 'stores', DOMAIN, UPSTREAM, 'common', 'commands']),
-    layer('layer-domain', 'domain (completion/, knowledge/, triggers/)', `^${DOMAIN}/`, [DOMAIN, 'stores', UPSTREAM, 'common']),
-    typeOnly('domain-stores-type-only', 'domain (completion/, knowledge/, triggers/)', `^${DOMAIN}/`, '^stores/'),
-    layer('layer-upstream', 'upstream (upstream/)', `^${UPSTREAM}/`, [UPSTREAM, 'common']),
-    layer('layer-stores', 'stores/', '^stores/', ['stores', 'common']),
-    layer('layer-common', 'common/', '^common/', ['common']),
-    layer('layer-workers', 'workers/ (composition root): anything in the project but tests and benchmarks', '^workers/', [
-      'api',
-      'workers',
-      'commands',
-      'workflows',
-      'activities',
-      DOMAIN,
-      UPSTREAM,
-      'stores',
-      'common',
-    ]),
+    ...layerRules,
+    ...packageRules,
     {
-      name: 'layer-console',
-      comment:
-        'Layer table row "console/ (operator console)": a browser app that talks to the API only through the official TypeScript client; it imports its own files, the client (clients/typescript/src, by the @combo/client alias) and npm packages (bundled by Vite), never the service\'s code or a Node.js module. Its Vite config (Node) aside.',
+      name: 'not-in-table',
+      comment: 'Layer table (test/static/layers.cjs): every folder of source is in the table, so each has its rule.',
       severity: 'error',
-      from: { path: '^console/', pathNot: '^console/vite\\.config\\.mjs$' },
-      to: { pathNot: '^(console|clients/typescript/src)/', dependencyTypesNot: ['npm', 'npm-dev'] },
-    },
-    {
-      name: 'temporal-client-in-commands',
-      comment:
-        'Beyond the table: only commands/ calls the Temporal client (starts, signals, schedules, descriptions); the composition roots (api/services-factory.ts, workers/) create it and hand it down.',
-      severity: 'error',
-      from: {
-        path: '^(api|activities|workflows|completion|knowledge|triggers|upstream|stores|common)/',
-        pathNot: '^api/services-factory\\.ts$',
-      },
-      to: { path: '@temporalio/client' },
+      from: { path: IN_A_FOLDER, pathNot: under([...TABLE_FOLDERS, 'node_modules']) },
+      to: {},
     },
     {
       name: 'no-circular',
-      comment: 'Beyond the table: no cycle made of value imports (a cycle through an `import type` is erased at run time and allowed).',
+      comment:
+        "Beyond the table: no import cycle, type-only imports included. The workflows' `import type` of the activities (Temporal's proxyActivities) needs no exception: no layer the activities may import may import workflows/ (test/unit/layer-table.test.ts), so that edge closes no cycle.",
       severity: 'error',
       from: {},
-      to: { circular: true, dependencyTypesNot: ['type-only'], viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
     },
     {
       name: 'not-to-dev-dep',

@@ -1,5 +1,5 @@
 import { createTriggerBody } from '../../common/schemas/triggers';
-import { agentTaskWorkflowId } from '../../commands/workflow-starts';
+import { agentTaskWorkflowId } from '../../common/agent-task-ids';
 import { agentTaskFor } from '../../triggers/agent-task-plan';
 import type { InboundEvent } from '../../common/inbound-event';
 import { projectRegexProblem } from '../../common/project-regex';

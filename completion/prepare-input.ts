@@ -6,17 +6,20 @@ import type { DocumentStore } from '../stores/documents';
 import type { FileStore } from '../stores/files';
 import type { SessionStore } from '../stores/sessions';
 import type { SkillStore } from '../stores/skills';
-import { type ActiveSkill, historyMessages, resolveRoute, systemPromptFor, toolsFor } from '../completion/plan-run';
-import type { CompletionInput } from '../completion/run-input';
+import { type ActiveSkill, historyMessages, resolveRoute, systemPromptFor, toolsFor } from './plan-run';
+import type { CompletionInput } from './run-input';
 
-/** The stores a completion's input is read from (the API's services, or an activity's). */
+/**
+ * What a completion's input is read from: the reads it needs of each store, no more, so that the
+ * API's commands and the agent task's activity hand in their own stores alike.
+ */
 export interface PreparationDeps {
   config: Config;
-  agents: AgentStore;
-  sessions: SessionStore;
-  skills: SkillStore;
-  files: FileStore;
-  documents: DocumentStore;
+  agents: Pick<AgentStore, 'get'>;
+  sessions: Pick<SessionStore, 'getActive' | 'recentTurns'>;
+  skills: Pick<SkillStore, 'activeForSession' | 'byIds'>;
+  files: Pick<FileStore, 'assertExist'>;
+  documents: Pick<DocumentStore, 'getDoc'>;
 }
 
 export interface CompletionRequest {
