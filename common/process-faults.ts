@@ -5,7 +5,7 @@ import type { Logger } from './logger';
  * long enough for an ordinary request to complete, short enough that the supervisor (or the compose
  * restart policy) has a sound process serving again within seconds.
  */
-export const DRAIN_AFTER_CRASH_MS = 5_000;
+const DRAIN_AFTER_CRASH_MS = 5_000;
 
 /** Closing the clients after the drain gets this much more; then the process exits whatever is still going. */
 const CLOSE_AFTER_DRAIN_MS = 2_000;
@@ -15,7 +15,7 @@ export const UNCAUGHT_EXCEPTION_MESSAGE = 'uncaught exception; the process drain
 export const UNHANDLED_REJECTION_MESSAGE = 'unhandled rejection';
 
 /** The process's own shutdown (the one SIGTERM runs), allowed `inFlightMs` for the work in flight. */
-export type Drain = (inFlightMs: number) => Promise<void>;
+type Drain = (inFlightMs: number) => Promise<void>;
 
 export interface CrashExit {
   /** Sets the drain, once the process has something to drain; until then an uncaught exception exits at once. */
