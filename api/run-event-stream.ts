@@ -43,7 +43,12 @@ export function streamRunEvents(ctx: AppContext, deps: EventStreamDeps, traceId:
   ctx.req.on('close', () => (closed = true));
 
   let endedAt: number | null = null;
-  void deps.runEnded(owner.tenant_id, traceId).finally(() => (endedAt = Date.now()));
+  const markEnded = () => (endedAt = Date.now());
+  // A failed wait counts as an end too, as before: the stream then closes itself after END_GRACE_MS.
+  deps.runEnded(owner.tenant_id, traceId).then(markEnded, (err: unknown) => {
+    deps.log.warn("could not follow the run's end; the stream closes itself if no done comes", { trace_id: traceId, error: String(err) });
+    markEnded();
+  });
 
   const pump = async () => {
     let seq = fromSeq;

@@ -103,7 +103,8 @@ export function createRateLimiter(db: Db, options: RateLimiterOptions) {
         // Decide on the current view; a stale view is refreshed in the background.
         allowed = state.local + state.others < limit;
         if (allowed) state.local += 1;
-        if (stale) void syncOnce(bucket, state);
+        // syncOnce reports a failed sync itself (onSyncError); the catch is for a reporter that throws.
+        if (stale) syncOnce(bucket, state).catch(() => undefined);
       }
       const windowEnd = windowStart + windowMs;
       return {

@@ -275,7 +275,7 @@ async function readEventStream(
     finished = true;
   } finally {
     // Stop reading an answer that failed half-way (or whose [DONE] came before the body's end).
-    if (!finished || sawDone) void reader.cancel().catch(() => undefined);
+    if (!finished || sawDone) reader.cancel().catch(() => undefined);
   }
   // A clean end without [DONE] is accepted once the model said why it stopped.
   if (!sawDone && answer.finishReason === undefined) throw fail('ended the stream before the answer was complete');

@@ -2,7 +2,7 @@ import { Client as EsClient } from '@elastic/elasticsearch';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfigOrExit } from '../common/config';
-import { survivePassingFaults } from '../common/crash-guard';
+import { exitOnUncaughtException, logUnhandledRejections } from '../common/process-faults';
 import { createLogger } from '../common/logger';
 import { connectMongo, ensureIndexes } from '../stores/mongo';
 import { composeWorker } from './composition';
@@ -11,12 +11,14 @@ import { createWorker } from './worker';
 
 /**
  * config → clients → worker, event dispatcher and cost aggregator; the SDK stops polling on SIGINT/SIGTERM and lets
- * running tasks finish, then the dispatcher stops.
+ * running tasks finish, then the dispatcher stops. An uncaught exception shuts the worker down the same way
+ * (worker.shutdown()) and the process exits once it has stopped, or when DRAIN_AFTER_CRASH_MS and the exit's margin are up.
  */
 async function main() {
   const config = loadConfigOrExit();
   const log = createLogger(config.LOG_LEVEL, 'worker');
-  survivePassingFaults(log);
+  const crash = exitOnUncaughtException(log);
+  logUnhandledRejections(log);
   const mongo = await connectMongo(config.MONGODB_URI, config.MONGODB_DB);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const clientConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
@@ -45,7 +47,13 @@ async function main() {
       (err: unknown) =>
         log.warn('could not date older cost runs; costs by day leave them out until the next start', { error: String(err) }),
     );
-    await worker.run();
+    const running = worker.run();
+    crash.drainWith(async () => {
+      // A shutdown that a signal started already is the one to wait for.
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+    });
+    await running;
     composed.dispatcher.stop();
     composed.costAggregator.stop();
     await Promise.all([dispatching, aggregating]);

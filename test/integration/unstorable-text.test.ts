@@ -23,8 +23,11 @@ describe('text the stores cannot hold', () => {
     sessionId = (await api.call('POST', `/v1/combo/agents/${agentId}/sessions`, { key: api.adminKey, body: {} })).json.data.session_id;
   });
   afterAll(async () => {
-    if (worker) await killProcess(worker, 'SIGTERM');
-    await api?.close();
+    try {
+      if (worker) await killProcess(worker, 'SIGTERM');
+    } finally {
+      await api?.close();
+    }
   });
 
   const count = async (collection: string) => api.services.mongo.db.collection(collection).countDocuments({});

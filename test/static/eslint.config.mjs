@@ -65,6 +65,12 @@ export default tseslint.config(
     },
   },
   {
+    // The service's code: `void` does not silence a floating promise either. An unhandled rejection is a bug the API
+    // and the worker only log (common/process-faults.ts), so every promise left running handles its rejection.
+    files: ['{api,activities,commands,common,completion,knowledge,stores,triggers,upstream,workers,workflows}/**/*.ts'],
+    rules: { '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }] },
+  },
+  {
     // Tests and benchmarks handle untyped JSON bodies and fixtures: `any`, `!` and the unsafe-* rules are relaxed there,
     // and require-await too (their stubs implement async interfaces without awaiting anything). The tests' existing
     // `eslint-disable-next-line @typescript-eslint/no-explicit-any` comments are then unused: not reported there.

@@ -1,68 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { isAlive as alive, killSupervisors, supervise as superviseCommand } from '../support/supervisor';
 
 const SUPERVISE = join(__dirname, '..', '..', 'stack', 'supervise.sh');
 
-interface Supervisor {
-  process: ChildProcess;
-  log: () => string;
-  /** Resolves with the log once `pattern` matches it. */
-  waitFor: (pattern: RegExp) => Promise<RegExpMatchArray>;
-  exited: Promise<number | null>;
-}
-
-const running: ChildProcess[] = [];
-
-function supervise(childScript: string, env: Record<string, string>): Supervisor {
-  // A process group of its own, so a failed test can end the supervisor and its child together.
-  const proc = spawn('bash', [SUPERVISE, 'demo', process.execPath, '-e', childScript], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  running.push(proc);
-  let log = '';
-  const listeners = new Set<() => void>();
-  const append = (chunk: Buffer) => {
-    log += chunk.toString();
-    for (const listener of listeners) listener();
-  };
-  proc.stdout.on('data', append);
-  proc.stderr.on('data', append);
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  const waitFor = (pattern: RegExp) =>
-    new Promise<RegExpMatchArray>((resolve, reject) => {
-      const check = () => {
-        const match = log.match(pattern);
-        if (!match) return;
-        listeners.delete(check);
-        clearTimeout(timer);
-        resolve(match);
-      };
-      const timer = setTimeout(() => {
-        listeners.delete(check);
-        reject(new Error(`${pattern} never appeared in the supervisor's log:\n${log}`));
-      }, 20_000);
-      listeners.add(check);
-      check();
-    });
-  return { process: proc, log: () => log, waitFor, exited };
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** A supervised Node script. */
+const supervise = (childScript: string, env: Record<string, string>) =>
+  superviseCommand('demo', [process.execPath, '-e', childScript], env);
 
 /** stack/supervise.sh, which `npm start` runs the API and the worker under. */
 describe('the process supervisor', () => {
-  afterEach(() => {
-    for (const proc of running.splice(0)) if (proc.exitCode === null && proc.signalCode === null) process.kill(-proc.pid!, 'SIGKILL');
-  });
+  afterEach(killSupervisors);
 
   it('restarts a killed process, logging the signal, and on SIGTERM stops it without restarting', async () => {
     const child =
