@@ -8,6 +8,7 @@ import { maintenanceWorkflow } from '../../workflows/maintenance';
 import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
 import { webhookReplayWorkflow } from '../../workflows/webhook-replay';
 import { timeSkippingEnvironment } from '../support/temporal';
+import { suiteWorkflows } from '../support/workflow-bundle';
 
 /** An activity that never answers; it heartbeats so that it hears when it is no longer wanted, and then stops. */
 const stalled = async (): Promise<number> => {
@@ -33,7 +34,7 @@ async function run<T>(
   const worker = await Worker.create({
     connection: env.nativeConnection,
     taskQueue,
-    workflowsPath: require.resolve('../../workflows'),
+    ...suiteWorkflows(),
     activities,
   });
   return worker.runUntil(execute(taskQueue));
