@@ -7,5 +7,6 @@ module.exports = {
   testEnvironment: '<rootDir>/test/support/onnx-environment.js',
   testTimeout: 60_000,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

@@ -24,5 +24,24 @@ export TEMPORAL_TEST_SERVER_PATH="$BIN_DIR/temporal-test-server" STACK_BIN_DIR="
 cd "$STACK_ROOT"
 log "type-checking"
 npm run --silent build
-log "running the test suite"
-npx jest --runInBand "$@"
+
+# Every test file has its own database, index prefix and task queue (test/support/config.ts), so the
+# files run side by side in JEST_WORKERS jest workers (2: the cores of the machine CI runs on). The
+# browser tests run after them, one at a time and alone: each drives Chromium, and a page's clicks and
+# reads wait on the console's rendering, which other files' work would compete with for the cores.
+SERIAL_TESTS='/test/browser/'
+workers=${JEST_WORKERS:-2}
+export JEST_SUMMARY_FILE="$RUN_DIR/jest-summary"
+: >"$JEST_SUMMARY_FILE"
+failed=0
+if [ $# -gt 0 ]; then
+  log "running the tests named"
+  npx jest --runInBand "$@" || failed=1
+else
+  log "running the test suite: $workers files at a time, then the browser tests one by one"
+  npx jest --maxWorkers="$workers" --testPathIgnorePatterns "$SERIAL_TESTS" || failed=1
+  npx jest --runInBand --testPathPatterns "$SERIAL_TESTS" || failed=1
+fi
+# One closing line over both runs, as the summary reporter prints it for one.
+awk '{ p += $1; f += $2; s += $3 } END { printf "jest: %d passed, %d failed, %d skipped\n", p, f, s }' "$JEST_SUMMARY_FILE"
+exit "$failed"

@@ -3,7 +3,7 @@ import { type Consumer, eventually, startConsumer } from '../support/consumer';
 import { chatAnswer, chatRequests, chatToolCall, scriptedReplies, streamedAnswer, streamedToolCall } from '../support/scripted-chat';
 import { ScriptedUpstream } from '../support/scripted-upstream';
 import { readSse } from '../support/sse';
-import { bundleTestWorkflows, startTestWorker } from '../support/worker';
+import { startTestWorker } from '../support/worker';
 
 type Worker = Awaited<ReturnType<typeof startTestWorker>>;
 
@@ -18,8 +18,6 @@ const REFUND = { order: 'A-17', amount: 20 };
 describe('human approval of tool calls', () => {
   let api: TestApi;
   let worker: Worker;
-  /** Bundled once: the restart test's worker must be back before the API stops waiting for the decision (15 s). */
-  let workflows: Awaited<ReturnType<typeof bundleTestWorkflows>>;
   let bank: Consumer;
   const model = new ScriptedUpstream();
   const scriptModel = scriptedReplies(model);
@@ -63,8 +61,7 @@ describe('human approval of tool calls', () => {
       RATE_LIMIT_DEFAULT_PER_MIN: '100000',
       COMPLETION_REPLY_WAIT_MS: '2000',
     });
-    workflows = await bundleTestWorkflows();
-    worker = await startTestWorker(api, { workflowBundlePath: workflows.path });
+    worker = await startTestWorker(api);
     const skill = await call('POST', '/v1/skills/install', {
       manifest: {
         name: `bank${Date.now() % 100_000}`,
@@ -97,7 +94,6 @@ describe('human approval of tool calls', () => {
     await api?.close();
     await model.stop();
     await bank?.close();
-    await workflows?.remove();
   });
 
   it('holds the call until approved on another API process, then runs it; the stream and subscribers see it', async () => {
@@ -288,7 +284,7 @@ describe('human approval of tool calls', () => {
     await worker.stop();
     const decision = decide(traceId, approvalId, { decision: 'approve' });
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    worker = await startTestWorker(api, { workflowBundlePath: workflows.path });
+    worker = await startTestWorker(api);
     const approved = await decision;
     expect(approved.json.data).toMatchObject({ applied: true, approval: { status: 'approved' } });
     expect(await ended(traceId)).toMatchObject({ status: 'completed', answer: 'Refunded after the restart.' });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Config } from '../../common/config';
 import { UNCAUGHT_EXCEPTION_MESSAGE, UNHANDLED_REJECTION_MESSAGE } from '../../common/process-faults';
+import { suiteWorkflowBundlePath } from './workflow-bundle';
 
 export const WORKER_SCRIPT = join(__dirname, '..', '..', 'dist', 'workers', 'main.js');
 export const API_SCRIPT = join(__dirname, '..', '..', 'dist', 'api', 'main.js');
@@ -56,9 +57,13 @@ async function spawnBuilt(script: string, readyLine: string, config: Config, ove
   return child;
 }
 
-/** The built worker, so a test can kill it without warning (SIGKILL) as a crash would. */
+/**
+ * The built worker, so a test can kill it without warning (SIGKILL) as a crash would. It loads the
+ * suite's workflow bundle as a production image loads its own (WORKFLOW_BUNDLE_PATH), rather than
+ * bundling at each start.
+ */
 export const spawnWorkerProcess = (config: Config, overrides: Record<string, string> = {}) =>
-  spawnBuilt(WORKER_SCRIPT, 'worker running', config, overrides);
+  spawnBuilt(WORKER_SCRIPT, 'worker running', config, { WORKFLOW_BUNDLE_PATH: suiteWorkflowBundlePath(), ...overrides });
 
 export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');

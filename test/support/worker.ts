@@ -1,14 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client as EsClient } from '@elastic/elasticsearch';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createLogger } from '../../common/logger';
 import { composeWorker } from '../../workers/composition';
 import { createWorker } from '../../workers/worker';
 import type { TestApi } from './api';
 import { quietTemporalRuntime } from './temporal';
+import { suiteWorkflowBundlePath } from './workflow-bundle';
 
 interface TestWorkerOptions {
   dispatcher?: boolean;
@@ -16,30 +14,12 @@ interface TestWorkerOptions {
   /** Elasticsearch as this worker reaches it (another address than the API's: a delaying proxy). */
   elasticsearchUrl?: string;
   maxHeartbeatThrottleMs?: number;
-  /** A workflow bundle made by bundleTestWorkflows: the worker starts without bundling the workflows (webpack) again. */
-  workflowBundlePath?: string;
-}
-
-/**
- * The workflows bundled once, in a file of a fresh temporary folder (remove() deletes it). A test that
- * restarts its worker and needs it back quickly (webpack takes seconds, many on a loaded machine) bundles
- * before and passes the path to startTestWorker.
- */
-export async function bundleTestWorkflows(): Promise<{ path: string; remove(): Promise<void> }> {
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../../workflows'),
-    logger: new DefaultLogger('ERROR'),
-  });
-  const dir = await mkdtemp(join(tmpdir(), 'workflow-bundle-'));
-  const path = join(dir, 'workflow-bundle.js');
-  await writeFile(path, code);
-  return { path, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /** The real worker (and, unless told otherwise, the event dispatcher) on the dev server, for one test API. */
 export async function startTestWorker(
   api: TestApi,
-  { dispatcher = true, ingestBatchSize, elasticsearchUrl, maxHeartbeatThrottleMs, workflowBundlePath }: TestWorkerOptions = {},
+  { dispatcher = true, ingestBatchSize, elasticsearchUrl, maxHeartbeatThrottleMs }: TestWorkerOptions = {},
 ) {
   quietTemporalRuntime();
   const nativeConnection = await NativeConnection.connect({ address: api.config.TEMPORAL_ADDRESS });
@@ -60,7 +40,8 @@ export async function startTestWorker(
     taskQueue: api.config.TEMPORAL_TASK_QUEUE,
     activities: composed.activities,
     maxHeartbeatThrottleMs,
-    workflowBundlePath,
+    // The suite's bundle (globalSetup): a worker starts in well under a second rather than bundling again.
+    workflowBundlePath: suiteWorkflowBundlePath(),
   });
   const running = worker.run();
   const dispatching = dispatcher ? composed.dispatcher.start() : Promise.resolve();

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { quietTemporalRuntime } from '../support/temporal';
+import { suiteWorkflows } from '../support/workflow-bundle';
 
 /**
  * Agent tasks in flight when a worker with the run-id and cancel patches starts replay their
@@ -16,6 +17,6 @@ describe('agentTaskWorkflow histories from before recording the run id at start 
     ) as { events: { eventId: string | number }[] };
     // As test/workflows/maintenance.test.ts: event ids as numbers, the rest in the protobuf object form.
     for (const event of history.events) event.eventId = Number(event.eventId);
-    await expect(Worker.runReplayHistory({ workflowsPath: require.resolve('../../workflows') }, history)).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory(suiteWorkflows(), history)).resolves.toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import { Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities';
 import { maintenanceWorkflow } from '../../workflows/maintenance';
 import { quietTemporalRuntime, timeSkippingEnvironment } from '../support/temporal';
+import { suiteWorkflows } from '../support/workflow-bundle';
 
 /** The maintenance workflow's retry policy on the time-skipping server (back-off 1 s, 2 s, 4 s, 8 s skipped). */
 describe('maintenanceWorkflow retry policy', () => {
@@ -47,7 +48,7 @@ describe('maintenanceWorkflow retry policy', () => {
     const worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue,
-      workflowsPath: require.resolve('../../workflows'),
+      ...suiteWorkflows(),
       activities,
     });
     const result = worker.runUntil(
@@ -88,6 +89,6 @@ describe('maintenanceWorkflow histories from before the idempotency-key purge', 
     // Kept in the protobuf object form (64-bit integers as text, bytes as base64), which the replayer
     // encodes as it is; an event id given as text would send it through the JSON-format reader instead.
     for (const event of history.events) event.eventId = Number(event.eventId);
-    await expect(Worker.runReplayHistory({ workflowsPath: require.resolve('../../workflows') }, history)).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory(suiteWorkflows(), history)).resolves.toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@ import type { CompletionInput } from '../../completion/run-input';
 import { completionWorkflow } from '../../workflows/completion';
 import { APPROVAL_UNKNOWN, decideApproval } from '../../workflows/tool-approval';
 import { timeSkippingEnvironment } from '../support/temporal';
+import { suiteWorkflows } from '../support/workflow-bundle';
 
 const HOUR = 3_600_000;
 
@@ -111,7 +112,7 @@ const workerOn = (env: TestWorkflowEnvironment, taskQueue: string, activities: P
   Worker.create({
     connection: env.nativeConnection,
     taskQueue,
-    workflowsPath: require.resolve('../../workflows'),
+    ...suiteWorkflows(),
     activities,
     maxCachedWorkflows: 0,
   });

@@ -8,6 +8,7 @@ import { startTestApi, type TestApi } from '../support/api';
 import { type Consumer, eventually, startConsumer } from '../support/consumer';
 import { timeSkippingEnvironment } from '../support/temporal';
 import { startTestWorker } from '../support/worker';
+import { suiteWorkflows } from '../support/workflow-bundle';
 
 /**
  * The delivery schedule on Temporal's time-skipping server with the real activities: real HTTP to a
@@ -52,7 +53,7 @@ describe('webhook delivery schedule', () => {
       connection: env.nativeConnection,
       taskQueue,
       maxCachedWorkflows: 0,
-      workflowsPath: require.resolve('../../workflows'),
+      ...suiteWorkflows(),
       // Real time barely moves while the server skips hours, so a time-based cache would outlive edits.
       activities: createActivities({ ...composed.activities, webhookTargetCacheMs: 0 }),
     });

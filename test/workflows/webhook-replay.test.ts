@@ -6,6 +6,7 @@ import type { ReplayPage } from '../../activities/webhooks';
 import { replayProgressQuery, webhookReplayWorkflow } from '../../workflows/webhook-replay';
 import { eventually } from '../support/consumer';
 import { quietTemporalRuntime } from '../support/temporal';
+import { suiteWorkflows } from '../support/workflow-bundle';
 
 const delivery = (n: number): ReplayPage['deliveries'][number] => ({
   deliveryId: `dlv_progress${n}`,
@@ -36,7 +37,7 @@ describe('webhook replay progress', () => {
     const worker = await Worker.create({
       connection: workerConnection,
       taskQueue,
-      workflowsPath: require.resolve('../../workflows'),
+      ...suiteWorkflows(),
       activities: {
         // The first page starts three deliveries; the second never comes (a slow database), so the replay stays running.
         prepareReplayPage: async (): Promise<ReplayPage> => {
