@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { UNCAUGHT_EXCEPTION_MESSAGE } from '../../common/process-faults';
 import { startTestApi, type TestApi } from '../support/api';
-import { bundleTestWorkflows } from '../support/worker';
+import { suiteWorkflowBundlePath } from '../support/workflow-bundle';
 import { isAlive, killSupervisors, supervise, type Supervisor } from '../support/supervisor';
 import { API_SCRIPT, builtProcessEnvironment, freePort, WORKER_SCRIPT } from '../support/worker-process';
 
@@ -100,10 +100,9 @@ describe('an uncaught exception ends the process, and the supervisor starts it a
   }, 150_000);
 
   it('the worker: logs the exception, shuts its Temporal worker down, exits with 1 and runs again', async () => {
-    // Bundled once here, so that neither start of the worker runs webpack.
-    const bundle = await bundleTestWorkflows();
-    try {
-      const sup = superviseBuilt('worker', WORKER_SCRIPT, { WORKFLOW_BUNDLE_PATH: bundle.path });
+    // The suite's bundle, so that neither start of the worker runs webpack.
+    {
+      const sup = superviseBuilt('worker', WORKER_SCRIPT, { WORKFLOW_BUNDLE_PATH: suiteWorkflowBundlePath() });
       const first = Number((await sup.waitFor(/started \(pid (\d+)\)/))[1]);
       await sup.waitFor(/worker running/, 60_000);
 
@@ -121,8 +120,6 @@ describe('an uncaught exception ends the process, and the supervisor starts it a
       sup.process.kill('SIGTERM');
       expect(await sup.exited).toBe(0);
       expect(sup.log()).toMatch(/exited with code 0; stopped\n$/);
-    } finally {
-      await bundle.remove();
     }
   }, 180_000);
 });
