@@ -6,6 +6,7 @@ import type { Config } from '../../common/config';
 
 const WORKER_SCRIPT = join(__dirname, '..', '..', 'dist', 'workers', 'main.js');
 const API_SCRIPT = join(__dirname, '..', '..', 'dist', 'api', 'main.js');
+const STARTUP_BOUND_MS = 180_000;
 
 /** A built entry point (`npm run build`, which `npm test` runs first) as its own process, configured like the test API. */
 async function spawnBuilt(script: string, readyLine: string, config: Config, overrides: Record<string, string>): Promise<ChildProcess> {
@@ -16,7 +17,11 @@ async function spawnBuilt(script: string, readyLine: string, config: Config, ove
   Object.assign(env, { LOG_LEVEL: 'info' }, overrides);
   const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start within 60 s`)), 60_000);
+    // A loaded machine (a CI runner, every core busy) may take minutes; a child that did not start is ended.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} did not start within ${STARTUP_BOUND_MS / 1000} s`));
+    }, STARTUP_BOUND_MS);
     const watch = (chunk: Buffer) => {
       if (chunk.toString().includes(readyLine)) {
         clearTimeout(timer);
