@@ -9,6 +9,7 @@ import { rateLimit } from './middleware/rate-limit';
 import { rawBytesBody } from './middleware/raw-body';
 import { uploadBody } from './middleware/upload-body';
 import { requestContext } from './middleware/request-context';
+import { requestSignal } from './middleware/request-signal';
 import { corsPolicy } from './middleware/cors';
 import { createIdempotencyGuard } from './idempotency';
 import { buildOpenApiDocument } from './openapi';
@@ -85,6 +86,7 @@ export function createApp(services: Services, { consoleDir }: { consoleDir?: str
     services.log.error('response failed', { error: String(err.stack ?? err) });
   });
   app.use(corsPolicy(services.config.CORS_ORIGINS));
+  app.use(requestSignal());
   app.use(requestContext(services.auth));
   app.use(errorEnvelope(services.log, services.config.MAX_JSON_BODY_BYTES));
   // Static files of the console: not API calls, so not counted against the rate limits.

@@ -4,6 +4,8 @@ import type { Principal } from './auth';
 /** What the global middleware leaves on every request. */
 export interface AppState {
   traceId: string;
+  /** Aborts when the client's connection closes before its response was sent (middleware/request-signal.ts). */
+  signal: AbortSignal;
   principal?: Principal;
   /** Bad credentials are remembered, not thrown, so rate limiting and 404s still answer properly. */
   authError?: Error;

@@ -7,8 +7,8 @@ import type { AppContext } from './context';
 
 export interface EventStreamDeps {
   runEvents: RunEventStore;
-  /** Settles once the run has ended (commands.completions.ended). */
-  runEnded(tenantId: string, traceId: string): Promise<void>;
+  /** Settles once the run has ended (commands.completions.ended), or at once when `signal` aborts. */
+  runEnded(tenantId: string, traceId: string, signal: AbortSignal): Promise<void>;
   log: Logger;
   pollMs: number;
   keepAliveMs: number;
@@ -39,14 +39,18 @@ export function streamRunEvents(ctx: AppContext, deps: EventStreamDeps, traceId:
   ctx.set('X-Accel-Buffering', 'no');
   const out = new PassThrough();
   ctx.body = out;
-  let closed = false;
-  ctx.req.on('close', () => (closed = true));
+  // Ends the stream's waits (its run-end wait's Temporal call, its poll's timer) at once when the
+  // client leaves (the request's signal) or the stream has sent its `done`.
+  const over = new AbortController();
+  const signal = AbortSignal.any([ctx.state.signal, over.signal]);
 
   let endedAt: number | null = null;
   const markEnded = () => (endedAt = Date.now());
-  // A failed wait counts as an end too, as before: the stream then closes itself after END_GRACE_MS.
-  deps.runEnded(owner.tenant_id, traceId).then(markEnded, (err: unknown) => {
-    deps.log.warn("could not follow the run's end; the stream closes itself if no done comes", { trace_id: traceId, error: String(err) });
+  // A failed wait counts as an end too: the stream then closes itself after END_GRACE_MS. A wait the
+  // client's leaving ended is no failure.
+  deps.runEnded(owner.tenant_id, traceId, signal).then(markEnded, (err: unknown) => {
+    if (!signal.aborted)
+      deps.log.warn("could not follow the run's end; the stream closes itself if no done comes", { trace_id: traceId, error: String(err) });
     markEnded();
   });
 
@@ -57,7 +61,7 @@ export function streamRunEvents(ctx: AppContext, deps: EventStreamDeps, traceId:
     let first = true;
     // Resumed after its `done`: the stream has nothing more to send.
     if (seq > 0 && (await deps.runEvents.read(traceId, seq - 1))?.event === 'done') return;
-    while (!closed) {
+    while (!signal.aborted) {
       const event = await deps.runEvents.read(traceId, seq);
       if (event) {
         out.write(frame(traceId, seq, event.event, { ...event.data, timestamp: event.recordedAt.toISOString() }, first));
@@ -79,11 +83,14 @@ export function streamRunEvents(ctx: AppContext, deps: EventStreamDeps, traceId:
         out.write(': keep-alive\n\n');
         lastWrite = Date.now();
       }
-      await sleep(wait);
+      await sleep(wait, undefined, { signal }).catch(() => undefined);
       wait = Math.min(MAX_POLL_MS, Math.ceil(wait * 1.5));
     }
   };
   pump()
     .catch((err: unknown) => deps.log.error('completion stream failed', { trace_id: traceId, error: String(err) }))
-    .finally(() => out.end());
+    .finally(() => {
+      over.abort();
+      out.end();
+    });
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { type Client, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import { type Client, isGrpcDeadlineError, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { canonicalJson } from '../common/canonical-json';
 import { AppError, conflict, ErrorCodes, invalid } from '../common/errors';
@@ -16,6 +15,7 @@ import type { CompletionOutcome } from '../workflows/completion';
 import { cancelQueuedRun } from '../workflows/session-runs';
 import { completionWorkflowId, sessionRunsWorkflowId } from '../common/workflow-ids';
 import { submitCompletion } from './workflow-starts';
+import { boundedCalls, pause, type WaitBounds } from './temporal-waits';
 
 export interface StartedRun {
   input: CompletionInput;
@@ -51,6 +51,8 @@ export interface CompletionRequest {
   resumeAfter: { traceId: string; seq: number } | null;
   /** The request's own trace id, the run's when no Idempotency-Key names it. */
   traceId: string;
+  /** Aborts when the client leaves: the request's waits end then (its run goes on). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -96,6 +98,14 @@ const CLOSING_RUN_WAIT_MS = 5_000;
 const CANCEL_WAIT_MS = 15_000;
 /** How often a queued run's waiters look whether it has started. */
 const QUEUED_POLL_MS = 250;
+/**
+ * How long one call of a run's result() lasts before a fresh one follows: the SDK adds an abort
+ * listener to the call's signal for each of its long polls (one each 20 s or so) and never removes
+ * it, so a wait as long as a stream's starts over, with a new signal, before they pile up (Node
+ * warns past 10). Ended by abort, not by a gRPC deadline, which the server meets with a burst of
+ * immediate empty polls.
+ */
+const RESULT_ATTEMPT_MS = 180_000;
 const KNOWN_CODES = new Set<number>(Object.values(ErrorCodes));
 
 /** The error a failed run ended with, as the spec's code (30001 model, 30002 tool timeout, ...). */
@@ -140,7 +150,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
    * that run; a client may ask again right after `done`, while the answered run is still closing, so
    * when every earlier run has recorded its end the session waits a moment for them to close.
    */
-  async function submit(input: CompletionInput, strategy: MultitaskStrategy): Promise<Omit<StartedRun, 'input'>> {
+  async function submit(input: CompletionInput, strategy: MultitaskStrategy, signal?: AbortSignal): Promise<Omit<StartedRun, 'input'>> {
     const unended = await completionRuns.unendedRun(input.tenantId, input.sessionId, input.traceId);
     // An agent task's run goes round the session's workflow, which cannot queue behind or cancel it.
     if (unended && unended.kind !== 'chat') {
@@ -155,7 +165,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       temporal,
       taskQueue,
       { input, strategy, closingGraceMs: closing ? CLOSING_RUN_WAIT_MS : 0 },
-      Date.now() + config.COMPLETION_REPLY_WAIT_MS,
+      { signal, deadline: Date.now() + config.COMPLETION_REPLY_WAIT_MS },
     );
     const workflowId = completionWorkflowId(input.traceId);
     // Accepted, and going on once a worker comes.
@@ -171,33 +181,31 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
   }
 
   /**
-   * Waits until the run's workflow has ended, at most until `deadline`: true when it ended. A run
-   * still queued has no workflow yet; it is waited for while its record says it is queued.
+   * Waits until the run's workflow has ended, at most until `deadline` and until `signal` aborts
+   * (its caller left): null when it had not ended by then. A run still queued has no workflow yet;
+   * it is waited for while its record says it is queued.
    */
   async function waitForEnd(
     tenantId: string,
     traceId: string,
-    deadline: number,
+    { signal, deadline }: WaitBounds,
   ): Promise<{ outcome?: CompletionOutcome; error?: unknown } | null> {
-    const workflowId = completionWorkflowId(traceId);
-    while (Date.now() < deadline) {
-      let timer: NodeJS.Timeout | undefined;
+    const handle = temporal.workflow.getHandle<(input: CompletionInput) => Promise<CompletionOutcome>>(completionWorkflowId(traceId));
+    while (!signal?.aborted && Date.now() < deadline) {
+      const attempt = new AbortController();
+      const signals = signal ? [signal, attempt.signal] : [attempt.signal];
+      const attemptTimer = setTimeout(() => attempt.abort(), Math.min(RESULT_ATTEMPT_MS, deadline - Date.now()));
       try {
-        const result = await Promise.race([
-          temporal.workflow.getHandle<(input: CompletionInput) => Promise<CompletionOutcome>>(workflowId).result(),
-          ...(Number.isFinite(deadline)
-            ? [new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()))))]
-            : []),
-        ]);
-        return result === null ? null : { outcome: result };
+        return { outcome: await boundedCalls(temporal, { signal: AbortSignal.any(signals), deadline }, () => handle.result()) };
       } catch (err) {
+        if (signal?.aborted || attempt.signal.aborted || isGrpcDeadlineError(err)) continue;
         if (!(err instanceof WorkflowNotFoundError)) return { error: err };
         // Queued, or handed to a session no worker has taken up yet: its workflow is still to come.
         const run = await completionRuns.get(tenantId, traceId).catch(() => null);
         if (!run || ENDED_STATUSES.includes(run.status)) return { error: err };
-        await sleep(QUEUED_POLL_MS);
+        await pause(Math.min(QUEUED_POLL_MS, deadline - Date.now()), signal);
       } finally {
-        clearTimeout(timer);
+        clearTimeout(attemptTimer);
       }
     }
     return null;
@@ -215,6 +223,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     body: CompletionBody,
     traceId: string,
     requested: { by: string; hash: string },
+    signal?: AbortSignal,
   ): Promise<StartedRun> {
     const [input, agent] = await Promise.all([
       prepareCompletionInput(deps, {
@@ -258,7 +267,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       });
     let submitted: Omit<StartedRun, 'input'>;
     try {
-      [, submitted] = await Promise.all([recorded, submit(input, body.multitask_strategy ?? agent.multitask_strategy)]);
+      [, submitted] = await Promise.all([recorded, submit(input, body.multitask_strategy ?? agent.multitask_strategy, signal)]);
     } catch (err) {
       await recorded.then(() => completionRuns.discard(traceId)).catch(() => undefined);
       throw err;
@@ -275,9 +284,12 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
    * when the run is still going then (it goes on: the client follows it by trace id). A cancelled
    * run answers with what it had (`stop_reason: canceled`).
    */
-  async function awaitReply(run: StartedRun): Promise<CompletionReply | null> {
+  async function awaitReply(run: StartedRun, signal?: AbortSignal): Promise<CompletionReply | null> {
     if (!run.admitted) return null;
-    const ended = await waitForEnd(run.input.tenantId, run.input.traceId, Date.now() + config.COMPLETION_REPLY_WAIT_MS);
+    const ended = await waitForEnd(run.input.tenantId, run.input.traceId, {
+      signal,
+      deadline: Date.now() + config.COMPLETION_REPLY_WAIT_MS,
+    });
     if (ended === null) return null;
     if (ended.error !== undefined) {
       if (!wasCancelled(ended.error)) throw runError(ended.error);
@@ -302,8 +314,8 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
    * The reply of a run started earlier (a request repeated with its Idempotency-Key): waited for
    * like a first request's, at most COMPLETION_REPLY_WAIT_MS; null while it is still going.
    */
-  async function follow(tenantId: string, traceId: string): Promise<CompletionReply | null> {
-    await waitForEnd(tenantId, traceId, Date.now() + config.COMPLETION_REPLY_WAIT_MS);
+  async function follow(tenantId: string, traceId: string, signal?: AbortSignal): Promise<CompletionReply | null> {
+    await waitForEnd(tenantId, traceId, { signal, deadline: Date.now() + config.COMPLETION_REPLY_WAIT_MS });
     const run = await completionRuns.get(tenantId, traceId);
     if (run.status === 'failed' && run.error) {
       const code = KNOWN_CODES.has(run.error.code) ? (run.error.code as AppError['code']) : ErrorCodes.INTERNAL;
@@ -341,7 +353,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         field: 'header.Idempotency-Key',
       });
     if (request.body.stream) return { replayed: true, kind: 'stream', traceId, owner: runOwner(tenantId, run), fromSeq: 0 };
-    const reply = request.body.background ? null : await follow(tenantId, traceId);
+    const reply = request.body.background ? null : await follow(tenantId, traceId, request.signal);
     return reply ? { replayed: true, kind: 'reply', reply } : { replayed: true, kind: 'accepted', accepted: acceptedOf(run) };
   }
 
@@ -376,7 +388,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         const attached = await attach(caller.tenantId, request, traceId, requestHash);
         if (attached) return attached;
       }
-      const run = await start(caller.tenantId, agentId, body, traceId, { by: caller.ownerId, hash: requestHash });
+      const run = await start(caller.tenantId, agentId, body, traceId, { by: caller.ownerId, hash: requestHash }, request.signal);
       const owner = runOwner(caller.tenantId, {
         session_id: run.input.sessionId,
         agent_id: run.input.agentId,
@@ -400,7 +412,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         await written;
         return { replayed: false, kind: 'stream', traceId, owner, fromSeq: 0 };
       }
-      const [, reply] = await Promise.all([written, awaitReply(run)]);
+      const [, reply] = await Promise.all([written, awaitReply(run, request.signal)]);
       if (reply) return { replayed: false, kind: 'reply', reply };
       // Still going: where it is now (it may be waiting for an approval).
       return { replayed: false, kind: 'accepted', accepted: acceptedOf(await completionRuns.get(caller.tenantId, traceId)) };
@@ -411,9 +423,12 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       return { owner: await ownerOf(tenantId, traceId), fromSeq: after === null ? 0 : after + 1 };
     },
 
-    /** Settles once the run has ended, however it ended (a queued run: once it has started and ended). */
-    async ended(tenantId: string, traceId: string): Promise<void> {
-      await waitForEnd(tenantId, traceId, Number.POSITIVE_INFINITY);
+    /**
+     * Settles once the run has ended, however it ended (a queued run: once it has started and
+     * ended), or once `signal` aborts (its follower left).
+     */
+    async ended(tenantId: string, traceId: string, signal: AbortSignal): Promise<void> {
+      await waitForEnd(tenantId, traceId, { signal, deadline: Number.POSITIVE_INFINITY });
     },
 
     /**
@@ -421,16 +436,17 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
      * which aborts its model and tool calls and records what it had. Answers the run once it has
      * recorded its end (or, past CANCEL_WAIT_MS, as it is then). A run that had ended is 10005.
      */
-    async cancel(tenantId: string, traceId: string): Promise<CompletionRun> {
+    async cancel(tenantId: string, traceId: string, signal?: AbortSignal): Promise<CompletionRun> {
       const run = await completionRuns.get(tenantId, traceId);
       const refuseEnded = (status: string) =>
         conflict(`completion ${traceId} has already ended (${status}); there is nothing to cancel`, { trace_id: traceId, status });
       if (ENDED_STATUSES.includes(run.status)) throw refuseEnded(run.status);
+      const bounds = { signal, deadline: Date.now() + CANCEL_WAIT_MS };
       if (run.status === 'queued') {
-        const removed = await temporal.workflow
-          .getHandle(sessionRunsWorkflowId(run.session_id))
-          .executeUpdate(cancelQueuedRun, { args: [traceId] })
-          .catch(() => false);
+        const session = temporal.workflow.getHandle(sessionRunsWorkflowId(run.session_id));
+        const removed = await boundedCalls(temporal, bounds, () => session.executeUpdate(cancelQueuedRun, { args: [traceId] })).catch(
+          () => false,
+        );
         if (removed) return completionRuns.get(tenantId, traceId);
       }
       try {
@@ -438,7 +454,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       } catch (err) {
         if (!(err instanceof WorkflowNotFoundError)) throw err;
       }
-      await waitForEnd(tenantId, traceId, Date.now() + CANCEL_WAIT_MS);
+      await waitForEnd(tenantId, traceId, bounds);
       const after = await completionRuns.get(tenantId, traceId);
       if (after.status === 'completed' || after.status === 'failed') throw refuseEnded(after.status);
       return after;

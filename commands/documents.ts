@@ -1,4 +1,4 @@
-import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { type Client, isGrpcDeadlineError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { Config } from '../common/config';
 import { conflict } from '../common/errors';
 import type { DocumentChunk } from '../common/schemas/knowledge';
@@ -9,6 +9,7 @@ import { currentParse, type DocumentDoc, type DocumentStore, type NewDocument } 
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
 import { ingestWorkflowId } from '../common/workflow-ids';
 import { checkParser } from './knowledge-bases';
+import { boundedCalls } from './temporal-waits';
 import { startDocumentIngest } from './workflow-starts';
 
 /** How long a reparse waits for the previous parse's workflow to close after it wrote the outcome. */
@@ -53,9 +54,10 @@ export function createDocumentCommands({ temporal, config, documents, knowledgeB
   /**
    * Whether the workflow of the document's current parse is still open. A parse writes the
    * document's outcome just before its workflow closes, so a client that saw `ready` may ask at
-   * once: a workflow still open is waited for a moment before the reparse is refused.
+   * once: a workflow still open is waited for a moment (less if the caller leaves) before the
+   * reparse is refused.
    */
-  async function parseStillRunning(doc: DocumentDoc): Promise<boolean> {
+  async function parseStillRunning(doc: DocumentDoc, signal?: AbortSignal): Promise<boolean> {
     const handle = temporal.workflow.getHandle(ingestWorkflowId(doc._id, currentParse(doc)));
     try {
       if ((await handle.describe()).status.name !== 'RUNNING') return false;
@@ -64,18 +66,11 @@ export function createDocumentCommands({ temporal, config, documents, knowledgeB
       if (err instanceof WorkflowNotFoundError) return false;
       throw err;
     }
-    let timer: NodeJS.Timeout | undefined;
-    const closed = await Promise.race([
-      handle.result().then(
-        () => true,
-        () => true,
-      ),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), CLOSING_PARSE_WAIT_MS);
-      }),
-    ]);
-    clearTimeout(timer);
-    return !closed;
+    // Closed, however it ended, unless the wait ran out (or its caller left) first.
+    return boundedCalls(temporal, { signal, deadline: Date.now() + CLOSING_PARSE_WAIT_MS }, () => handle.result()).then(
+      () => false,
+      (err: unknown) => signal?.aborted === true || isGrpcDeadlineError(err),
+    );
   }
 
   const parseConflict = (doc: DocumentDoc) =>
@@ -138,10 +133,16 @@ export function createDocumentCommands({ temporal, config, documents, knowledgeB
      * 10005. The new parse's chunks stay hidden until it succeeds (see activities/knowledge.ts).
      * Returns the document as it now is (`parsing`, `queued`).
      */
-    async reparse(tenantId: string, docId: string, { parserId }: { parserId?: string }, traceId: string): Promise<DocumentDoc> {
+    async reparse(
+      tenantId: string,
+      docId: string,
+      { parserId }: { parserId?: string },
+      traceId: string,
+      signal?: AbortSignal,
+    ): Promise<DocumentDoc> {
       if (parserId) checkParser(parserId, 'body.parser_id');
       const doc = await documents.getDoc(tenantId, docId);
-      if (doc.status === 'parsing' || (await parseStillRunning(doc))) throw parseConflict(doc);
+      if (doc.status === 'parsing' || (await parseStillRunning(doc, signal))) throw parseConflict(doc);
       const kb = await knowledgeBases.getDoc(tenantId, doc.kb_id);
       const next = await documents.startReparse(doc, {
         parserId: parserId ?? doc.parser_id,

@@ -1,9 +1,15 @@
-import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  type Client,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+} from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { AppError, conflict, ErrorCodes, notFound } from '../common/errors';
 import type { ApprovalDecision, ApprovalDecisionBody, CompletionRun, ToolApproval } from '../common/schemas/completions';
 import type { Role } from '../common/schemas/api-keys';
 import { type CompletionRunStore, ENDED_STATUSES } from '../stores/completion-runs';
+import { boundedCalls } from './temporal-waits';
 import { APPROVAL_DECIDED, APPROVAL_UNKNOWN, type ApprovalDecisionResult, decideApproval } from '../workflows/tool-approval';
 
 export interface ApprovalCommandDeps {
@@ -53,35 +59,35 @@ function checkSeparateDuties(
  * survives worker restarts) before the reply is sent. Any API process can take it.
  */
 export function createApprovalCommands({ temporal, completionRuns }: ApprovalCommandDeps) {
-  async function sendDecision(tenantId: string, run: CompletionRun, approvalId: string, body: ApprovalDecisionBody, decidedBy: string) {
-    const update = temporal.workflow
-      .getHandle(run.workflow_id)
-      // One update id per (approval, decision, caller): the caller's repeat after a 503 attaches to
-      // its first attempt; another caller's decision is a decision of its own.
-      .executeUpdate(decideApproval, {
-        updateId: `${approvalId}:${body.decision}:${decidedBy}`,
-        args: [{ approvalId, decision: body.decision, comment: body.comment, decidedBy }],
-      });
-    // Past the wait nobody awaits it: a later failure must not surface as an unhandled rejection.
-    update.catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
+  async function sendDecision(
+    tenantId: string,
+    run: CompletionRun,
+    approvalId: string,
+    body: ApprovalDecisionBody,
+    decidedBy: string,
+    signal: AbortSignal | undefined,
+  ) {
+    const handle = temporal.workflow.getHandle(run.workflow_id);
     try {
-      const result = await Promise.race([
-        update,
-        new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), DECISION_WAIT_MS))),
-      ]);
-      if (result === null)
+      // The update's call ends at the deadline or when the caller leaves; the decision, once the
+      // server holds it, still applies when a worker polls again.
+      return await boundedCalls(temporal, { signal, deadline: Date.now() + DECISION_WAIT_MS }, () =>
+        // One update id per (approval, decision, caller): the caller's repeat after a 503 attaches to
+        // its first attempt; another caller's decision is a decision of its own.
+        handle.executeUpdate(decideApproval, {
+          updateId: `${approvalId}:${body.decision}:${decidedBy}`,
+          args: [{ approvalId, decision: body.decision, comment: body.comment, decidedBy }],
+        }),
+      );
+    } catch (err) {
+      if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || signal?.aborted)
         throw new AppError(
           ErrorCodes.INTERNAL,
           `the run's worker did not take the decision within ${DECISION_WAIT_MS / 1000} s; it may still apply when a worker polls again: send the same decision again to learn the outcome`,
           { trace_id: run.trace_id, approval_id: approvalId },
           503,
         );
-      return result;
-    } catch (err) {
       throw await refusalOf(err, tenantId, run.trace_id, approvalId);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -118,6 +124,7 @@ export function createApprovalCommands({ temporal, completionRuns }: ApprovalCom
       approvalId: string,
       body: ApprovalDecisionBody,
       decider: { label: string; ownerId: string; role: Role },
+      signal?: AbortSignal,
     ): Promise<ApprovalDecision> {
       const [run, guard] = await Promise.all([completionRuns.get(tenantId, traceId), completionRuns.approvalGuard(tenantId, traceId)]);
       const approval = approvalOf(run, approvalId);
@@ -125,7 +132,7 @@ export function createApprovalCommands({ temporal, completionRuns }: ApprovalCom
       const wanted = body.decision === 'approve' ? 'approved' : 'rejected';
       if (approval.status === wanted) return { trace_id: traceId, approval, applied: false };
       if (approval.status !== 'pending') throw refuseDecided(approval);
-      const result: ApprovalDecisionResult = await sendDecision(tenantId, run, approvalId, body, decider.label);
+      const result: ApprovalDecisionResult = await sendDecision(tenantId, run, approvalId, body, decider.label, signal);
       const after = approvalOf(await completionRuns.get(tenantId, traceId), approvalId);
       return { trace_id: traceId, approval: after, applied: result.applied };
     },

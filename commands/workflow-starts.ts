@@ -3,6 +3,7 @@ import {
   ScheduleOverlapPolicy,
   WorkflowExecutionAlreadyStartedError,
   WorkflowIdReusePolicy,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
   type ScheduleOptionsStartWorkflowAction,
 } from '@temporalio/client';
 import type { OverlapPolicy } from '../common/schemas/cron';
@@ -31,6 +32,7 @@ import {
 } from '../common/workflow-ids';
 import { agentTaskWorkflow, COMPLETION_BACKSTOP_MARGIN_MS, PREPARE_BOUND_MS } from '../workflows/agent-task';
 import { type Admission, admitRun, type RunSubmission, sessionRunsWorkflow, submitRun } from '../workflows/session-runs';
+import { boundedCalls, type WaitBounds } from './temporal-waits';
 import { documentIngestWorkflow, type IngestInput } from '../workflows/document-ingest';
 import { MAINTENANCE_RUN_BOUND_MS, maintenanceWorkflow } from '../workflows/maintenance';
 import { DELIVERY_BACKSTOP_MS, type DeliveryInput, webhookDeliveryWorkflow } from '../workflows/webhook-delivery';
@@ -126,13 +128,15 @@ export async function startDocumentIngest(client: Client, taskQueue: string, inp
 /**
  * Hands a completion to its session's workflow (signal-with-start: durable at once, the workflow
  * started if the session has none), then asks what became of it: started, queued, or refused by
- * `reject`. null when no answer came by `deadline` (no worker polling): the run is taken when one comes.
+ * `reject`. null when no answer came by `bounds.deadline` (no worker polling) or its caller left
+ * first: the run is taken when a worker comes. The hand-over itself is not cut short by the caller
+ * leaving (its run's record goes with it).
  */
 export async function submitCompletion(
   client: Client,
   taskQueue: string,
   submission: Omit<RunSubmission, 'backstopMarginMs'>,
-  deadline: number,
+  bounds: WaitBounds,
 ): Promise<Admission | null> {
   const { input } = submission;
   const handle = await client.workflow.signalWithStart(sessionRunsWorkflow, {
@@ -144,17 +148,11 @@ export async function submitCompletion(
     // Found by SessionId beside its runs; its TraceId is its own id, so a run's trace finds the run alone.
     typedSearchAttributes: completionSearchAttributes({ ...input, traceId: sessionRunsWorkflowId(input.sessionId) }),
   });
-  const admitted = handle.executeUpdate(admitRun, { args: [input.traceId] });
-  // Past the deadline nobody awaits it: a later failure must not surface as an unhandled rejection.
-  admitted.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([
-      admitted,
-      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now())))),
-    ]);
-  } finally {
-    clearTimeout(timer);
+    return await boundedCalls(client, bounds, () => handle.executeUpdate(admitRun, { args: [input.traceId] }));
+  } catch (err) {
+    if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || bounds.signal?.aborted) return null;
+    throw err;
   }
 }
 

@@ -72,7 +72,7 @@ function resumePoint(ctx: AppContext): { traceId: string; seq: number } | null {
 export const completionRoutes = (services: Services) => {
   const streamDeps = {
     runEvents: services.runEvents,
-    runEnded: (tenantId: string, traceId: string) => services.commands.completions.ended(tenantId, traceId),
+    runEnded: (tenantId: string, traceId: string, signal: AbortSignal) => services.commands.completions.ended(tenantId, traceId, signal),
     log: services.log,
     pollMs: services.config.STREAM_POLL_MS,
     keepAliveMs: services.config.STREAM_KEEPALIVE_MS,
@@ -110,6 +110,7 @@ export const completionRoutes = (services: Services) => {
           idempotencyKey,
           resumeAfter: resumePoint(ctx),
           traceId: ctx.state.traceId,
+          signal: ctx.state.signal,
         });
         if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
         if (answer.kind === 'reply') return answer.reply;
@@ -160,7 +161,7 @@ export const completionRoutes = (services: Services) => {
         "A queued run leaves its session's queue (`canceled`, nothing recorded in the session). A running run's workflow is cancelled: the model request and tool call in flight are aborted and no further one starts; within about a second the run records what it had answered (the session's turn is marked `metadata.canceled`), its stream sends the last `message` and `done` with `stop_reason: canceled` and the cost spent so far, a waiting JSON call gets that as its reply, and `run.canceled` is emitted. Answers the run once it has ended (`status: canceled`). A run that has already ended is 10005.",
       params: traceParams,
       response: completionRun,
-      handler: ({ principal, params }) => services.commands.completions.cancel(principal.tenantId, params.trace_id),
+      handler: ({ ctx, principal, params }) => services.commands.completions.cancel(principal.tenantId, params.trace_id, ctx.state.signal),
     }),
     defineRoute({
       method: 'post',
@@ -176,12 +177,19 @@ export const completionRoutes = (services: Services) => {
       otherErrors: {
         503: 'no worker took the decision within 15 s (20001); it may still apply: repeat the same decision to learn the outcome',
       },
-      handler: ({ principal, params, body }) =>
-        services.commands.approvals.decide(principal.tenantId, params.trace_id, params.approval_id, body, {
-          label: `${principal.via === 'api_key' ? 'api_key' : 'user'}:${principal.userId}`,
-          ownerId: principal.ownerId,
-          role: principal.role,
-        }),
+      handler: ({ ctx, principal, params, body }) =>
+        services.commands.approvals.decide(
+          principal.tenantId,
+          params.trace_id,
+          params.approval_id,
+          body,
+          {
+            label: `${principal.via === 'api_key' ? 'api_key' : 'user'}:${principal.userId}`,
+            ownerId: principal.ownerId,
+            role: principal.role,
+          },
+          ctx.state.signal,
+        ),
     }),
     defineRoute({
       method: 'get',

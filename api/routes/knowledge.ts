@@ -205,7 +205,13 @@ export const knowledgeRoutes = (services: Services) => {
       response: document,
       handler: async ({ ctx, principal, params, body }) => {
         return presentDocument(
-          await commands.documents.reparse(principal.tenantId, params.doc_id, { parserId: body.parser_id }, ctx.state.traceId),
+          await commands.documents.reparse(
+            principal.tenantId,
+            params.doc_id,
+            { parserId: body.parser_id },
+            ctx.state.traceId,
+            ctx.state.signal,
+          ),
         );
       },
     }),

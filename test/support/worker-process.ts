@@ -30,6 +30,7 @@ export function builtProcessEnvironment(config: Config, overrides: Record<string
   // Info level: the process says when it is ready ('API listening', 'worker running').
   return Object.assign(env, { LOG_LEVEL: 'info' }, overrides);
 }
+const STARTUP_BOUND_MS = 180_000;
 
 /** A built entry point (`npm run build`, which `npm test` runs first) as its own process, configured like the test API. */
 async function spawnBuilt(script: string, readyLine: string, config: Config, overrides: Record<string, string>): Promise<ChildProcess> {
@@ -41,7 +42,11 @@ async function spawnBuilt(script: string, readyLine: string, config: Config, ove
   for (const stream of [child.stdout, child.stderr])
     createInterface({ input: stream }).on('line', (line) => isFaultLine(line) && seen.push(line));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start within 60 s`)), 60_000);
+    // A loaded machine (a CI runner, every core busy) may take minutes; a child that did not start is ended.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} did not start within ${STARTUP_BOUND_MS / 1000} s`));
+    }, STARTUP_BOUND_MS);
     const watch = (chunk: Buffer) => {
       if (chunk.toString().includes(readyLine)) {
         clearTimeout(timer);
