@@ -40,7 +40,8 @@ const weatherTool = {
 describe('the OpenAI-compatible chat client', () => {
   const upstream = new ScriptedUpstream();
   let baseUrl: string;
-  const client = (timeoutMs = 5_000) => createOpenAiChatClient({ baseUrl, apiKey: API_KEY, timeoutMs });
+  // Generous: these tests read answers, not time; a loaded machine (files run two at a time) is slow to stream them.
+  const client = (timeoutMs = 60_000) => createOpenAiChatClient({ baseUrl, apiKey: API_KEY, timeoutMs });
   beforeAll(async () => {
     baseUrl = await upstream.start();
   });
