@@ -4,6 +4,7 @@ import { AppError, ErrorCodes } from '../common/errors';
 import { completionWorkflowId } from '../common/workflow-ids';
 import { type PreparationDeps, prepareCompletionInput } from '../completion/prepare-input';
 import type { CompletionInput } from '../completion/run-input';
+import { createRunStartRecorder } from '../completion/run-start-recorder';
 import type { Cost } from '../common/schemas/completions';
 import type { CompletionRunStore } from '../stores/completion-runs';
 import type { RunEventStore } from '../stores/run-events';
@@ -22,6 +23,8 @@ export interface AgentTaskActivityDeps extends PreparationDeps {
 const rejected = (message: string) => ApplicationFailure.nonRetryable(message, AGENT_TASK_REJECTED);
 
 export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
+  const startRecorder = createRunStartRecorder(deps);
+
   /** The task's session, created once: a retry finds the one an earlier attempt made. */
   async function ensureSession(input: AgentTaskInput, sessionId: string, plan: ReturnType<typeof planSession>) {
     try {
@@ -94,8 +97,9 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
         throw err;
       }
       const workflowIdOfRun = completionWorkflowId(traceId);
-      try {
-        await deps.runs.start({
+      // Recorded as the API records the runs it starts, the stream's first event included: whoever follows it reads from 0.
+      await startRecorder.recordStart(
+        {
           traceId,
           tenantId: input.tenantId,
           agentId: input.agentId,
@@ -108,16 +112,9 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
           offline: completion.offline,
           // No person asked for it: under separate duties only an admin decides its tool calls.
           separateDuties: completion.approval?.separateDuties ?? false,
-        });
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
-      // The run's first event, as the API writes for the runs it starts: whoever follows it reads from 0.
-      if (!(await deps.runEvents.read(traceId, 0))) {
-        await deps.runEvents.append(traceId, 0, [
-          { event: 'thinking', data: { phase: 'accepted', trace_id: traceId, route: completion.route.text, offline: completion.offline } },
-        ]);
-      }
+        },
+        { route: completion.route.text, offline: completion.offline, queued: false },
+      );
       return { completion, completionWorkflowId: workflowIdOfRun };
     },
 

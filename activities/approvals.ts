@@ -1,6 +1,7 @@
 import { recordsEvents, type RunContext } from '../completion/run-input';
 import type { ApprovalVerdict, CompletionRunStore } from '../stores/completion-runs';
-import { type EventLog, newEvent } from '../stores/event-log';
+import { newEvent } from '../common/events';
+import type { EventLog } from '../stores/event-log';
 import type { RunEventStore } from '../stores/run-events';
 
 export interface ApprovalActivityDeps {

@@ -1,6 +1,6 @@
 import type { DocumentFailure } from '../common/schemas/knowledge';
 import type { EventRecord } from '../common/events';
-import { newEvent } from '../stores/event-log';
+import { newEvent } from '../common/events';
 
 /** The parse an outcome belongs to: 1 for the upload's own, n for the (n-1)th reparse. */
 export interface ParseRef {

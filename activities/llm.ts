@@ -9,9 +9,9 @@ import {
 import { countFindings } from '../completion/review-rules';
 import { reviewArtifact } from '../completion/run-artifacts';
 import { recordsEvents, type RunContext, stepConfidence } from '../completion/run-input';
-import { agentStepEvent } from './agent-step-event';
+import { agentStepEvent } from '../completion/agent-step-event';
 import { whileHeartbeating } from './heartbeat';
-import type { FinishedRun, FinishRunInput } from './runs';
+import type { FinishedRun, FinishRunInput } from '../completion/run-endings';
 import { type ChatModelClient, ChatModelError, type ChatRequest, type ChatResult } from '../common/chat-model';
 import { startedEarly } from '../common/started-early';
 import { storableText } from '../common/storable-text';

@@ -8,6 +8,7 @@ import type { AttachmentExtraction } from '../knowledge/parse-pool';
 import type { Stores } from '../stores';
 import { createAgentCommands } from './agents';
 import { createCompletionCommands } from './completions';
+import { createCostCommands } from './costs';
 import { createCronCommands } from './cron';
 import { createDocumentCommands } from './documents';
 import { createFileCommands } from './files';
@@ -51,6 +52,7 @@ export function createCommands({ config, log, temporal, db, es, stores, catalog,
     documents: createDocumentCommands({ ...stores, config, temporal }),
     files: createFileCommands({ files: stores.files, extraction: attachmentParsing }),
     agents: createAgentCommands({ ...stores, temporal, config }),
+    costs: createCostCommands(stores),
     cron: createCronCommands({ ...stores, config, log, temporal }),
     inbound: createInboundCommands({ triggers: stores.triggers, integrations: stores.integrations, config, log, temporal }),
     webhooks: createWebhookDispatchCommands({ ...stores, config, temporal }),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 /** The spec's outbound event names: the internal event log records these, webhooks deliver them. */
@@ -34,4 +35,13 @@ export interface EventRecord {
 /** What a delivery sends: the spec's envelope. `webhook.test` is the subscription test event. */
 export interface DeliveryEnvelope extends Omit<EventRecord, 'event'> {
   event: EventName | 'webhook.test';
+}
+
+/** An event's id, derived from the fact it describes: recording the same fact twice keeps one event. */
+export function eventIdFor(event: EventName, factKey: string): string {
+  return `evt_${createHash('sha256').update(`${event}\u0000${factKey}`).digest('hex').slice(0, 32)}`;
+}
+
+export function newEvent(event: EventName, tenantId: string, factKey: string, data: Record<string, unknown>, at: Date): EventRecord {
+  return { event_id: eventIdFor(event, factKey), event, tenant_id: tenantId, timestamp: at.toISOString(), data };
 }

@@ -26,3 +26,6 @@ export const newId = (prefix: IdPrefix) => `${prefix}_${randomToken(20)}`;
 const processPart = randomToken(10);
 let traceCounter = 0;
 export const newTraceId = () => `trc_${processPart}${(traceCounter++).toString(36).padStart(10, '0')}`;
+
+/** Message ids of a completion's turn, derived from its trace id so a retried write adds nothing. */
+export const turnMessageIds = (traceId: string, count: number) => Array.from({ length: count }, (_, i) => `msg_${traceId.slice(4)}${i}`);

@@ -12,6 +12,7 @@ import type {
   StopReason,
   ToolApproval,
 } from '../common/schemas/completions';
+import { isDuplicateKey } from './mongo';
 import { dateRange, findPage, type Page } from './pagination';
 
 interface RunDoc {
@@ -171,37 +172,50 @@ export function createCompletionRunStore(db: Db, options: CompletionRunStoreOpti
   const runs = db.collection<RunDoc>('completion_runs');
   const notEnded = { $nin: [...ENDED_STATUSES] };
 
+  async function start(run: NewRun): Promise<void> {
+    const now = new Date();
+    await runs.insertOne({
+      _id: run.traceId,
+      tenant_id: run.tenantId,
+      agent_id: run.agentId,
+      session_id: run.sessionId,
+      kind: run.kind,
+      route: run.route,
+      // A record of what was asked: text that came past the API's checks (a template's) is made storable, not refused.
+      question: storableText(run.question.slice(0, MAX_RECORDED_QUESTION)),
+      stream: run.stream,
+      status: 'running',
+      workflow_id: run.workflowId,
+      run_id: null,
+      answer: null,
+      reference: [],
+      cost: null,
+      model: null,
+      offline: run.offline,
+      stop_reason: null,
+      artifacts: [],
+      error: null,
+      created_at: now,
+      started_at: now,
+      finished_at: null,
+      requested_by: run.requestedBy ?? null,
+      ...(run.separateDuties ? { separate_duties: true } : {}),
+      ...(run.requestHash ? { request_hash: run.requestHash } : {}),
+    });
+  }
+
   return {
-    async start(run: NewRun): Promise<void> {
-      const now = new Date();
-      await runs.insertOne({
-        _id: run.traceId,
-        tenant_id: run.tenantId,
-        agent_id: run.agentId,
-        session_id: run.sessionId,
-        kind: run.kind,
-        route: run.route,
-        // A record of what was asked: text that came past the API's checks (a template's) is made storable, not refused.
-        question: storableText(run.question.slice(0, MAX_RECORDED_QUESTION)),
-        stream: run.stream,
-        status: 'running',
-        workflow_id: run.workflowId,
-        run_id: null,
-        answer: null,
-        reference: [],
-        cost: null,
-        model: null,
-        offline: run.offline,
-        stop_reason: null,
-        artifacts: [],
-        error: null,
-        created_at: now,
-        started_at: now,
-        finished_at: null,
-        requested_by: run.requestedBy ?? null,
-        ...(run.separateDuties ? { separate_duties: true } : {}),
-        ...(run.requestHash ? { request_hash: run.requestHash } : {}),
-      });
+    start,
+
+    /** Records the run's start unless its trace id is recorded already: true when this call recorded it. */
+    async startOnce(run: NewRun): Promise<boolean> {
+      try {
+        await start(run);
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
     },
 
     /** Whether the run started under separate duties, and who asked for it (null: a trigger or cron job). */
@@ -262,7 +276,10 @@ export function createCompletionRunStore(db: Db, options: CompletionRunStoreOpti
       );
     },
 
-    /** Ends the run cancelled, with what it had answered by then; false when it had already ended. */
+    /**
+     * Ends the run cancelled, with what it had answered by then: true when it is cancelled (by this
+     * call or an earlier attempt of it), false when it had ended otherwise.
+     */
     async cancel(traceId: string, result: Omit<RunResult, 'stopReason' | 'reference'>, at: Date, runId?: string): Promise<boolean> {
       const { modifiedCount } = await runs.updateOne(
         { _id: traceId, status: notEnded },
@@ -279,7 +296,8 @@ export function createCompletionRunStore(db: Db, options: CompletionRunStoreOpti
           },
         },
       );
-      return modifiedCount === 1;
+      if (modifiedCount === 1) return true;
+      return (await runs.findOne({ _id: traceId }, { projection: { status: 1 } }))?.status === 'canceled';
     },
 
     /** Tool calls of the run wait for a person: the run is `waiting_approval` until they are decided. */

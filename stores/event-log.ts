@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Collection, Db, Filter, OptionalUnlessRequiredId } from 'mongodb';
 import type { EventName, EventRecord } from '../common/events';
 import { isDuplicateKey } from './mongo';
@@ -31,14 +30,6 @@ export interface OutboxHolder {
 /** Collections whose documents may carry an outbox; the sweeper visits each. */
 const OUTBOX_COLLECTIONS = ['sessions'] as const;
 export type OutboxCollection = (typeof OUTBOX_COLLECTIONS)[number];
-
-export function eventIdFor(event: EventName, factKey: string): string {
-  return `evt_${createHash('sha256').update(`${event}\u0000${factKey}`).digest('hex').slice(0, 32)}`;
-}
-
-export function newEvent(event: EventName, tenantId: string, factKey: string, data: Record<string, unknown>, at: Date): EventRecord {
-  return { event_id: eventIdFor(event, factKey), event, tenant_id: tenantId, timestamp: at.toISOString(), data };
-}
 
 export const presentEvent = (doc: EventDoc): EventRecord => ({
   event_id: doc._id,

@@ -5,7 +5,10 @@ import { createAgentStore } from './agents';
 import { createApiKeyStore } from './api-keys';
 import { createChunkIndex } from './chunk-index';
 import { createCompletionRunStore } from './completion-runs';
-import { createCostStore } from './costs';
+import { createCostLedger } from './cost-ledger';
+import { createCostQueue } from './cost-queue';
+import { createCostRunStore } from './cost-runs';
+import { createCostSettings } from './cost-settings';
 import { createCronJobStore } from './cron-jobs';
 import { createDocumentStore } from './documents';
 import { createEventLog } from './event-log';
@@ -53,7 +56,10 @@ export function createStores(db: Db, es: EsClient, config: Config, { readCaches 
       temporalUi: config.TEMPORAL_UI_URL ? { url: config.TEMPORAL_UI_URL, namespace: config.TEMPORAL_NAMESPACE } : undefined,
     }),
     runEvents: createRunEventStore(db),
-    costs: createCostStore(db, eventLog, { defaultThresholdTokens: config.COST_THRESHOLD_TOKENS }),
+    costQueue: createCostQueue(db),
+    costRuns: createCostRunStore(db),
+    costLedger: createCostLedger(db),
+    costSettings: createCostSettings(db, { defaultThresholdTokens: config.COST_THRESHOLD_TOKENS }),
     files: createFileStore(db),
     cronJobs: createCronJobStore(db),
     triggers: createTriggerStore(db),

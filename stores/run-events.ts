@@ -23,7 +23,12 @@ interface RunEventDoc {
   seq: number;
   created_at: Date;
   owner?: RunOwner;
+  /** What the event is within its run (`end:done`), for events a run writes once: see appendOnce. */
+  key?: string;
 }
+
+/** A stream event a run writes once, named by `key` (unique within the run). */
+export type KeyedStreamEvent = StreamEvent & { key: string };
 
 /** Stream event ids as the client sees them (`id:` lines and Last-Event-ID): `<trace_id>:<seq>`. */
 export const streamEventId = (traceId: string, seq: number) => `${traceId}:${seq}`;
@@ -56,7 +61,7 @@ export function createRunEventStore(db: Db) {
   async function append(
     traceId: string,
     seq: number,
-    batch: StreamEvent[],
+    batch: Array<StreamEvent & { key?: string }>,
     { owner, recordedAt }: { owner?: RunOwner; recordedAt?: Date } = {},
   ): Promise<number> {
     let next = seq;
@@ -71,12 +76,17 @@ export function createRunEventStore(db: Db) {
             data: item.data,
             created_at: recordedAt ?? new Date(),
             ...(owner && i === 0 ? { owner } : {}),
+            ...(item.key !== undefined ? { key: item.key } : {}),
           });
           next++;
           break;
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
+          // A keyed event an earlier attempt wrote lies on this path: every number between `seq` and
+          // it was taken when it was written, so it is met here before a free one.
+          const taken = item.key !== undefined ? await events.findOne({ _id: docId(traceId, next) }, { projection: { key: 1 } }) : null;
           next++;
+          if (taken?.key === item.key) break;
         }
       }
     }
@@ -85,6 +95,14 @@ export function createRunEventStore(db: Db) {
 
   return {
     append,
+
+    /**
+     * Writes events a run writes once (its first and last ones) from `seq` on: an event whose key an
+     * earlier attempt wrote is not written again, so a retried recording adds no second `done`. Costs
+     * nothing over append unless a number is taken. Returns the number after the last one.
+     */
+    appendOnce: (traceId: string, seq: number, batch: KeyedStreamEvent[], options: { owner?: RunOwner; recordedAt?: Date } = {}) =>
+      append(traceId, seq, batch, options),
 
     async read(traceId: string, seq: number): Promise<(StreamEvent & { seq: number; recordedAt: Date; owner?: RunOwner }) | null> {
       const doc = await events.findOne({ _id: docId(traceId, seq) });

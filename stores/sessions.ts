@@ -1,9 +1,10 @@
 import type { Db, Filter } from 'mongodb';
 import { conflict, notFound } from '../common/errors';
-import { newId } from '../common/ids';
+import { newId, turnMessageIds } from '../common/ids';
 import { startedEarly } from '../common/started-early';
 import type { CreateMessageBody, CreateSessionBody, Message, Session, SessionListQuery } from '../common/schemas/sessions';
-import { type EventLog, newEvent, type OutboxHolder } from './event-log';
+import { newEvent } from '../common/events';
+import type { EventLog, OutboxHolder } from './event-log';
 import { isDuplicateKey } from './mongo';
 import { dateRange, findPage, type PageRequest } from './pagination';
 
@@ -83,9 +84,6 @@ interface MemoryDoc {
 /** Turns kept in a session's memory document; what a completion reads of them is bounded again by configuration. */
 const MEMORY_TURNS = 100;
 
-/** Message ids of a completion's turn, derived from its trace id so a retried write adds nothing. */
-export const turnMessageIds = (traceId: string, count: number) => Array.from({ length: count }, (_, i) => `msg_${traceId.slice(4)}${i}`);
-
 export interface TurnMessage {
   role: 'user' | 'assistant';
   content: string;
@@ -99,13 +97,18 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
   const memory = db.collection<MemoryDoc>('session_memory');
 
   // One write per turn. MongoDB keeps the newest MEMORY_TURNS ($slice); FerretDB v1 ignores $slice,
-  // so recentTurns trims a document that has grown past twice that.
-  async function remember(tenantId: string, sessionId: string, turns: MemoryTurn[]): Promise<void> {
-    await memory.updateOne(
-      { _id: sessionId },
-      { $push: { turns: { $each: turns, $slice: -MEMORY_TURNS } }, $set: { tenant_id: tenantId, updated_at: new Date() } },
-      { upsert: true },
-    );
+  // so recentTurns trims a document that has grown past twice that. A turn already remembered (a
+  // retried recording) matches no document, and the upsert's insert then fails on the taken id.
+  async function remember(tenantId: string, sessionId: string, turns: MemoryTurn[], traceId?: string): Promise<void> {
+    try {
+      await memory.updateOne(
+        { _id: sessionId, ...(traceId !== undefined ? { 'turns.trace_id': { $ne: traceId } } : {}) },
+        { $push: { turns: { $each: turns, $slice: -MEMORY_TURNS } }, $set: { tenant_id: tenantId, updated_at: new Date() } },
+        { upsert: true },
+      );
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
   }
 
   async function getDoc(tenantId: string, sessionId: string): Promise<SessionDoc> {
@@ -271,14 +274,14 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
         ...(m.answeredBy ? { answered_by: m.answeredBy } : {}),
         created_at: new Date(at.getTime() + i),
       }));
-      // Both writes at once: this is on every completion's path. The message log keeps a turn once
-      // (derived ids); a recording retried after an infrastructure fault may repeat the turn in the
-      // memory the model is given, which is harmless.
+      // Both writes at once: this is on every completion's path. Each keeps a turn once: the message
+      // log by derived ids, the memory by the turn's trace id.
       const remembered = startedEarly(
         remember(
           tenantId,
           sessionId,
           turn.map(({ role, content }) => ({ role, content, trace_id: traceId })),
+          traceId,
         ),
       );
       try {

@@ -50,7 +50,7 @@ export function composeWorker({ config, log, db, es, temporal, pollIntervalsMs }
     batchSize: DISPATCH_BATCH,
     log,
   });
-  const costAggregator = createPollLoop('cost aggregation', () => stores.costs.foldQueued(COST_BATCH), {
+  const costAggregator = createPollLoop('cost aggregation', () => commands.costs.foldQueued(COST_BATCH), {
     intervalMs: pollIntervalsMs?.costs ?? config.COST_AGGREGATE_INTERVAL_MS,
     batchSize: COST_BATCH,
     log,

@@ -4,6 +4,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { loadConfigOrExit } from '../common/config';
 import { exitOnUncaughtException, logUnhandledRejections } from '../common/process-faults';
 import { createLogger } from '../common/logger';
+import { dateUndatedCostRuns } from '../stores/migrations';
 import { connectMongo, ensureIndexes } from '../stores/mongo';
 import { composeWorker } from './composition';
 import { ensureSystemSchedules } from '../commands/system-schedules';
@@ -40,7 +41,7 @@ async function main() {
     const dispatching = composed.dispatcher.start();
     const aggregating = composed.costAggregator.start();
     // Runs recorded before costs kept their UTC day get it now, in the background: costs by day leave them out until then.
-    composed.stores.costs.dateUndatedRuns().then(
+    dateUndatedCostRuns(mongo.db).then(
       (dated) => {
         if (dated > 0) log.info('older cost runs dated', { runs: dated });
       },

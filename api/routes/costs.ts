@@ -7,7 +7,7 @@ import {
   MAX_COST_RANGE_DAYS,
   setThresholdBody,
 } from '../../common/schemas/costs';
-import type { CostGrouping } from '../../stores/costs';
+import type { CostGrouping } from '../../stores/cost-runs';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
 
@@ -26,7 +26,7 @@ function rangeOf(query: { since?: string; until?: string }, now: Date): { since:
   return { since, until };
 }
 
-export const costRoutes = ({ costs }: Services) => [
+export const costRoutes = ({ commands: { costs } }: Services) => [
   defineRoute({
     method: 'get',
     path: '/v1/costs',

@@ -52,7 +52,10 @@ describe('the Costs section of the console', () => {
       });
       expect(reply.json.code).toBe(0);
     }
-    await eventually(async () => ((await api.services.costs.queue.countDocuments()) === 0 ? true : undefined), 20_000);
+    await eventually(
+      async () => ((await api.services.mongo.db.collection('cost_queue').countDocuments()) === 0 ? true : undefined),
+      20_000,
+    );
     const days = (await api.call('GET', '/v1/costs?group_by=day', { key })).json.data.groups as Array<{ day: string }>;
     expect(days).toHaveLength(1);
     runDay = days[0]!.day;

@@ -775,7 +775,10 @@ describe('completions', () => {
     // Costs are added to the period by the worker's aggregator, shortly after each run.
     const thresholdEvents = () =>
       api.services.mongo.db.collection('events').find({ event: 'cost.threshold_exceeded', tenant_id: 'default' }).toArray();
-    await eventually(async () => ((await api.services.costs.queue.countDocuments()) === 0 ? true : undefined), 10_000);
+    await eventually(
+      async () => ((await api.services.mongo.db.collection('cost_queue').countDocuments()) === 0 ? true : undefined),
+      10_000,
+    );
     const exceeded = await thresholdEvents();
     expect(exceeded).toHaveLength(1);
     const summary = await api.call('GET', '/v1/costs', { key: api.adminKey });

@@ -1,5 +1,7 @@
 import { randomToken } from '../../common/ids';
-import { periodOf } from '../../stores/costs';
+import { periodOf } from '../../common/cost-periods';
+import type { CostRunDoc } from '../../stores/cost-runs';
+import { dateUndatedCostRuns } from '../../stores/migrations';
 import { consoleToken, startTestApi, type TestApi } from '../support/api';
 import { eventually } from '../support/consumer';
 import { chatAnswer, DEFAULT_USAGE } from '../support/scripted-chat';
@@ -38,7 +40,7 @@ const newTenant = async () => {
 };
 const costs = (key: string, query = '') => api.call('GET', `/v1/costs${query}`, { key });
 const record = (tenantId: string, agentId: string | null, tokens: number, at: Date) =>
-  api.services.costs.recordRunCost({ tenantId, traceId: `trc_${randomToken(20)}`, agentId, tokens, durationMs: tokens * 2, at });
+  api.services.commands.costs.recordRunCost({ tenantId, traceId: `trc_${randomToken(20)}`, agentId, tokens, durationMs: tokens * 2, at });
 
 it("records each run's agent with its cost and sums the tenant's runs per agent, beside the unchanged summary", async () => {
   const key = api.adminKey;
@@ -57,7 +59,7 @@ it("records each run's agent with its cost and sums the tenant's runs per agent,
   await complete(busy);
   await complete(busy);
   await complete(quiet);
-  await eventually(async () => ((await api.services.costs.queue.countDocuments()) === 0 ? true : undefined), 20_000);
+  await eventually(async () => ((await api.services.mongo.db.collection('cost_queue').countDocuments()) === 0 ? true : undefined), 20_000);
   const dayAfter = periodOf(new Date(), 'day');
 
   const plain = await costs(key);
@@ -131,7 +133,7 @@ it('counts runs recorded before agents were kept under agent_id null, and by day
   const { tenant, member } = await newTenant();
   await record(tenant, 'agt_new', 5, new Date('2026-05-02T10:00:00.000Z'));
   // As earlier versions recorded runs: no agent, no day.
-  await api.services.costs.runs.insertMany([
+  await api.services.mongo.db.collection<CostRunDoc>('cost_runs').insertMany([
     {
       _id: `trc_${randomToken(20)}`,
       tenant_id: tenant,
@@ -159,8 +161,8 @@ it('counts runs recorded before agents were kept under agent_id null, and by day
   expect((await costs(member, `?group_by=day${range}`)).json.data.groups).toEqual([
     { day: '2026-05-02', tokens: 5, duration_ms: 10, runs: 1 },
   ]);
-  expect(await api.services.costs.dateUndatedRuns()).toBeGreaterThanOrEqual(2);
-  expect(await api.services.costs.dateUndatedRuns()).toBe(0);
+  expect(await dateUndatedCostRuns(api.services.mongo.db)).toBeGreaterThanOrEqual(2);
+  expect(await dateUndatedCostRuns(api.services.mongo.db)).toBe(0);
   expect((await costs(member, `?group_by=day${range}`)).json.data.groups).toEqual([
     { day: '2026-05-01', tokens: 30, duration_ms: 3, runs: 1 },
     { day: '2026-05-02', tokens: 45, duration_ms: 14, runs: 2 },

@@ -1,22 +1,33 @@
 import { randomToken } from '../../common/ids';
-import { createCostStore, type CostStore, periodOf } from '../../stores/costs';
+import { type CostCommands, createCostCommands } from '../../commands/costs';
+import { periodOf } from '../../common/cost-periods';
+import { createCostLedger } from '../../stores/cost-ledger';
+import { createCostQueue } from '../../stores/cost-queue';
+import { createCostRunStore } from '../../stores/cost-runs';
+import { createCostSettings } from '../../stores/cost-settings';
 import { createEventLog } from '../../stores/event-log';
 import { consoleToken, startTestApi, type TestApi } from '../support/api';
 
 /**
- * Cost accounting as the completion worker records it (recordRunCost on the store) and as clients
+ * Cost accounting as the completion worker records it (the cost commands' recordRunCost) and as clients
  * read it (GET /v1/costs, PUT /v1/costs/threshold, the events log), on the real stack.
  */
 describe('per-tenant costs', () => {
   let api: TestApi;
-  let costs: CostStore;
+  let costs: CostCommands;
   const DEFAULT_THRESHOLD = 5_000;
 
   beforeAll(async () => {
     api = await startTestApi({ COST_THRESHOLD_TOKENS: String(DEFAULT_THRESHOLD), RATE_LIMIT_DEFAULT_PER_MIN: '100000' });
     const db = api.services.mongo.db;
-    // Built the way the worker builds it: its own event log on the same database.
-    costs = createCostStore(db, createEventLog(db), { defaultThresholdTokens: api.config.COST_THRESHOLD_TOKENS });
+    // Built the way the worker builds it: its own stores on the same database.
+    costs = createCostCommands({
+      costRuns: createCostRunStore(db),
+      costLedger: createCostLedger(db),
+      costSettings: createCostSettings(db, { defaultThresholdTokens: api.config.COST_THRESHOLD_TOKENS }),
+      costQueue: createCostQueue(db),
+      eventLog: createEventLog(db),
+    });
   });
   afterAll(async () => {
     await api?.close();

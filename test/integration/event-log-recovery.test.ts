@@ -1,5 +1,5 @@
 import { SYSTEM_TENANT, TenantId, TraceId } from '../../common/search-attributes';
-import { newEvent } from '../../stores/event-log';
+import { newEvent } from '../../common/events';
 import { maintenanceWorkflow } from '../../workflows/maintenance';
 import { startTestApi, type TestApi } from '../support/api';
 import { startTestWorker } from '../support/worker';

@@ -1,6 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { type CallModelInput, type CallModelResult, createLlmActivities, type RecordedRun } from '../../activities/llm';
-import type { FinishRunInput } from '../../activities/runs';
+import type { FinishRunInput } from '../../completion/run-endings';
 import type { RunContext, RunRoute } from '../../completion/run-input';
 import type { ChatModelClient, ChatResult } from '../../common/chat-model';
 import type { EventLog } from '../../stores/event-log';

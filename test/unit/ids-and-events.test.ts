@@ -1,5 +1,5 @@
 import { newId, randomToken } from '../../common/ids';
-import { eventIdFor, newEvent } from '../../stores/event-log';
+import { eventIdFor, newEvent } from '../../common/events';
 
 describe('ids', () => {
   it('are prefixed, of fixed length and drawn from base62', () => {

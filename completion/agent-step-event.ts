@@ -1,6 +1,5 @@
-import type { EventRecord } from '../common/events';
-import type { RunContext } from '../completion/run-input';
-import { newEvent } from '../stores/event-log';
+import { type EventRecord, newEvent } from '../common/events';
+import type { RunContext } from './run-input';
 
 /** `agent.step`: the agent advanced one step (`action` says what it did; `confidence` 0-1). */
 export const agentStepEvent = (ctx: RunContext, step: number, action: string, confidence: number, at: Date): EventRecord =>

@@ -1,0 +1,54 @@
+import type { CompletionRunStore, NewRun } from '../stores/completion-runs';
+import type { KeyedStreamEvent, RunEventStore, RunOwner } from '../stores/run-events';
+
+/** The stores a run's start is written to, narrowed to the writes it makes. */
+export interface RunStartStores {
+  runs: Pick<CompletionRunStore, 'startOnce'>;
+  runEvents: Pick<RunEventStore, 'appendOnce'>;
+}
+
+/** The stream's first events: the run was accepted (and, waiting behind earlier runs, queued). */
+export interface FirstEvents {
+  route: string;
+  offline: boolean;
+  queued: boolean;
+  /** Who may read the stream (an API run's, with its workflow's run id); carried by event 0. */
+  owner?: RunOwner;
+  /** The events' timestamp: the request's time for an API run (its workflow may write before these are stored). */
+  recordedAt?: Date;
+}
+
+/**
+ * The one recorder of a run's start, for every kind of run (API chat runs, agent tasks of triggers
+ * and cron jobs): its record, then the stream's first events, from 0, so whoever follows the run
+ * reads from there. Both writes are keyed by the trace id, so a retried start records nothing twice.
+ */
+export function createRunStartRecorder(stores: RunStartStores) {
+  /** The run's record: true when this call recorded it, false when its trace id was recorded already. */
+  const recordRun = (run: NewRun): Promise<boolean> => stores.runs.startOnce(run);
+
+  async function recordFirstEvents(traceId: string, first: FirstEvents): Promise<void> {
+    const events: KeyedStreamEvent[] = [
+      {
+        key: 'start:accepted',
+        event: 'thinking',
+        data: { phase: 'accepted', trace_id: traceId, route: first.route, offline: first.offline },
+      },
+      ...(first.queued ? [{ key: 'start:queued', event: 'thinking' as const, data: { phase: 'queued' as const } }] : []),
+    ];
+    await stores.runEvents.appendOnce(traceId, 0, events, {
+      ...(first.owner ? { owner: first.owner } : {}),
+      ...(first.recordedAt ? { recordedAt: first.recordedAt } : {}),
+    });
+  }
+
+  return {
+    recordRun,
+    recordFirstEvents,
+    /** Both, in order: for a run whose start nothing else decides between them (an agent task). */
+    async recordStart(run: NewRun, first: FirstEvents): Promise<void> {
+      await recordRun(run);
+      await recordFirstEvents(run.traceId, first);
+    },
+  };
+}
