@@ -6,7 +6,7 @@ import {
   type ReviewOutput,
   streamedReport,
 } from '../completion/review-report';
-import { countFindings } from '../completion/review-rules';
+import { countFindings } from '../completion/review-rule-table';
 import { reviewArtifact } from '../completion/run-artifacts';
 import { recordsEvents, type RunContext, stepConfidence } from '../completion/run-input';
 import { agentStepEvent } from '../completion/agent-step-event';

@@ -1,7 +1,8 @@
 import { invalid } from '../common/errors';
 import { NotImportableError, parseImport } from './import-items';
 import { composeOfflineAnswer } from './offline-answer';
-import { NotADiffError, reviewDiff } from './review-rules';
+import { NotADiffError } from './review-diff';
+import { reviewDiff } from './review-rules';
 import { EXTRACTIVE_PASSAGES } from './route-catalog';
 import { describeImport, importArtifact, reviewArtifact } from './run-artifacts';
 import type { AttachmentText, Passage, RunRoute } from './run-input';

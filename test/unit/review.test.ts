@@ -5,7 +5,9 @@ import {
   REVIEW_RESPONSE_FORMAT,
   streamedReport,
 } from '../../completion/review-report';
-import { type Finding, NotADiffError, parseUnifiedDiff, reviewDiff, SECURITY_RULE_IDS } from '../../completion/review-rules';
+import { NotADiffError, readDiffFiles } from '../../completion/review-diff';
+import { type Finding, SECURITY_RULE_IDS } from '../../completion/review-rule-table';
+import { reviewDiff } from '../../completion/review-rules';
 
 // Secret-looking literals are assembled at run time so that secret scanners do not flag this file.
 const AWS_KEY_ID = ['AKIA', 'Z3MHDQ7RB2XWN4PL'].join('');
@@ -94,9 +96,9 @@ const at = (findings: Finding[]) => findings.map((f) => `${f.severity} ${f.file}
 const added = (path: string, lines: string[]) =>
   `--- a/${path}\n+++ b/${path}\n@@ -1,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join('\n')}\n`;
 
-describe('parseUnifiedDiff', () => {
+describe('readDiffFiles', () => {
   it('tracks new-file line numbers across hunks and files, and marks deleted files', () => {
-    const files = parseUnifiedDiff(GIT_DIFF);
+    const files = readDiffFiles(GIT_DIFF);
     expect(files.map((f) => [f.path, f.hunks, f.deleted])).toEqual([
       ['src/config.ts', 1, false],
       ['src/routes/users.ts', 2, false],
@@ -121,7 +123,7 @@ describe('parseUnifiedDiff', () => {
       '+-- new comment: TODO drop column',
       ' CREATE INDEX t_id ON t (id);',
     ].join('\r\n');
-    const [file] = parseUnifiedDiff(diff);
+    const [file] = readDiffFiles(diff);
     expect(file!.path).toBe('db/schema.sql');
     expect(file!.added).toEqual([{ line: 4, text: '-- new comment: TODO drop column' }]);
   });
@@ -141,7 +143,7 @@ describe('parseUnifiedDiff', () => {
       '```',
       '- and please check the naming',
     ].join('\n');
-    const [file] = parseUnifiedDiff(pasted);
+    const [file] = readDiffFiles(pasted);
     expect(file!.added).toEqual([
       { line: 2, text: 'x = 2' },
       { line: 3, text: 'y = eval(data)' },
@@ -278,6 +280,10 @@ describe('reviewDiff', () => {
   it('refuses text that holds no diff', () => {
     expect(() => reviewDiff('Can you review my pull request? It adds a login page.', { mode: 'default' })).toThrow(NotADiffError);
     expect(() => reviewDiff('--- a/x\n+++ b/x\n', { mode: 'default' })).toThrow(/no unified diff found/);
+    // A file header without its other half: the diff parser cannot read it.
+    expect(() => reviewDiff('--- a/x\nno second header\n@@ -1 +1 @@\n+y = eval(data)\n', { mode: 'default' })).toThrow(
+      /unified diff could not be read/,
+    );
   });
 });
 
