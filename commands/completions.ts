@@ -7,10 +7,10 @@ import type { MultitaskStrategy } from '../common/schemas/agents';
 import type { CompletionBody, CompletionReply, CompletionRun, RunAccepted, RunListQuery } from '../common/schemas/completions';
 import { type PreparationDeps, prepareCompletionInput } from '../completion/prepare-input';
 import { type CompletionInput, RUN_FAILURE_TYPE } from '../completion/run-input';
+import { createRunStartRecorder } from '../completion/run-start-recorder';
 import type { SessionStore } from '../stores/sessions';
 import { type CompletionRunStore, ENDED_STATUSES } from '../stores/completion-runs';
-import { isDuplicateKey } from '../stores/mongo';
-import type { RunEventStore, RunOwner, StreamEvent } from '../stores/run-events';
+import type { RunEventStore, RunOwner } from '../stores/run-events';
 import type { CompletionOutcome } from '../workflows/completion';
 import { cancelQueuedRun } from '../workflows/session-runs';
 import { completionWorkflowId, sessionRunsWorkflowId } from '../common/workflow-ids';
@@ -142,7 +142,8 @@ const replyOfRecord = (run: CompletionRun, input: Pick<CompletionInput, 'offline
 });
 
 export function createCompletionCommands(deps: CompletionCommandDeps) {
-  const { temporal, config, completionRuns, runEvents } = deps;
+  const { temporal, config, completionRuns } = deps;
+  const startRecorder = createRunStartRecorder({ runs: completionRuns, runEvents: deps.runEvents });
   const taskQueue = config.TEMPORAL_TASK_QUEUE;
 
   /**
@@ -242,8 +243,8 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     ]);
     // The run's record and its submission go together; a refused submission removes the record. A
     // trace id recorded already is a second request racing with the same Idempotency-Key.
-    const recorded = completionRuns
-      .start({
+    const recorded = startRecorder
+      .recordRun({
         traceId,
         tenantId,
         agentId,
@@ -258,12 +259,11 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         requestHash: requested.hash,
         separateDuties: input.approval?.separateDuties ?? false,
       })
-      .catch((err: unknown) => {
-        if (isDuplicateKey(err))
+      .then((created) => {
+        if (!created)
           throw conflict('a request with this Idempotency-Key is still being processed; retry later', {
             field: 'header.Idempotency-Key',
           });
-        throw err;
       });
     let submitted: Omit<StartedRun, 'input'>;
     try {
@@ -395,11 +395,13 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         workflow_id: run.workflowId,
         run_id: run.runId,
       });
-      const firstEvents: StreamEvent[] = [
-        { event: 'thinking', data: { phase: 'accepted', trace_id: traceId, route: run.input.route.text, offline: run.input.offline } },
-        ...(run.status === 'queued' ? [{ event: 'thinking' as const, data: { phase: 'queued' as const } }] : []),
-      ];
-      const written = runEvents.append(traceId, 0, firstEvents, { owner, recordedAt: new Date(run.input.requestedAt) });
+      const written = startRecorder.recordFirstEvents(traceId, {
+        route: run.input.route.text,
+        offline: run.input.offline,
+        queued: run.status === 'queued',
+        owner,
+        recordedAt: new Date(run.input.requestedAt),
+      });
       if (body.background) {
         await written;
         return {

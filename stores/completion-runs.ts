@@ -205,8 +205,6 @@ export function createCompletionRunStore(db: Db, options: CompletionRunStoreOpti
   }
 
   return {
-    start,
-
     /** Records the run's start unless its trace id is recorded already: true when this call recorded it. */
     async startOnce(run: NewRun): Promise<boolean> {
       try {
