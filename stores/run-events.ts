@@ -84,9 +84,10 @@ export function createRunEventStore(db: Db) {
           if (!isDuplicateKey(err)) throw err;
           // A keyed event an earlier attempt wrote lies on this path: every number between `seq` and
           // it was taken when it was written, so it is met here before a free one.
-          const taken = item.key !== undefined ? await events.findOne({ _id: docId(traceId, next) }, { projection: { key: 1 } }) : null;
+          const writtenBefore =
+            item.key !== undefined && (await events.findOne({ _id: docId(traceId, next) }, { projection: { key: 1 } }))?.key === item.key;
           next++;
-          if (taken?.key === item.key) break;
+          if (writtenBefore) break;
         }
       }
     }

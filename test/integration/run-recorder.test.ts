@@ -289,11 +289,14 @@ describe('the stream events a run writes once', () => {
     const next = await stores.runEvents.appendOnce(traceId, 3, [message, done]);
     expect(next).toBe(6);
     await stores.runEvents.appendOnce(traceId, 3, [message, done]);
+    // An event written any number of times (no key) still moves on past the taken numbers.
+    expect(await createRunEventStore(db).append(traceId, 3, [{ event: 'thinking', data: { phase: 'model_retry' } }])).toBe(7);
     const stream = await db.collection<{ seq: number; event: string }>('completion_events').find({ trace_id: traceId }).toArray();
     expect(stream.map((e) => [e.seq, e.event]).sort()).toEqual([
       [3, 'message'],
       [4, 'thinking'],
       [5, 'done'],
+      [6, 'thinking'],
     ]);
   });
 });
