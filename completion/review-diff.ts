@@ -17,7 +17,7 @@ export class NotADiffError extends Error {
   }
 }
 
-export interface AddedLine {
+interface AddedLine {
   /** Line number in the new version of the file. */
   line: number;
   text: string;
