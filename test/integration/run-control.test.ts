@@ -151,9 +151,19 @@ describe('run control', () => {
       const runs = (await api.call('GET', `/v1/combo/sessions/${sessionId}/completions`, { key: api.adminKey })).json.data.items;
       return runs[0]?.trace_id as string | undefined;
     });
-    // Let some of the answer arrive first: the model has been asked, and streams for 6 s from then.
+    // Some of the answer has arrived first: the run's events are read one at a time until a message is among them.
     await modelAsked();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (let lastId: string | undefined; ;) {
+      const [next] = (
+        await readSse(
+          `${api.url}/v1/combo/completions/${traceId}/events`,
+          { headers: { authorization: `Bearer ${api.adminKey}`, ...(lastId ? { 'last-event-id': lastId } : {}) } },
+          { stopAfter: 1 },
+        )
+      ).events;
+      if (next?.event === 'message') break;
+      lastId = next?.id;
+    }
     const cancelAt = Date.now();
     const cancel = await api.call('POST', `/v1/combo/completions/${traceId}/cancel`, { key: api.adminKey });
     const stream = await streaming;
