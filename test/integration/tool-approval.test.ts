@@ -59,7 +59,9 @@ describe('human approval of tool calls', () => {
       LLM_MODEL: 'scripted-model',
       RATE_LIMIT_COMPLETIONS_PER_MIN: '10000',
       RATE_LIMIT_DEFAULT_PER_MIN: '100000',
-      COMPLETION_REPLY_WAIT_MS: '2000',
+      // The one JSON call that waits for approval holds this long: long enough for its run to reach
+      // the approval on a loaded machine, so the 202 it gets says waiting_approval.
+      COMPLETION_REPLY_WAIT_MS: '15000',
     });
     worker = await startTestWorker(api);
     const skill = await call('POST', '/v1/skills/install', {
@@ -280,10 +282,13 @@ describe('human approval of tool calls', () => {
     const sessionId = await newSession();
     scriptModel({ stream: streamedToolCall([refundCall()]) }, { stream: streamedAnswer('Refunded after the restart.') });
     const traceId = await background(sessionId);
-    const approvalId = (await waiting(traceId)).approvals[0].approval_id;
+    const waitingRun = await waiting(traceId);
+    const approvalId = waitingRun.approvals[0].approval_id;
     await worker.stop();
     const decision = decide(traceId, approvalId, { decision: 'approve' });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The server holds the decision once it has scheduled the workflow task that will take it.
+    const runWorkflow = api.services.temporal.workflow.getHandle(waitingRun.workflow_id);
+    await eventually(async () => (await runWorkflow.describe()).raw.pendingWorkflowTask ?? undefined);
     worker = await startTestWorker(api);
     const approved = await decision;
     expect(approved.json.data).toMatchObject({ applied: true, approval: { status: 'approved' } });
