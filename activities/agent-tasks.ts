@@ -4,6 +4,8 @@ import { AppError, ErrorCodes } from '../common/errors';
 import { completionWorkflowId } from '../common/workflow-ids';
 import { type PreparationDeps, prepareCompletionInput } from '../completion/prepare-input';
 import type { CompletionInput } from '../completion/run-input';
+import { createRunEndRecorder, type RunEndStores } from '../completion/run-end-recorder';
+import { failedRun } from '../completion/run-endings';
 import { createRunStartRecorder } from '../completion/run-start-recorder';
 import type { Cost } from '../common/schemas/completions';
 import type { CompletionRunStore } from '../stores/completion-runs';
@@ -13,9 +15,9 @@ import { isDuplicateKey } from '../stores/mongo';
 import { isSessionTemplate, planSession } from '../triggers/session-templates';
 import { AGENT_TASK_REJECTED, type AgentTaskInput } from '../common/inbound-event';
 
-export interface AgentTaskActivityDeps extends PreparationDeps {
+export interface AgentTaskActivityDeps extends PreparationDeps, Omit<RunEndStores, 'sessions' | 'runs' | 'runEvents'> {
   /** The task opens its session besides reading it. */
-  sessions: PreparationDeps['sessions'] & Pick<SessionStore, 'create'>;
+  sessions: PreparationDeps['sessions'] & Pick<SessionStore, 'create' | 'recordTurn'>;
   runs: CompletionRunStore;
   runEvents: RunEventStore;
 }
@@ -24,6 +26,7 @@ const rejected = (message: string) => ApplicationFailure.nonRetryable(message, A
 
 export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
   const startRecorder = createRunStartRecorder(deps);
+  const endRecorder = createRunEndRecorder(deps);
 
   /** The task's session, created once: a retry finds the one an earlier attempt made. */
   async function ensureSession(input: AgentTaskInput, sessionId: string, plan: ReturnType<typeof planSession>) {
@@ -129,15 +132,18 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
 
     /**
      * Records an agent task that reached its time bound before its completion could record its own
-     * end: its run (when preparation got as far as creating it) is failed with the reason.
+     * end: its run (when preparation got as far as creating it) ends failed as any run does, with
+     * `run.failed` and the stream's `error` and `done`, so its listeners and subscribers hear of it.
      */
     async failAgentTask({ workflowId, message, startedAt }: { workflowId: string; message: string; startedAt: number }): Promise<void> {
-      const at = new Date();
-      await deps.runs.fail(
-        agentTaskTraceId(workflowId),
-        { code: ErrorCodes.INTERNAL, message },
-        { tokens: 0, duration_ms: Math.max(0, at.getTime() - startedAt) },
-        at,
+      const traceId = agentTaskTraceId(workflowId);
+      const run = await deps.runs.unended(traceId);
+      if (!run) return;
+      const { question, ...owner } = run;
+      // Agent tasks record their stream events (see prepareAgentTask); the end's events move past the numbers taken.
+      const ctx = { traceId, ...owner, stream: false, recordEvents: true };
+      await endRecorder.recordEnd(
+        failedRun({ ctx, seq: 1, question, code: ErrorCodes.INTERNAL, message, tokens: 0, requestedAt: startedAt }, new Date()),
       );
     },
   };

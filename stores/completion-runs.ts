@@ -343,6 +343,15 @@ export function createCompletionRunStore(db: Db, options: CompletionRunStoreOpti
       return other ? { traceId: other._id, kind: other.kind ?? 'chat' } : null;
     },
 
+    /** Who a run belongs to and what it was asked, while it has not recorded its end (else null). */
+    async unended(traceId: string): Promise<{ tenantId: string; agentId: string; sessionId: string; question: string } | null> {
+      const doc = await runs.findOne(
+        { _id: traceId, status: notEnded },
+        { projection: { tenant_id: 1, agent_id: 1, session_id: 1, question: 1 } },
+      );
+      return doc ? { tenantId: doc.tenant_id, agentId: doc.agent_id, sessionId: doc.session_id, question: doc.question ?? '' } : null;
+    },
+
     async find(tenantId: string, traceId: string): Promise<CompletionRun | null> {
       const doc = await runs.findOne({ _id: traceId, tenant_id: tenantId });
       return doc ? presentRun(doc) : null;

@@ -1,4 +1,8 @@
+import { Client as EsClient } from '@elastic/elasticsearch';
 import type { Db } from 'mongodb';
+import { createAgentTaskActivities } from '../../activities/agent-tasks';
+import { agentTaskTraceId } from '../../common/agent-task-ids';
+import { ErrorCodes } from '../../common/errors';
 import { randomToken } from '../../common/ids';
 import { createRunEndRecorder, type RunEnding, type RunEndStores } from '../../completion/run-end-recorder';
 import { answeredRun, canceledRun, failedRun } from '../../completion/run-endings';
@@ -9,6 +13,7 @@ import { createCostQueue } from '../../stores/cost-queue';
 import { createEventLog } from '../../stores/event-log';
 import { connectMongo, type MongoHandle } from '../../stores/mongo';
 import { createRunEventStore } from '../../stores/run-events';
+import { createStores } from '../../stores';
 import { createSessionStore } from '../../stores/sessions';
 import { testConfig } from '../support/config';
 
@@ -298,5 +303,34 @@ describe('the stream events a run writes once', () => {
       [5, 'done'],
       [6, 'thinking'],
     ]);
+  });
+});
+
+describe('an agent task ended at its time bound before its run recorded its end', () => {
+  it('ends the run failed as any failed run ends (run.failed, the stream error and done), once when retried', async () => {
+    const config = testConfig();
+    const es = new EsClient({ node: config.ELASTICSEARCH_URL });
+    try {
+      const activities = createAgentTaskActivities({
+        ...createStores(db, es, config, { readCaches: false }),
+        runs: createCompletionRunStore(db),
+        config,
+      });
+      const workflowId = `cron-job-${randomToken(12)}`;
+      const { ctx, run } = newRun();
+      const taskRun = { ...run, traceId: agentTaskTraceId(workflowId), kind: 'cron' as const, stream: false };
+      await createRunStartRecorder(stores).recordStart(taskRun, { route: route.text, offline: false, queued: false });
+      const failure = { workflowId, message: 'the agent task was ended without recording its outcome', startedAt: requestedAt };
+      await activities.failAgentTask(failure);
+      await activities.failAgentTask(failure);
+      const now = await recorded({ ...ctx, traceId: taskRun.traceId });
+      expect(now).toMatchObject({ status: 'failed', finished: true, messages: 0, costs: 0 });
+      expect(now.events).toEqual({ 'run.failed': 1 });
+      expect(now.stream).toEqual({ thinking: 1, error: 1, done: 1 });
+      const record = await createCompletionRunStore(db).find(ctx.tenantId, taskRun.traceId);
+      expect(record?.error).toEqual({ code: ErrorCodes.INTERNAL, message: failure.message });
+    } finally {
+      await es.close();
+    }
   });
 });
