@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { Client as EsClient } from '@elastic/elasticsearch';
 import { Client, Connection } from '@temporalio/client';
 import { createCommands } from '../commands';
+import { elasticsearchClientOptions, temporalConnectionOptions } from '../common/backend-connections';
 import type { Config } from '../common/config';
 import { randomToken } from '../common/ids';
 import type { Logger } from '../common/logger';
@@ -26,8 +27,8 @@ export type ApiRuntime = Services & { temporal: Client; mongo: MongoHandle; es: 
 export async function createServices(config: Config, log: Logger, options: ServiceOptions = {}): Promise<ApiRuntime> {
   const mongo = await connectMongo(config.MONGODB_URI, config.MONGODB_DB);
   await ensureIndexes(mongo.db);
-  const es = new EsClient({ node: config.ELASTICSEARCH_URL, requestTimeout: 30_000 });
-  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  const es = new EsClient(elasticsearchClientOptions(config, 30_000));
+  const connection = await Connection.connect(temporalConnectionOptions(config));
   const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
 
   const stores = createStores(mongo.db, es, config, { readCaches: true });

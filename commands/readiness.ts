@@ -2,7 +2,6 @@ import type { Client as EsClient } from '@elastic/elasticsearch';
 import type { Client } from '@temporalio/client';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import type { Db } from 'mongodb';
-import type { Config } from '../common/config';
 
 export interface CheckResult {
   ok: boolean;
@@ -44,15 +43,42 @@ async function workerPolls(temporal: Client, taskQueue: string, staleMs: number)
   }
 }
 
+/** Every task queue has a polling worker; the error names each queue (and task type) without one. */
+async function workersPollEach(temporal: Client, taskQueues: readonly string[], staleMs: number): Promise<void> {
+  const polls = await Promise.allSettled(taskQueues.map((queue) => workerPolls(temporal, queue, staleMs)));
+  const missing = polls.flatMap((p) => (p.status === 'rejected' ? [String((p.reason as Error).message ?? p.reason)] : []));
+  if (missing.length > 0) throw new Error(missing.join('; '));
+}
+
+/**
+ * What an API process needs to serve its requests: a 503 from /v1/ready names one of these. Whether
+ * workers poll is the whole service's state, not this process's: a worker outage must not take every
+ * API process out of its load balancer, so `worker` is reported beside them without deciding.
+ */
+export const PROCESS_BACKENDS = ['temporal', 'mongodb', 'elasticsearch'] as const;
+
 /**
  * Each backend answers a cheap call (Temporal's system info, a Mongo ping, ES cluster health), and a
- * worker polls the service's task queue: without one, no run would ever start.
+ * worker polls each of the service's task queues: without one, no run of that queue would ever start.
  */
-export const createReadinessCheck = ({ temporal, db, es, config }: { temporal: Client; db: Db; es: EsClient; config: Config }) =>
+export const createReadinessCheck = ({
+  temporal,
+  db,
+  es,
+  taskQueues,
+  workerPollStaleMs,
+}: {
+  temporal: Client;
+  db: Db;
+  es: EsClient;
+  /** The task queues the service's workers poll, each checked for a polling worker. */
+  taskQueues: readonly string[];
+  workerPollStaleMs: number;
+}) =>
   async function checkBackends(timeoutMs = 2_000) {
     const [t, w, m, e] = await Promise.all([
       check(() => temporal.workflowService.getSystemInfo({}), timeoutMs),
-      check(() => workerPolls(temporal, config.TEMPORAL_TASK_QUEUE, config.WORKER_POLL_STALE_MS), timeoutMs),
+      check(() => workersPollEach(temporal, taskQueues, workerPollStaleMs), timeoutMs),
       check(() => db.command({ ping: 1 }), timeoutMs),
       // The minimal Elasticsearch distribution has no root endpoint, so ping() fails: use cluster health.
       check(() => es.cluster.health({ timeout: `${timeoutMs}ms` }, { requestTimeout: timeoutMs, maxRetries: 0 }), timeoutMs),

@@ -23,6 +23,17 @@ function isOrigin(value: string): boolean {
   }
 }
 
+type TemporalTlsSettings = Partial<
+  Record<
+    'TEMPORAL_TLS_CLIENT_CERT_PATH' | 'TEMPORAL_TLS_SERVER_CA_CERT_PATH' | 'TEMPORAL_TLS_SERVER_NAME' | 'TEMPORAL_API_KEY',
+    string | undefined
+  >
+>;
+
+/** A certificate, a CA, a server name or an API key: Temporal is reached over TLS. */
+const temporalTlsAsked = (c: TemporalTlsSettings): boolean =>
+  Boolean(c.TEMPORAL_TLS_CLIENT_CERT_PATH || c.TEMPORAL_TLS_SERVER_CA_CERT_PATH || c.TEMPORAL_TLS_SERVER_NAME || c.TEMPORAL_API_KEY);
+
 export const configSchema = z
   .object({
     API_HOST: z.string().default('0.0.0.0'),
@@ -40,6 +51,28 @@ export const configSchema = z
     TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port'),
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
     TEMPORAL_TASK_QUEUE: z.string().min(1).default('combo'),
+    /**
+     * TLS to Temporal. Unset: on when any TEMPORAL_TLS_* file, TEMPORAL_TLS_SERVER_NAME or TEMPORAL_API_KEY
+     * is set (a cluster or Temporal Cloud), off otherwise (the local dev server). The names are
+     * Temporal's own (its CLI and environment configuration read the same variables).
+     */
+    TEMPORAL_TLS: optionalText.pipe(z.enum(['true', 'false']).optional()),
+    /** mTLS: the client certificate (PEM file) this process presents, with its key. */
+    TEMPORAL_TLS_CLIENT_CERT_PATH: optionalText,
+    TEMPORAL_TLS_CLIENT_KEY_PATH: optionalText,
+    /** The CA (PEM file) that signed the server's certificate; unset: the system's trusted CAs. */
+    TEMPORAL_TLS_SERVER_CA_CERT_PATH: optionalText,
+    /** The name the server's certificate must carry, when it is not the host of TEMPORAL_ADDRESS. */
+    TEMPORAL_TLS_SERVER_NAME: optionalText,
+    /** An API key (Temporal Cloud), sent as `Authorization: Bearer`; implies TLS. */
+    TEMPORAL_API_KEY: optionalText,
+    /** Elasticsearch API key (the base64 `encoded` value Elasticsearch returns); not with a user name. */
+    ELASTICSEARCH_API_KEY: optionalText,
+    /** Basic authentication, both or neither. */
+    ELASTICSEARCH_USERNAME: optionalText,
+    ELASTICSEARCH_PASSWORD: optionalText,
+    /** The CA (PEM file) that signed an https ELASTICSEARCH_URL's certificate; unset: the system's trusted CAs. */
+    ELASTICSEARCH_CA_CERT_PATH: optionalText,
     /** HS256 secret for console JWTs (at least 32 bytes). */
     JWT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     /** SPKI PEM public key for RS256/ES256 console JWTs; used instead of JWT_SECRET when set. */
@@ -217,6 +250,14 @@ export const configSchema = z
       .min(1_000)
       .max(7 * 86_400_000)
       .default(21_600_000),
+    /**
+     * After SIGTERM, how long the worker lets running activities finish before it cancels them (Temporal's
+     * shutdownGraceTime); a cancelled attempt is retried on another worker. 0: cancelled at once.
+     */
+    WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(86_400_000).default(0),
+    /** Port of the worker's health endpoint (GET /live, GET /ready) for an orchestrator's probes; unset: none. */
+    WORKER_HEALTH_PORT: optionalNumber(z.number().int().min(0).max(65535)),
+    WORKER_HEALTH_HOST: z.string().default('0.0.0.0'),
     /** /v1/ready counts a worker as polling the task queue until this long after its last poll (long polls last up to a minute). */
     WORKER_POLL_STALE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(90_000),
     /** The longest a JSON completion request waits for its answer; then HTTP 202 with the run to follow. */
@@ -256,6 +297,26 @@ export const configSchema = z
     /** A workflow bundle built by `npm run build:bundle` (production images); unset: bundle at start. */
     WORKFLOW_BUNDLE_PATH: optionalText,
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  })
+  .refine((c) => !c.TEMPORAL_TLS_CLIENT_CERT_PATH === !c.TEMPORAL_TLS_CLIENT_KEY_PATH, {
+    path: ['TEMPORAL_TLS_CLIENT_KEY_PATH'],
+    message: 'set TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH together',
+  })
+  .refine((c) => c.TEMPORAL_TLS !== 'false' || !temporalTlsAsked(c), {
+    path: ['TEMPORAL_TLS'],
+    message: 'is false, but a TEMPORAL_TLS_* setting or TEMPORAL_API_KEY asks for TLS',
+  })
+  .refine((c) => !c.ELASTICSEARCH_USERNAME === !c.ELASTICSEARCH_PASSWORD, {
+    path: ['ELASTICSEARCH_PASSWORD'],
+    message: 'set ELASTICSEARCH_USERNAME and ELASTICSEARCH_PASSWORD together',
+  })
+  .refine((c) => !(c.ELASTICSEARCH_API_KEY && c.ELASTICSEARCH_USERNAME), {
+    path: ['ELASTICSEARCH_API_KEY'],
+    message: 'set ELASTICSEARCH_API_KEY or ELASTICSEARCH_USERNAME/PASSWORD, not both',
+  })
+  .refine((c) => !c.ELASTICSEARCH_CA_CERT_PATH || c.ELASTICSEARCH_URL.startsWith('https:'), {
+    path: ['ELASTICSEARCH_CA_CERT_PATH'],
+    message: 'needs an https:// ELASTICSEARCH_URL',
   })
   .refine((c) => !(c.JWT_SECRET && c.JWT_PUBLIC_KEY), {
     path: ['JWT_PUBLIC_KEY'],

@@ -1,6 +1,7 @@
 import { Client as EsClient } from '@elastic/elasticsearch';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { elasticsearchClientOptions, temporalConnectionOptions } from '../common/backend-connections';
 import { loadConfigOrExit } from '../common/config';
 import { exitOnUncaughtException, logUnhandledRejections } from '../common/process-faults';
 import { createLogger } from '../common/logger';
@@ -8,6 +9,7 @@ import { dateUndatedCostRuns } from '../stores/migrations';
 import { connectMongo, ensureIndexes } from '../stores/mongo';
 import { composeWorker } from './composition';
 import { ensureSystemSchedules } from '../commands/system-schedules';
+import { startHealthServer } from './health-server';
 import { createWorker } from './worker';
 
 /**
@@ -20,10 +22,21 @@ async function main() {
   const log = createLogger(config.LOG_LEVEL, 'worker');
   const crash = exitOnUncaughtException(log);
   logUnhandledRejections(log);
+  // Up first: an orchestrator sees the process live (and not yet ready) while it connects.
+  let workers: Worker[] = [];
+  const health =
+    config.WORKER_HEALTH_PORT === undefined
+      ? undefined
+      : await startHealthServer({
+          host: config.WORKER_HEALTH_HOST,
+          port: config.WORKER_HEALTH_PORT,
+          workers: () => workers.map((w) => ({ taskQueue: w.options.taskQueue, getState: () => w.getState() })),
+        });
+  if (health) log.info('worker health endpoint listening', { port: health.port });
   const mongo = await connectMongo(config.MONGODB_URI, config.MONGODB_DB);
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  const clientConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-  const es = new EsClient({ node: config.ELASTICSEARCH_URL, requestTimeout: 60_000 });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config));
+  const clientConnection = await Connection.connect(temporalConnectionOptions(config));
+  const es = new EsClient(elasticsearchClientOptions(config, 60_000));
   try {
     await ensureIndexes(mongo.db);
     const temporal = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
@@ -36,7 +49,9 @@ async function main() {
       activities: composed.activities,
       workflowBundlePath: config.WORKFLOW_BUNDLE_PATH,
       maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
+      shutdownGraceMs: config.WORKER_SHUTDOWN_GRACE_MS,
     });
+    workers = [worker];
     log.info('worker running', { task_queue: config.TEMPORAL_TASK_QUEUE });
     const dispatching = composed.dispatcher.start();
     const aggregating = composed.costAggregator.start();
@@ -65,6 +80,7 @@ async function main() {
     await clientConnection.close();
     await es.close();
     await mongo.close();
+    await health?.close();
   }
 }
 

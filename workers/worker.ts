@@ -10,6 +10,8 @@ export interface WorkerOptions {
   /** A pre-built workflow bundle (production); otherwise the workflows folder is bundled at start. */
   workflowBundlePath?: string;
   maxCachedWorkflows?: number;
+  /** After shutdown is asked for, how long running activities may finish before they are cancelled (ms). */
+  shutdownGraceMs?: number;
   /**
    * Longest wait before an activity's heartbeat reaches the server (default HEARTBEAT_THROTTLE_MS);
    * tests shorten it so that a cancellation reaches the activity at its next heartbeat.
@@ -31,6 +33,7 @@ export function createWorker({
   activities,
   workflowBundlePath,
   maxCachedWorkflows,
+  shutdownGraceMs,
   maxHeartbeatThrottleMs,
 }: WorkerOptions): Promise<Worker> {
   return Worker.create({
@@ -38,6 +41,7 @@ export function createWorker({
     namespace,
     taskQueue,
     ...(maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows }),
+    ...(shutdownGraceMs === undefined ? {} : { shutdownGraceTime: shutdownGraceMs }),
     maxHeartbeatThrottleInterval: maxHeartbeatThrottleMs ?? HEARTBEAT_THROTTLE_MS,
     activities: createActivities(activities),
     interceptors: { activity: [unstorableTextInterceptors] },

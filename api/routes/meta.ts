@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { PROCESS_BACKENDS } from '../../commands/readiness';
 import { AppError, ErrorCodes } from '../../common/errors';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
@@ -53,9 +54,8 @@ export const metaRoutes = (services: Services, openApiDocument: () => unknown) =
     otherErrors: { 503: 'not ready (20001): `data.down` names what does not answer; see Retry-After' },
     handler: async ({ ctx }) => {
       const checks = await services.commands.readiness();
-      const down = Object.entries(checks)
-        .filter(([, c]) => !c.ok)
-        .map(([name]) => name);
+      // This process's own needs decide; `checks.worker` reports the whole service's workers beside them.
+      const down = PROCESS_BACKENDS.filter((name) => !checks[name].ok);
       if (down.length > 0) {
         ctx.set('Retry-After', '5');
         throw new AppError(ErrorCodes.INTERNAL, `not ready: ${down.join(', ')} unavailable`, { checks, down }, 503);

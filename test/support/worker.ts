@@ -1,6 +1,7 @@
 import { Client as EsClient } from '@elastic/elasticsearch';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
+import { temporalConnectionOptions } from '../../common/backend-connections';
 import { createLogger } from '../../common/logger';
 import { composeWorker } from '../../workers/composition';
 import { createWorker } from '../../workers/worker';
@@ -22,8 +23,8 @@ export async function startTestWorker(
   { dispatcher = true, ingestBatchSize, elasticsearchUrl, maxHeartbeatThrottleMs }: TestWorkerOptions = {},
 ) {
   quietTemporalRuntime();
-  const nativeConnection = await NativeConnection.connect({ address: api.config.TEMPORAL_ADDRESS });
-  const connection = await Connection.connect({ address: api.config.TEMPORAL_ADDRESS });
+  const nativeConnection = await NativeConnection.connect(temporalConnectionOptions(api.config));
+  const connection = await Connection.connect(temporalConnectionOptions(api.config));
   const client = new Client({ connection, namespace: api.config.TEMPORAL_NAMESPACE });
   const ownEs = elasticsearchUrl ? new EsClient({ node: elasticsearchUrl, requestTimeout: 30_000 }) : undefined;
   const composed = composeWorker({
