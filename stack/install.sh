@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds or downloads every part of the local stack into .stack/, reusing what is already there.
-# Usage: stack/install.sh [temporal|ferretdb|postgres|elasticsearch|test-server|embedding-model|python-clients|official-clients|chromium|jq ...]
-# (default: all but python-clients, official-clients, chromium and jq, which only the tests need)
+# Usage: stack/install.sh [temporal|ferretdb|postgres|elasticsearch|test-server|embedding-model|python-clients|official-clients|chromium|jq|chart-tools ...]
+# (default: all but python-clients, official-clients, chromium, jq and chart-tools, which only the tests need)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 install_postgres() {
@@ -131,6 +131,25 @@ install_jq() {
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq >/dev/null
 }
 
+# The Helm chart's check (test/integration/helm-chart.test.ts): Helm built from the Go module proxy,
+# and kubernetes-validate from PyPI (it ships the Kubernetes schemas, so validation needs no network).
+install_chart_tools() {
+  # A go-installed Helm reports only its minor version: a stamp file records the exact one built.
+  if ! { [ -x "$BIN_DIR/helm" ] && [ "$(cat "$BIN_DIR/helm.version" 2>/dev/null)" = "$HELM_VERSION" ]; }; then
+    need go "the Go toolchain builds Helm"
+    log "building Helm $HELM_VERSION (a few minutes the first time)"
+    GOBIN="$BIN_DIR" GOFLAGS=-mod=mod go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+    echo "$HELM_VERSION" > "$BIN_DIR/helm.version"
+  fi
+  local venv="$STACK_DIR/kubernetes-validate" pins="kubernetes-validate==$KUBERNETES_VALIDATE_VERSION"
+  [ -f "$venv/pins" ] && [ "$(cat "$venv/pins")" = "$pins" ] && return
+  need python3 "Python 3 runs kubernetes-validate (apt-get install python3 python3-venv)"
+  log "installing $pins into $venv"
+  rm -rf "$venv" && python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "$pins"
+  echo "$pins" > "$venv/pins"
+}
+
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(postgres temporal ferretdb elasticsearch test-server embedding-model)
 for part in "${parts[@]}"; do
@@ -145,6 +164,7 @@ for part in "${parts[@]}"; do
     official-clients) install_official_clients ;;
     chromium) install_chromium ;;
     jq) install_jq ;;
+    chart-tools) install_chart_tools ;;
     *) die "unknown part: $part" ;;
   esac
 done

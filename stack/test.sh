@@ -11,7 +11,7 @@ bash "$STACK_ROOT/stack/install.sh" official-clients >&2
 # Layer rules, lint, format and unused code next: they need no stack and fail in seconds.
 log "checking layers, lint, format and unused code"
 (cd "$STACK_ROOT" && npm run --silent check)
-bash "$STACK_ROOT/stack/install.sh" test-server embedding-model python-clients chromium jq >&2
+bash "$STACK_ROOT/stack/install.sh" test-server embedding-model python-clients chromium jq chart-tools >&2
 export PYTHON_CLIENTS_VENV="$STACK_DIR/python-clients" COMBO_PYTHON_VENV="$STACK_DIR/combo-python"
 
 already_up=false

@@ -29,13 +29,15 @@ describe('health, readiness and documentation', () => {
     }
   });
 
-  it('answers 503 naming the worker when none polls the task queue', async () => {
+  it('stays ready when no worker polls the task queue (a worker outage keeps API processes in service), reporting it in checks.worker', async () => {
     const idle = await startTestApi();
     try {
-      const notReady = await idle.call('GET', '/v1/ready');
-      expect(notReady.status).toBe(503);
-      expect(notReady.json.data.down).toEqual(['worker']);
-      expect(notReady.json.data.checks.worker.error).toContain(idle.config.TEMPORAL_TASK_QUEUE);
+      const ready = await idle.call('GET', '/v1/ready');
+      expect(ready.status).toBe(200);
+      expect(ready.json.data.status).toBe('ready');
+      for (const backend of ['temporal', 'mongodb', 'elasticsearch']) expect(ready.json.data.checks[backend].ok).toBe(true);
+      expect(ready.json.data.checks.worker.ok).toBe(false);
+      expect(ready.json.data.checks.worker.error).toContain(`task queue ${idle.config.TEMPORAL_TASK_QUEUE}`);
     } finally {
       await idle.close();
     }
@@ -47,8 +49,8 @@ describe('health, readiness and documentation', () => {
       const res = await broken.call('GET', '/v1/ready');
       expect(res.status).toBe(503);
       expect(res.json.code).toBe(20001);
-      expect(res.json.data.down).toEqual(['worker', 'elasticsearch']);
-      expect(res.json.message).toBe('not ready: worker, elasticsearch unavailable');
+      expect(res.json.data.down).toEqual(['elasticsearch']);
+      expect(res.json.message).toBe('not ready: elasticsearch unavailable');
       expect(res.headers.get('retry-after')).toBe('5');
     } finally {
       await broken.close();

@@ -1,0 +1,29 @@
+import { testConfig } from '../support/config';
+import { eventually } from '../support/consumer';
+import { freePort, killProcess, spawnWorkerProcess } from '../support/worker-process';
+
+/** The worker process's health endpoint, for an orchestrator's liveness and readiness probes. */
+describe('the worker health endpoint', () => {
+  it('answers live while the process runs and ready while its worker polls the task queue, and stops with the process', async () => {
+    const config = testConfig();
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const worker = await spawnWorkerProcess(config, { WORKER_HEALTH_PORT: String(port), WORKER_HEALTH_HOST: '127.0.0.1' });
+    try {
+      const live = await fetch(`${base}/live`);
+      expect(live.status).toBe(200);
+      expect(await live.json()).toMatchObject({ status: 'live' });
+      // 'worker running' is logged as the worker starts polling: ready at once, or within moments.
+      const ready = await eventually(async () => {
+        const res = await fetch(`${base}/ready`);
+        return res.status === 200 ? res : undefined;
+      }, 10_000);
+      expect(await ready.json()).toEqual({ status: 'ready', workers: [{ task_queue: config.TEMPORAL_TASK_QUEUE, state: 'RUNNING' }] });
+      expect((await fetch(`${base}/other`)).status).toBe(404);
+      expect((await fetch(`${base}/ready`, { method: 'POST' })).status).toBe(405);
+    } finally {
+      await killProcess(worker, 'SIGTERM');
+    }
+    await expect(fetch(`${base}/live`)).rejects.toThrow();
+  });
+});
