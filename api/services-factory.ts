@@ -26,9 +26,16 @@ export type ApiRuntime = Services & { temporal: Client; mongo: MongoHandle; es: 
 /** The API's composition root: connects every client once, wires the stores and the commands; the caller owns `close()`. */
 export async function createServices(config: Config, log: Logger, options: ServiceOptions = {}): Promise<ApiRuntime> {
   const mongo = await connectMongo(config.MONGODB_URI, config.MONGODB_DB);
-  await ensureIndexes(mongo.db);
   const es = new EsClient(elasticsearchClientOptions(config, 30_000));
-  const connection = await Connection.connect(temporalConnectionOptions(config));
+  let connection: Connection;
+  try {
+    await ensureIndexes(mongo.db);
+    connection = await Connection.connect(temporalConnectionOptions(config));
+  } catch (err) {
+    // A start that fails here leaves nothing open behind it (the process, or a test, can end).
+    await Promise.allSettled([es.close(), mongo.close()]);
+    throw err;
+  }
   const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
 
   const stores = createStores(mongo.db, es, config, { readCaches: true });
