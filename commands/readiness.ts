@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import type { Db } from 'mongodb';
 import type { Config } from '../common/config';
+import { allTaskQueues } from '../common/task-queues';
 
 export interface CheckResult {
   ok: boolean;
@@ -44,15 +45,20 @@ async function workerPolls(temporal: Client, taskQueue: string, staleMs: number)
   }
 }
 
+/** A worker polls each of the task queues (every group's: some worker process must run each). */
+async function workersPollEach(temporal: Client, taskQueues: string[], staleMs: number): Promise<void> {
+  await Promise.all(taskQueues.map((taskQueue) => workerPolls(temporal, taskQueue, staleMs)));
+}
+
 /**
  * Each backend answers a cheap call (Temporal's system info, a Mongo ping, ES cluster health), and a
- * worker polls the service's task queue: without one, no run would ever start.
+ * worker polls each of the service's task queues: without one, no run (or no parse, no delivery) would ever start.
  */
 export const createReadinessCheck = ({ temporal, db, es, config }: { temporal: Client; db: Db; es: EsClient; config: Config }) =>
   async function checkBackends(timeoutMs = 2_000) {
     const [t, w, m, e] = await Promise.all([
       check(() => temporal.workflowService.getSystemInfo({}), timeoutMs),
-      check(() => workerPolls(temporal, config.TEMPORAL_TASK_QUEUE, config.WORKER_POLL_STALE_MS), timeoutMs),
+      check(() => workersPollEach(temporal, allTaskQueues(config), config.WORKER_POLL_STALE_MS), timeoutMs),
       check(() => db.command({ ping: 1 }), timeoutMs),
       // The minimal Elasticsearch distribution has no root endpoint, so ping() fails: use cluster health.
       check(() => es.cluster.health({ timeout: `${timeoutMs}ms` }, { requestTimeout: timeoutMs, maxRetries: 0 }), timeoutMs),

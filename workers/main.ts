@@ -8,7 +8,7 @@ import { dateUndatedCostRuns } from '../stores/migrations';
 import { connectMongo, ensureIndexes } from '../stores/mongo';
 import { composeWorker } from './composition';
 import { ensureSystemSchedules } from '../commands/system-schedules';
-import { createWorker } from './worker';
+import { createQueueWorkers, queuesToPoll } from './worker';
 
 /**
  * config → clients → worker, event dispatcher and cost aggregator; the SDK stops polling on SIGINT/SIGTERM and lets
@@ -29,15 +29,16 @@ async function main() {
     const temporal = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
     await ensureSystemSchedules(temporal, config.TEMPORAL_TASK_QUEUE);
     const composed = composeWorker({ config, log, db: mongo.db, es, temporal });
-    const worker = await createWorker({
+    const queues = queuesToPoll(config);
+    const worker = await createQueueWorkers({
       connection,
       namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      queues,
       activities: composed.activities,
       workflowBundlePath: config.WORKFLOW_BUNDLE_PATH,
       maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
     });
-    log.info('worker running', { task_queue: config.TEMPORAL_TASK_QUEUE });
+    log.info('worker running', { task_queues: queues.map((q) => q.taskQueue) });
     const dispatching = composed.dispatcher.start();
     const aggregating = composed.costAggregator.start();
     // Runs recorded before costs kept their UTC day get it now, in the background: costs by day leave them out until then.
@@ -51,7 +52,7 @@ async function main() {
     const running = worker.run();
     crash.drainWith(async () => {
       // A shutdown that a signal started already is the one to wait for.
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      if (worker.isRunning()) worker.shutdown();
       await running;
     });
     await running;
