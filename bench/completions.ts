@@ -13,7 +13,7 @@ const PER_ROUND = Number(process.env.BENCH_COMPLETIONS_PER_ROUND ?? 40);
 const SESSIONS = 8;
 
 /** An OpenAI-compatible model that answers at once: a fixed answer, as JSON or as a short stream. */
-async function startInstantModel() {
+export async function startInstantModel() {
   const answer = 'The answer is forty-two.';
   const usage = { prompt_tokens: 20, completion_tokens: 6, total_tokens: 26 };
   const server = createServer((req, res) => {

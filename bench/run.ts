@@ -1,5 +1,6 @@
 import { benchApi } from './api';
 import { benchCompletions } from './completions';
+import { benchIsolation } from './isolation';
 import { benchKnowledge } from './knowledge';
 import { benchWebhooks } from './webhooks';
 
@@ -9,6 +10,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   webhooks: benchWebhooks,
   knowledge: benchKnowledge,
   completions: benchCompletions,
+  isolation: benchIsolation,
 };
 
 async function main() {

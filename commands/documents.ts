@@ -11,6 +11,7 @@ import { ingestWorkflowId } from '../common/workflow-ids';
 import { checkParser } from './knowledge-bases';
 import { boundedCalls } from './temporal-waits';
 import { startDocumentIngest } from './workflow-starts';
+import { taskQueueOf } from '../common/task-queues';
 
 /** How long a reparse waits for the previous parse's workflow to close after it wrote the outcome. */
 const CLOSING_PARSE_WAIT_MS = 5_000;
@@ -113,7 +114,7 @@ export function createDocumentCommands({ temporal, config, documents, knowledgeB
       try {
         await startDocumentIngest(
           temporal,
-          config.TEMPORAL_TASK_QUEUE,
+          taskQueueOf(config, 'ingest'),
           { tenantId: input.tenantId, kbId: input.kbId, docId: doc._id, timeoutMs: config.DOCUMENT_INGEST_TIMEOUT_MS },
           traceId,
         );
@@ -153,7 +154,7 @@ export function createDocumentCommands({ temporal, config, documents, knowledgeB
       try {
         await startDocumentIngest(
           temporal,
-          config.TEMPORAL_TASK_QUEUE,
+          taskQueueOf(config, 'ingest'),
           { tenantId, kbId: doc.kb_id, docId, timeoutMs: config.DOCUMENT_INGEST_TIMEOUT_MS, parse: currentParse(next) },
           traceId,
         );

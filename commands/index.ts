@@ -15,6 +15,7 @@ import { createFileCommands } from './files';
 import { createInboundCommands } from './inbound';
 import { createKnowledgeBaseCommands } from './knowledge-bases';
 import { createReadinessCheck } from './readiness';
+import { allTaskQueues } from '../common/task-queues';
 import { createSearchCommands } from './search';
 import { createApprovalCommands } from './run-approvals';
 import { createSessionCommands } from './sessions';
@@ -64,7 +65,7 @@ export function createCommands({ config, log, temporal, db, es, stores, catalog,
       temporal,
       db,
       es,
-      taskQueues: [config.TEMPORAL_TASK_QUEUE],
+      taskQueues: allTaskQueues(config),
       workerPollStaleMs: config.WORKER_POLL_STALE_MS,
     }),
     knowledgeBases: createKnowledgeBaseCommands({ knowledgeBases: stores.knowledgeBases, catalog }),

@@ -9,6 +9,7 @@ import type { NewDelivery, WebhookStore } from '../stores/webhooks';
 import { replayProgressQuery, type webhookReplayWorkflow } from '../workflows/webhook-replay';
 import { replayWorkflowId } from '../common/workflow-ids';
 import { startDelivery, startReplay } from './workflow-starts';
+import { taskQueueOf } from '../common/task-queues';
 
 export interface WebhookDispatchDeps {
   temporal: Client;
@@ -29,7 +30,8 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
       .then((p) => p.deliveriesStarted)
       .catch(() => null);
 
-  const taskQueue = config.TEMPORAL_TASK_QUEUE;
+  // Deliveries and replays (whose deliveries start on the replay's own queue) on the delivery queue.
+  const taskQueue = taskQueueOf(config, 'deliveries');
   /** FOR TESTS ONLY: deliveries started while WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS is set wait these between attempts. */
   const retrySchedule = config.WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS ? { retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS } : {};
 

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { allTaskQueues, TASK_QUEUE_GROUPS } from './task-queues';
 
 /**
  * All configuration comes from environment variables, parsed once at each entry point.
@@ -10,6 +11,8 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 /** An optional number; an empty value (as docker compose passes an unset variable) counts as unset. */
 const optionalNumber = (schema: z.ZodNumber) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().pipe(schema).optional());
+/** Worker slots of one kind on one task queue (the Temporal SDK's own limits are 40 workflow tasks, 100 activities). */
+const slots = (fallback: number) => z.coerce.number().int().min(1).max(10_000).default(fallback);
 const optionalText = z
   .string()
   .optional()
@@ -50,6 +53,7 @@ export const configSchema = z
       .default('combo'),
     TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port'),
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    /** The interactive task queue (completions, approvals, agent tasks, maintenance); see common/task-queues.ts. */
     TEMPORAL_TASK_QUEUE: z.string().min(1).default('combo'),
     /**
      * TLS to Temporal. Unset: on when any TEMPORAL_TLS_* file, TEMPORAL_TLS_SERVER_NAME or TEMPORAL_API_KEY
@@ -73,6 +77,29 @@ export const configSchema = z
     ELASTICSEARCH_PASSWORD: optionalText,
     /** The CA (PEM file) that signed an https ELASTICSEARCH_URL's certificate; unset: the system's trusted CAs. */
     ELASTICSEARCH_CA_CERT_PATH: optionalText,
+    /** Document parsing's task queue; unset: TEMPORAL_TASK_QUEUE followed by `-ingest`. */
+    TEMPORAL_INGEST_TASK_QUEUE: optionalText,
+    /** Webhook deliveries' and replays' task queue; unset: TEMPORAL_TASK_QUEUE followed by `-deliveries`. */
+    TEMPORAL_DELIVERY_TASK_QUEUE: optionalText,
+    /**
+     * The task queues a worker process polls, by group, comma-separated: `interactive`, `ingest`,
+     * `deliveries` (default all three). Some worker process must poll each.
+     */
+    WORKER_TASK_QUEUES: z.preprocess(
+      (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+      z
+        .string()
+        .default(TASK_QUEUE_GROUPS.join(','))
+        .transform((v) => [...new Set(v.split(',').map((g) => g.trim()))].filter((g) => g !== ''))
+        .pipe(z.array(z.enum(TASK_QUEUE_GROUPS, 'must list interactive, ingest or deliveries, comma-separated')).min(1)),
+    ),
+    /** Each queue's worker slots: workflow tasks, and activities (local activities apart, as many), a worker runs at once. */
+    WORKER_INTERACTIVE_MAX_WORKFLOW_TASKS: slots(40),
+    WORKER_INTERACTIVE_MAX_ACTIVITY_TASKS: slots(100),
+    WORKER_INGEST_MAX_WORKFLOW_TASKS: slots(40),
+    WORKER_INGEST_MAX_ACTIVITY_TASKS: slots(100),
+    WORKER_DELIVERIES_MAX_WORKFLOW_TASKS: slots(40),
+    WORKER_DELIVERIES_MAX_ACTIVITY_TASKS: slots(100),
     /** HS256 secret for console JWTs (at least 32 bytes). */
     JWT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     /** SPKI PEM public key for RS256/ES256 console JWTs; used instead of JWT_SECRET when set. */
@@ -317,6 +344,10 @@ export const configSchema = z
   .refine((c) => !c.ELASTICSEARCH_CA_CERT_PATH || c.ELASTICSEARCH_URL.startsWith('https:'), {
     path: ['ELASTICSEARCH_CA_CERT_PATH'],
     message: 'needs an https:// ELASTICSEARCH_URL',
+  })
+  .refine((c) => new Set(allTaskQueues(c)).size === allTaskQueues(c).length, {
+    path: ['TEMPORAL_INGEST_TASK_QUEUE'],
+    message: 'TEMPORAL_TASK_QUEUE, TEMPORAL_INGEST_TASK_QUEUE and TEMPORAL_DELIVERY_TASK_QUEUE must be three different queues',
   })
   .refine((c) => !(c.JWT_SECRET && c.JWT_PUBLIC_KEY), {
     path: ['JWT_PUBLIC_KEY'],

@@ -1,6 +1,6 @@
 import { Client as EsClient } from '@elastic/elasticsearch';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { elasticsearchClientOptions, temporalConnectionOptions } from '../common/backend-connections';
 import { loadConfigOrExit } from '../common/config';
 import { exitOnUncaughtException, logUnhandledRejections } from '../common/process-faults';
@@ -9,8 +9,8 @@ import { dateUndatedCostRuns } from '../stores/migrations';
 import { connectMongo, ensureIndexes } from '../stores/mongo';
 import { composeWorker } from './composition';
 import { ensureSystemSchedules } from '../commands/system-schedules';
-import { startHealthServer } from './health-server';
-import { createWorker } from './worker';
+import { type PollingWorker, startHealthServer } from './health-server';
+import { createQueueWorkers, queuesToPoll } from './worker';
 
 /**
  * config → clients → worker, event dispatcher and cost aggregator; the SDK stops polling on SIGINT/SIGTERM and lets
@@ -23,14 +23,14 @@ async function main() {
   const crash = exitOnUncaughtException(log);
   logUnhandledRejections(log);
   // Up first: an orchestrator sees the process live (and not yet ready) while it connects.
-  let workers: Worker[] = [];
+  let polling: () => readonly PollingWorker[] = () => [];
   const health =
     config.WORKER_HEALTH_PORT === undefined
       ? undefined
       : await startHealthServer({
           host: config.WORKER_HEALTH_HOST,
           port: config.WORKER_HEALTH_PORT,
-          workers: () => workers.map((w) => ({ taskQueue: w.options.taskQueue, getState: () => w.getState() })),
+          workers: () => polling(),
         });
   if (health) log.info('worker health endpoint listening', { port: health.port });
   const mongo = await connectMongo(config.MONGODB_URI, config.MONGODB_DB);
@@ -42,17 +42,18 @@ async function main() {
     const temporal = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
     await ensureSystemSchedules(temporal, config.TEMPORAL_TASK_QUEUE);
     const composed = composeWorker({ config, log, db: mongo.db, es, temporal });
-    const worker = await createWorker({
+    const queues = queuesToPoll(config);
+    const worker = await createQueueWorkers({
       connection,
       namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      queues,
       activities: composed.activities,
       workflowBundlePath: config.WORKFLOW_BUNDLE_PATH,
       maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
       shutdownGraceMs: config.WORKER_SHUTDOWN_GRACE_MS,
     });
-    workers = [worker];
-    log.info('worker running', { task_queue: config.TEMPORAL_TASK_QUEUE });
+    polling = worker.polling;
+    log.info('worker running', { task_queues: queues.map((q) => q.taskQueue) });
     const dispatching = composed.dispatcher.start();
     const aggregating = composed.costAggregator.start();
     // Runs recorded before costs kept their UTC day get it now, in the background: costs by day leave them out until then.
@@ -66,7 +67,7 @@ async function main() {
     const running = worker.run();
     crash.drainWith(async () => {
       // A shutdown that a signal started already is the one to wait for.
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      if (worker.isRunning()) worker.shutdown();
       await running;
     });
     await running;
