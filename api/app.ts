@@ -85,7 +85,8 @@ export function createApp(services: Services, { consoleDir }: { consoleDir?: str
     if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET') return;
     services.log.error('response failed', { error: String(err.stack ?? err) });
   });
-  app.use(corsPolicy(services.config.CORS_ORIGINS));
+  const cors = corsPolicy(services.config.CORS_ORIGINS);
+  if (cors) app.use(cors);
   app.use(requestSignal());
   app.use(requestContext(services.auth));
   app.use(errorEnvelope(services.log, services.config.MAX_JSON_BODY_BYTES));

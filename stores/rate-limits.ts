@@ -80,8 +80,24 @@ export function createRateLimiter(db: Db, options: RateLimiterOptions) {
     for (const [key, state] of states) if (state.windowStart < currentWindow) states.delete(key);
   }
 
+  const decision = (allowed: boolean, state: BucketState, limit: number, now: number): RateDecision => {
+    const windowEnd = state.windowStart + windowMs;
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, limit - state.local - state.others),
+      resetAt: Math.ceil(windowEnd / 1000),
+      retryAfter: Math.max(1, Math.ceil((windowEnd - now) / 1000)),
+    };
+  };
+
   return {
-    async take(rateKey: string, family: RateFamily, now = Date.now()): Promise<RateDecision> {
+    /**
+     * Counts one request and decides. Answers at once (no promise) when the current view decides:
+     * the hot path of every request waits on nothing then; a promise only when the counts are
+     * shared first (the first request of a window here, or every request at syncMs 0).
+     */
+    take(rateKey: string, family: RateFamily, now = Date.now()): RateDecision | Promise<RateDecision> {
       const limit = options.limits[family];
       const windowStart = now - (now % windowMs);
       const bucket = `${rateKey}|${family}|${windowStart}`;
@@ -91,29 +107,23 @@ export function createRateLimiter(db: Db, options: RateLimiterOptions) {
         state = { windowStart, local: 0, others: 0, lastSync: 0 };
         states.set(bucket, state);
       }
-      let allowed: boolean;
       const stale = now - state.lastSync >= options.syncMs;
       if (stale && (options.syncMs === 0 || state.lastSync === 0)) {
         // First request of the window here (or exact mode): count it, share it, then decide.
-        state.local += 1;
-        await syncOnce(bucket, state);
-        allowed = state.local + state.others <= limit;
-        if (!allowed) state.local -= 1;
-      } else {
-        // Decide on the current view; a stale view is refreshed in the background.
-        allowed = state.local + state.others < limit;
-        if (allowed) state.local += 1;
-        // syncOnce reports a failed sync itself (onSyncError); the catch is for a reporter that throws.
-        if (stale) syncOnce(bucket, state).catch(() => undefined);
+        const counted = state;
+        counted.local += 1;
+        return syncOnce(bucket, counted).then(() => {
+          const allowed = counted.local + counted.others <= limit;
+          if (!allowed) counted.local -= 1;
+          return decision(allowed, counted, limit, now);
+        });
       }
-      const windowEnd = windowStart + windowMs;
-      return {
-        allowed,
-        limit,
-        remaining: Math.max(0, limit - state.local - state.others),
-        resetAt: Math.ceil(windowEnd / 1000),
-        retryAfter: Math.max(1, Math.ceil((windowEnd - now) / 1000)),
-      };
+      // Decide on the current view; a stale view is refreshed in the background.
+      const allowed = state.local + state.others < limit;
+      if (allowed) state.local += 1;
+      // syncOnce reports a failed sync itself (onSyncError); the catch is for a reporter that throws.
+      if (stale) syncOnce(bucket, state).catch(() => undefined);
+      return decision(allowed, state, limit, now);
     },
   };
 }

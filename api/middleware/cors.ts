@@ -19,9 +19,11 @@ const ALLOWED_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-K
  * Lets browser pages on the configured origins call the API (credentials are bearer tokens, never
  * cookies, so no `Allow-Credentials`). Mounted before authentication and rate limiting: a preflight
  * carries no credentials and must not be refused or counted, and errors keep the headers so the
- * page can read the envelope.
+ * page can read the envelope. With no origins configured no response carries CORS headers (nor
+ * `Vary: Origin`, which only matters when they do): the middleware is left out.
  */
-export function corsPolicy(origins: readonly string[]): Middleware<AppState> {
+export function corsPolicy(origins: readonly string[]): Middleware<AppState> | undefined {
+  if (origins.length === 0) return undefined;
   const allowed = new Set(origins);
   return cors({
     // An empty answer leaves the response without CORS headers: the browser blocks the page.

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { AppError, ErrorCodes } from '../../common/errors';
-import type { RateFamily, RateLimiter } from '../../stores/rate-limits';
+import type { RateDecision, RateFamily, RateLimiter } from '../../stores/rate-limits';
 import { INBOUND_CHANNELS } from '../../common/inbound-event';
 import type { AppContext, AppState } from '../context';
 
@@ -28,9 +28,8 @@ function inboundSubject(ctx: AppContext): string | undefined {
   return typeof named === 'string' && INTEGRATION_ID.test(named) ? `integration:${named}` : undefined;
 }
 
-/** Counts one request; the headers go on the response, and over the ceiling it is 429. */
-async function enforce(ctx: AppContext, limiter: RateLimiter, key: string, family: RateFamily): Promise<void> {
-  const decision = await limiter.take(key, family);
+/** Puts the headers on the response; over the ceiling it is 429. */
+function apply(ctx: AppContext, decision: RateDecision): void {
   ctx.set('X-RateLimit-Limit', String(decision.limit));
   ctx.set('X-RateLimit-Remaining', String(decision.remaining));
   ctx.set('X-RateLimit-Reset', String(decision.resetAt));
@@ -40,6 +39,11 @@ async function enforce(ctx: AppContext, limiter: RateLimiter, key: string, famil
       retry_after: decision.retryAfter,
     });
   }
+}
+
+/** Counts one request; the headers go on the response, and over the ceiling it is 429. */
+async function enforce(ctx: AppContext, limiter: RateLimiter, key: string, family: RateFamily): Promise<void> {
+  apply(ctx, await limiter.take(key, family));
 }
 
 /**
@@ -72,7 +76,9 @@ export function rateLimit(limiter: RateLimiter): Middleware<AppState> {
   return async (ctx, next) => {
     const family = rateFamilyOf(ctx.method, ctx.path);
     if (family === 'inbound') return limitInbound(ctx, limiter, next);
-    await enforce(ctx, limiter, ctx.state.principal?.rateKey ?? `ip:${ctx.ip}`, family);
+    const decision = limiter.take(ctx.state.principal?.rateKey ?? `ip:${ctx.ip}`, family);
+    // Most decisions are made at once: no await (and no turn of the event loop) for them.
+    apply(ctx, decision instanceof Promise ? await decision : decision);
     await next();
   };
 }

@@ -1,19 +1,37 @@
 import type { Middleware } from 'koa';
-import type { AppState } from '../context';
+import type { AppContext, AppState } from '../context';
+
+/** Aborts when the client's connection closes before the response was sent whole. */
+function connectionSignal(ctx: AppContext): AbortSignal {
+  const controller = new AbortController();
+  const leftEarly = () => !ctx.res.writableFinished;
+  // The connection may have closed already, before the route first asked for the signal.
+  if (ctx.res.closed) {
+    if (leftEarly()) controller.abort(new Error('the client closed the connection'));
+    return controller.signal;
+  }
+  // `close` comes after `finish` too (a response sent whole): only one that did not finish means the client left.
+  ctx.res.once('close', () => {
+    if (leftEarly()) controller.abort(new Error('the client closed the connection'));
+  });
+  return controller.signal;
+}
 
 /**
  * Gives every request `ctx.state.signal`, which aborts when the client's connection closes before
  * the response has been sent: the waits a request started (a stream's wait on its run's end, a
  * JSON completion's wait for its reply, a decision's update) end with it, Temporal calls included.
+ * Made when a route first reads it: most requests never wait on anything that needs it, and an
+ * AbortController and a `close` listener on every request cost the hot paths measurably.
  */
 export function requestSignal(): Middleware<AppState> {
-  return async (ctx, next) => {
-    const controller = new AbortController();
-    ctx.state.signal = controller.signal;
-    // `close` comes after `finish` too (a response sent whole): only one that did not finish means the client left.
-    ctx.res.once('close', () => {
-      if (!ctx.res.writableFinished) controller.abort(new Error('the client closed the connection'));
+  return (ctx, next) => {
+    let signal: AbortSignal | undefined;
+    Object.defineProperty(ctx.state, 'signal', {
+      get: () => (signal ??= connectionSignal(ctx)),
+      enumerable: true,
+      configurable: true,
     });
-    await next();
+    return next();
   };
 }
