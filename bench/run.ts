@@ -1,6 +1,7 @@
 import { benchApi } from './api';
 import { benchCompletions } from './completions';
 import { benchKnowledge } from './knowledge';
+import { benchLists } from './lists';
 import { benchWebhooks } from './webhooks';
 
 /** `npm run bench -- <name>`: each benchmark measures its own baseline in the same run. */
@@ -9,6 +10,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   webhooks: benchWebhooks,
   knowledge: benchKnowledge,
   completions: benchCompletions,
+  lists: benchLists,
 };
 
 async function main() {

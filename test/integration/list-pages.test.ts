@@ -121,17 +121,19 @@ const equalityFields = (filter: Document) =>
     .map(([k]) => k);
 
 /**
- * An index serves a sorted page when its key is some of the filter's equality fields (the tenant's
- * at least) followed by the sort fields in order, all in the sort's directions or all reversed.
+ * An index serves a sorted page when its key is the filter's equality fields (in any order) followed
+ * by the sort fields in order, all in the sort's directions or all reversed: then the page is one
+ * index range read in order. An equality field left out of the key would be a filter applied while
+ * walking a wider range (reading a whole tenant to find one user's sessions), so it does not count.
  */
 function servingIndex(indexes: Document[], filter: Document, sort: Document): string | undefined {
   const equal = new Set(equalityFields(filter));
   const sortFields = Object.entries(sort);
   return indexes.find((ix) => {
     const key = Object.entries(ix.key as Document);
-    const lead = key.findIndex(([f]) => !equal.has(f));
-    if (lead <= 0 || !key.slice(0, lead).some(([f]) => f === 'tenant_id')) return false;
-    const rest = key.slice(lead, lead + sortFields.length);
+    const lead = key.slice(0, equal.size);
+    if (!lead.every(([f]) => equal.has(f))) return false;
+    const rest = key.slice(equal.size, equal.size + sortFields.length);
     if (rest.length !== sortFields.length) return false;
     const same = rest.every(([f, d], i) => f === sortFields[i]![0] && d === sortFields[i]![1]);
     const reversed = rest.every(([f, d], i) => f === sortFields[i]![0] && d === -sortFields[i]![1]);
