@@ -61,7 +61,7 @@ export function decodeCursor(sort: SortSpec, cursor: string): unknown[] {
  * index range) and an $or that breaks ties on the next fields: served by an index whose key is the
  * filter's equality fields followed by the sort fields, without visiting the items before it.
  */
-export function afterCursor(sort: SortSpec, values: unknown[]): Document {
+function afterCursor(sort: SortSpec, values: unknown[]): Document {
   const fields = Object.keys(sort);
   const beyond = (f: string) => (sort[f] === -1 ? '$lt' : '$gt');
   const branches = fields.map((field, i) => {
