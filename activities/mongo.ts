@@ -9,9 +9,21 @@ export interface MaintenanceActivityDeps {
   integrations: IntegrationStore;
   rateCounters: { purgeExpired(): Promise<number> };
   idempotencyKeys: IdempotencyKeyStore;
+  retention: {
+    purgeEndedDeliveries(before: { deliveredBefore: Date | null; deadBefore: Date | null }): Promise<number>;
+    purgeLoggedEventsBefore(before: Date): Promise<number>;
+  };
   streamRetentionHours: number;
   inboundRetentionDays: number;
+  /** 0: kept (each of them). */
+  deliveryRetentionDays: number;
+  deadLetterRetentionDays: number;
+  eventRetentionDays: number;
 }
+
+const DAY_MS = 86_400_000;
+/** The instant before which what is `days` old goes; null when `days` is 0 (kept). */
+const cutoff = (days: number): Date | null => (days > 0 ? new Date(Date.now() - days * DAY_MS) : null);
 
 /** Activities that reach MongoDB (or FerretDB) only: the maintenance run's sweeps and purges. */
 export function createMongoActivities({
@@ -20,8 +32,12 @@ export function createMongoActivities({
   integrations,
   rateCounters,
   idempotencyKeys,
+  retention,
   streamRetentionHours,
   inboundRetentionDays,
+  deliveryRetentionDays,
+  deadLetterRetentionDays,
+  eventRetentionDays,
 }: MaintenanceActivityDeps) {
   return {
     /** Records events whose action was written but whose copy into the log was interrupted. */
@@ -42,6 +58,18 @@ export function createMongoActivities({
     /** Idempotency keys whose window (IDEMPOTENCY_KEY_TTL_HOURS) ended, with the responses kept for them. */
     async purgeExpiredIdempotencyKeys(): Promise<number> {
       return idempotencyKeys.purgeExpired();
+    },
+    /** Ended webhook deliveries past WEBHOOK_DELIVERY_RETENTION_DAYS / WEBHOOK_DEAD_LETTER_RETENTION_DAYS. */
+    async purgeExpiredDeliveries(): Promise<number> {
+      const deliveredBefore = cutoff(deliveryRetentionDays);
+      const deadBefore = cutoff(deadLetterRetentionDays);
+      if (!deliveredBefore && !deadBefore) return 0;
+      return retention.purgeEndedDeliveries({ deliveredBefore, deadBefore });
+    },
+    /** Logged events past EVENT_RETENTION_DAYS. */
+    async purgeExpiredLoggedEvents(): Promise<number> {
+      const before = cutoff(eventRetentionDays);
+      return before ? retention.purgeLoggedEventsBefore(before) : 0;
     },
   };
 }

@@ -4,10 +4,13 @@ import { conflict } from '../common/errors';
 import type { DocumentChunk } from '../common/schemas/knowledge';
 import { detectFormat } from '../knowledge/extract';
 import type { ChunkIndex, ChunkSelection } from '../stores/chunk-index';
-import type { Page, PageRequest } from '../stores/pagination';
+import { decodeCursor, encodeCursor, type Page, type PageRequest } from '../stores/pagination';
 import { currentParse, type DocumentDoc, type DocumentStore, type NewDocument } from '../stores/documents';
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
 import { ingestWorkflowId } from '../common/workflow-ids';
+
+/** A document's chunks list in position order. */
+const CHUNK_ORDER = { position: 1 } as const;
 import { checkParser } from './knowledge-bases';
 import { boundedCalls } from './temporal-waits';
 import { startDocumentIngest } from './workflow-starts';
@@ -173,21 +176,24 @@ export function createDocumentCommands({ temporal, config, documents, knowledgeB
      * which answer searches; otherwise (the upload's parse still running) those indexed so far.
      * Another tenant's document, or none: 10004.
      */
-    async chunks(tenantId: string, docId: string, { page, page_size }: PageRequest): Promise<Page<DocumentChunk>> {
+    async chunks(tenantId: string, docId: string, { page, page_size, after }: PageRequest): Promise<Page<DocumentChunk>> {
       const doc = await documents.getDoc(tenantId, docId);
       const parse = currentParse(doc);
       const selection: ChunkSelection =
         doc.status !== 'ready' && doc.previous_chunk_count !== null && doc.previous_chunk_count !== undefined
           ? { besides: parse }
           : { parse };
-      const { items, total } = await chunkIndex.documentChunks({
-        tenantId,
-        docId,
-        selection,
-        from: (page - 1) * page_size,
-        size: page_size,
-      });
-      return { items, total, page, page_size };
+      // Positions are dense from 0, so a page is a range of them: a cursor is the last position shown.
+      const from = after === undefined ? (page - 1) * page_size : Number(decodeCursor(CHUNK_ORDER, after)[0]) + 1;
+      const { items, total } = await chunkIndex.documentChunks({ tenantId, docId, selection, from, size: page_size });
+      const last = items[items.length - 1];
+      return {
+        items,
+        ...(after === undefined ? { total } : {}),
+        page: after === undefined ? page : 1,
+        page_size,
+        next_cursor: last && last.position + 1 < total ? encodeCursor(CHUNK_ORDER, last) : null,
+      };
     },
 
     /** Documents first, so a failure part-way leaves a knowledge base that can be deleted again. */

@@ -193,6 +193,15 @@ export const configSchema = z
      * older than the timestamp tolerance is refused by its timestamp anyway.
      */
     INBOUND_EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+    /**
+     * Days a delivered webhook delivery is kept (from its creation) before maintenance deletes it; 0
+     * keeps them all. Fractions allowed (seconds, in tests). Deliveries still being attempted are kept.
+     */
+    WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().min(0).max(3650).default(0),
+    /** Days a dead letter is kept (from its delivery's creation); 0 keeps them all. */
+    WEBHOOK_DEAD_LETTER_RETENTION_DAYS: z.coerce.number().min(0).max(3650).default(0),
+    /** Days an event of the log (GET /v1/events, time-range replays) is kept; 0 keeps them all. */
+    EVENT_RETENTION_DAYS: z.coerce.number().min(0).max(3650).default(0),
     /** How stale an API process's view of the shared rate counts may get; 0 re-reads on every request. */
     RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(0).max(10_000).default(250),
     /**

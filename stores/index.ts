@@ -17,6 +17,7 @@ import { createIdempotencyKeyStore } from './idempotency-keys';
 import { createIntegrationStore } from './integrations';
 import { createKnowledgeBaseStore } from './knowledge-bases';
 import { purgeExpiredRateCounters } from './rate-limit-purge';
+import { purgeEndedDeliveries, purgeLoggedEventsBefore } from './retention-purge';
 import { createRunEventStore } from './run-events';
 import { createSecretBox } from './secret-box';
 import { createServiceKeyStore } from './service-keys';
@@ -66,6 +67,10 @@ export function createStores(db: Db, es: EsClient, config: Config, { readCaches 
     idempotencyKeys: createIdempotencyKeyStore(db, secretBox, { ttlMs: config.IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000 }),
     serviceKeys: createServiceKeyStore(db, secretBox),
     rateCounters: { purgeExpired: (now?: Date) => purgeExpiredRateCounters(db, now) },
+    retention: {
+      purgeEndedDeliveries: (before: { deliveredBefore: Date | null; deadBefore: Date | null }) => purgeEndedDeliveries(db, before),
+      purgeLoggedEventsBefore: (before: Date) => purgeLoggedEventsBefore(db, before),
+    },
   };
 }
 

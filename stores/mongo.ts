@@ -45,40 +45,96 @@ async function dropOneIntegrationPerChannelIndex(db: Db): Promise<void> {
   );
 }
 
+/**
+ * The indexes that serve the lists: each key is a list's equality filter fields followed by its sort
+ * (newest first and `_id`, which makes the order total for cursors), so MongoDB walks one index range
+ * in order, reading only the page, and never sorts in memory. They replace the same keys without the
+ * trailing `_id`, which served the first sort field only (retired below).
+ */
+const LIST_INDEXES: [collection: string, key: Record<string, 1 | -1>][] = [
+  ['api_keys', { tenant_id: 1, created_at: -1, _id: -1 }],
+  ['api_keys', { tenant_id: 1, owner_id: 1, created_at: -1, _id: -1 }],
+  ['agents', { tenant_id: 1, created_at: -1, _id: -1 }],
+  ['sessions', { tenant_id: 1, created_at: -1, _id: -1 }],
+  ['sessions', { tenant_id: 1, agent_id: 1, created_at: -1, _id: -1 }],
+  ['sessions', { tenant_id: 1, user_id: 1, created_at: -1, _id: -1 }],
+  ['sessions', { tenant_id: 1, status: 1, created_at: -1, _id: -1 }],
+  ['messages', { tenant_id: 1, session_id: 1, created_at: 1, _id: 1 }],
+  ['events', { tenant_id: 1, timestamp: -1, _id: -1 }],
+  ['events', { tenant_id: 1, event: 1, timestamp: -1, _id: -1 }],
+  ['webhook_subscriptions', { tenant_id: 1, created_at: -1, _id: -1 }],
+  ['webhook_deliveries', { tenant_id: 1, created_at: -1, _id: -1 }],
+  ['webhook_deliveries', { tenant_id: 1, event_id: 1, created_at: -1, _id: -1 }],
+  ['webhook_deliveries', { tenant_id: 1, event: 1, created_at: -1, _id: -1 }],
+  ['webhook_deliveries', { tenant_id: 1, subscription_id: 1, created_at: -1, _id: -1 }],
+  ['webhook_deliveries', { tenant_id: 1, status: 1, created_at: -1, _id: -1 }],
+  ['knowledge_bases', { tenant_id: 1, created_at: -1, _id: -1 }],
+  ['documents', { tenant_id: 1, kb_id: 1, created_at: -1, _id: -1 }],
+  ['documents', { tenant_id: 1, kb_id: 1, status: 1, created_at: -1, _id: -1 }],
+  ['skills', { tenant_id: 1, created_at: -1, _id: -1 }],
+  ['cron_jobs', { tenant_id: 1, created_at: -1, _id: -1 }],
+  ['integrations', { tenant_id: 1, created_at: -1, _id: -1 }],
+  ['event_triggers', { tenant_id: 1, created_at: -1, _id: -1 }],
+  ['completion_runs', { tenant_id: 1, created_at: -1, _id: -1 }],
+  ['completion_runs', { tenant_id: 1, session_id: 1, created_at: -1, _id: -1 }],
+  ['completion_runs', { tenant_id: 1, agent_id: 1, created_at: -1, _id: -1 }],
+  ['completion_runs', { tenant_id: 1, status: 1, created_at: -1, _id: -1 }],
+];
+
+/** List indexes without the `_id` tie-break, each a prefix of one above: kept, they only cost writes. */
+const RETIRED_INDEXES: [collection: string, name: string][] = [
+  ...[
+    'api_keys',
+    'agents',
+    'sessions',
+    'webhook_subscriptions',
+    'webhook_deliveries',
+    'knowledge_bases',
+    'skills',
+    'cron_jobs',
+    'integrations',
+    'event_triggers',
+    'completion_runs',
+  ].map((c): [string, string] => [c, 'tenant_id_1_created_at_-1']),
+  ['api_keys', 'tenant_id_1_owner_id_1_created_at_-1'],
+  ['sessions', 'tenant_id_1_agent_id_1_created_at_-1'],
+  ['messages', 'session_id_1_created_at_1'],
+  ['events', 'tenant_id_1_timestamp_-1'],
+  ['webhook_deliveries', 'tenant_id_1_event_id_1'],
+  ['webhook_deliveries', 'tenant_id_1_subscription_id_1_created_at_-1'],
+  ['webhook_deliveries', 'tenant_id_1_status_1_created_at_-1'],
+  ['documents', 'tenant_id_1_kb_id_1_created_at_-1'],
+  ['completion_runs', 'tenant_id_1_session_id_1_created_at_-1'],
+  ['completion_runs', 'tenant_id_1_agent_id_1_created_at_-1'],
+];
+
+/** Drops an index if it is there; harmless when the API and the worker race to drop it. */
+async function dropIndexIfPresent(db: Db, collection: string, name: string): Promise<void> {
+  await db
+    .collection(collection)
+    .dropIndex(name)
+    .catch((err: unknown) => {
+      // Never created, or dropped meanwhile by the other process starting (or the collection is not there yet).
+      const gone = err instanceof MongoServerError && (err.code === 27 || err.code === 26 || /not found|doesn't exist/i.test(err.message));
+      if (!gone) throw err;
+    });
+}
+
 /** Creates the indexes every store needs (and drops retired ones); safe to call on every start. */
 export async function ensureIndexes(db: Db): Promise<void> {
   await dropOneIntegrationPerChannelIndex(db);
   await Promise.all([
-    db.collection('api_keys').createIndex({ tenant_id: 1, created_at: -1 }),
-    db.collection('api_keys').createIndex({ tenant_id: 1, owner_id: 1, created_at: -1 }),
-    db.collection('agents').createIndex({ tenant_id: 1, created_at: -1 }),
-    db.collection('sessions').createIndex({ tenant_id: 1, agent_id: 1, created_at: -1 }),
-    db.collection('sessions').createIndex({ tenant_id: 1, created_at: -1 }),
-    db.collection('messages').createIndex({ session_id: 1, created_at: 1 }),
-    db.collection('events').createIndex({ tenant_id: 1, timestamp: -1 }),
+    ...LIST_INDEXES.map(([collection, key]) => db.collection(collection).createIndex(key)),
     db.collection('events').createIndex({ timestamp: 1 }),
-    db.collection('webhook_subscriptions').createIndex({ tenant_id: 1, created_at: -1 }),
-    db.collection('webhook_deliveries').createIndex({ tenant_id: 1, created_at: -1 }),
-    db.collection('webhook_deliveries').createIndex({ tenant_id: 1, event_id: 1 }),
-    db.collection('webhook_deliveries').createIndex({ tenant_id: 1, subscription_id: 1, created_at: -1 }),
-    db.collection('webhook_deliveries').createIndex({ tenant_id: 1, status: 1, created_at: -1 }),
-    db.collection('knowledge_bases').createIndex({ tenant_id: 1, created_at: -1 }),
-    db.collection('documents').createIndex({ tenant_id: 1, kb_id: 1, created_at: -1 }),
     db.collection('document_chunk_batches').createIndex({ doc_id: 1 }),
     db.collection('rate_limits').createIndex({ expires_at: 1 }),
     db.collection('idempotency_keys').createIndex({ expires_at: 1 }),
-    db.collection('skills').createIndex({ tenant_id: 1, created_at: -1 }),
-    db.collection('cron_jobs').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('skills').createIndex({ tenant_id: 1, name: 1, version: 1 }, { unique: true }),
     db.collection('rate_limits').createIndex({ bucket: 1 }),
-    db.collection('integrations').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('inbound_events').createIndex({ integration_id: 1 }),
-    db.collection('event_triggers').createIndex({ tenant_id: 1, created_at: -1 }),
     db.collection('event_triggers').createIndex({ tenant_id: 1, 'trigger.source': 1 }),
-    db.collection('completion_runs').createIndex({ tenant_id: 1, created_at: -1 }),
-    db.collection('completion_runs').createIndex({ tenant_id: 1, session_id: 1, created_at: -1 }),
-    db.collection('completion_runs').createIndex({ tenant_id: 1, agent_id: 1, created_at: -1 }),
     // Costs by agent and by day aggregate a tenant's runs of a time range.
     db.collection('cost_runs').createIndex({ tenant_id: 1, at: 1 }),
   ]);
+  await Promise.all(RETIRED_INDEXES.map(([collection, name]) => dropIndexIfPresent(db, collection, name)));
 }

@@ -2,11 +2,18 @@ import { ApplicationFailure, CancellationScope, patched, proxyActivities } from 
 import type { Activities } from '../activities';
 import { ownTimeBoundReached } from './own-time-bound';
 
-const { sweepOutboxes, purgeExpiredRateCounters, purgeExpiredStreamEvents, purgeExpiredInboundEvents, purgeExpiredIdempotencyKeys } =
-  proxyActivities<Activities>({
-    startToCloseTimeout: '1 minute',
-    retry: { initialInterval: '1 second', maximumAttempts: 5 },
-  });
+const {
+  sweepOutboxes,
+  purgeExpiredRateCounters,
+  purgeExpiredStreamEvents,
+  purgeExpiredInboundEvents,
+  purgeExpiredIdempotencyKeys,
+  purgeExpiredDeliveries,
+  purgeExpiredLoggedEvents,
+} = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumAttempts: 5 },
+});
 
 export interface MaintenanceResult {
   eventsRecovered: number;
@@ -14,6 +21,9 @@ export interface MaintenanceResult {
   streamEventsPurged: number;
   inboundEventsPurged: number;
   idempotencyKeysPurged: number;
+  /** Absent in results of runs from before list retention. */
+  deliveriesPurged?: number;
+  loggedEventsPurged?: number;
 }
 
 /**
@@ -25,6 +35,8 @@ export const MAINTENANCE_RUN_BOUND_MS = 45_000;
 const RUN_TIME_BOUND = 'maintenance-run-time-bound';
 /** Patch id of the idempotency-key purge: histories of runs from before it have no such activity. */
 const IDEMPOTENCY_KEY_PURGE = 'idempotency-key-purge';
+/** Patch id of the retention purges of webhook deliveries and logged events. */
+const LIST_RETENTION_PURGE = 'list-retention-purge';
 const MAINTENANCE_TIMED_OUT = 'MaintenanceTimedOut';
 
 /** Run every minute by the `combo-maintenance` Schedule: housekeeping the database cannot do itself. */
@@ -35,7 +47,11 @@ export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
     const streamEventsPurged = await purgeExpiredStreamEvents();
     const inboundEventsPurged = await purgeExpiredInboundEvents();
     const idempotencyKeysPurged = patched(IDEMPOTENCY_KEY_PURGE) ? await purgeExpiredIdempotencyKeys() : 0;
-    return { eventsRecovered, rateCountersPurged, streamEventsPurged, inboundEventsPurged, idempotencyKeysPurged };
+    const result = { eventsRecovered, rateCountersPurged, streamEventsPurged, inboundEventsPurged, idempotencyKeysPurged };
+    if (!patched(LIST_RETENTION_PURGE)) return result;
+    const deliveriesPurged = await purgeExpiredDeliveries();
+    const loggedEventsPurged = await purgeExpiredLoggedEvents();
+    return { ...result, deliveriesPurged, loggedEventsPurged };
   };
   // Runs started before the bound existed have no timer in their history.
   if (!patched(RUN_TIME_BOUND)) return work();

@@ -42,7 +42,7 @@ export const apiKeyRoutes = ({ apiKeys, auth }: Services) => [
     response: apiKeyPage,
     handler: ({ principal, query: { owner_id, ...page } }) => {
       if (principal.role !== 'admin' && owner_id !== undefined && owner_id !== principal.ownerId) {
-        return { items: [], total: 0, page: page.page, page_size: page.page_size };
+        return { items: [], total: 0, page: page.page, page_size: page.page_size, next_cursor: null };
       }
       return apiKeys.list(principal.tenantId, { ownerId: visibleOwner(principal, owner_id) }, page);
     },

@@ -29,6 +29,20 @@ export const pageQuery = z
   .object({
     page: z.coerce.number().int().min(1).max(100_000).default(1).meta({ description: '1-based page number' }),
     page_size: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'items per page, 1-100' }),
+    after: z
+      .string()
+      .min(1)
+      .max(1000)
+      .optional()
+      .meta({
+        description:
+          'a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). ' +
+          'Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile',
+      }),
+    include_total: z
+      .enum(['true', 'false'])
+      .optional()
+      .meta({ description: '`false`: do not count `total` on a page-number request (counting visits every matching item)' }),
   })
   .strict();
 
@@ -46,9 +60,12 @@ export const pageOf = <T extends z.ZodType>(item: T, id: string) =>
   z
     .object({
       items: z.array(item),
-      total: z.number().int().meta({ description: 'number of items across all pages' }),
+      total: z.number().int().optional().meta({
+        description: 'number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)',
+      }),
       page: z.number().int(),
       page_size: z.number().int(),
+      next_cursor: z.string().nullable().meta({ description: 'pass as `after` for the page after this one; null on the last page' }),
     })
     .meta({ id });
 

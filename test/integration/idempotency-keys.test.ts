@@ -5,6 +5,9 @@ import { ABANDONED_CLAIM_MS } from '../../stores/idempotency-keys';
 import { consoleToken, startTestApi, type TestApi } from '../support/api';
 import { startEarlyInRateWindow } from '../support/rate-window';
 
+/** Retention of deliveries, dead letters and logged events off: this file purges idempotency keys only. */
+const KEEP_ALL_LISTS = { deliveryRetentionDays: 0, deadLetterRetentionDays: 0, eventRetentionDays: 0 };
+
 /** Idempotency-Key on POSTs: repeats answered from the kept first response, per tenant and principal. */
 describe('Idempotency-Key', () => {
   let api: TestApi;
@@ -295,7 +298,7 @@ describe('Idempotency-Key window', () => {
 
     const renewed = (await records.findOne({}))!;
     await sleep(renewed.expires_at.getTime() - Date.now() + 20);
-    const maintenance = createMongoActivities({ ...api.services, streamRetentionHours: 24, inboundRetentionDays: 7 });
+    const maintenance = createMongoActivities({ ...api.services, streamRetentionHours: 24, inboundRetentionDays: 7, ...KEEP_ALL_LISTS });
     expect(await maintenance.purgeExpiredIdempotencyKeys()).toBe(1);
     expect(await records.countDocuments({})).toBe(0);
   });

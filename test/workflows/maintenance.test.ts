@@ -25,6 +25,8 @@ describe('maintenanceWorkflow retry policy', () => {
       | 'purgeExpiredStreamEvents'
       | 'purgeExpiredInboundEvents'
       | 'purgeExpiredIdempotencyKeys'
+      | 'purgeExpiredDeliveries'
+      | 'purgeExpiredLoggedEvents'
     > = {
       async sweepOutboxes() {
         calls += 1;
@@ -42,6 +44,12 @@ describe('maintenanceWorkflow retry policy', () => {
       },
       async purgeExpiredIdempotencyKeys() {
         return 6;
+      },
+      async purgeExpiredDeliveries() {
+        return 5;
+      },
+      async purgeExpiredLoggedEvents() {
+        return 8;
       },
     };
     const taskQueue = `maintenance-${failures}`;
@@ -65,6 +73,8 @@ describe('maintenanceWorkflow retry policy', () => {
       streamEventsPurged: 2,
       inboundEventsPurged: 4,
       idempotencyKeysPurged: 6,
+      deliveriesPurged: 5,
+      loggedEventsPurged: 8,
     });
     expect(run.calls()).toBe(5);
   });

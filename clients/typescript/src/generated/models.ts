@@ -114,10 +114,12 @@ export interface CreateAgentRequest {
 
 export interface AgentPage {
   items: Agent[];
-  /** number of items across all pages */
-  total: number;
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
   page: number;
   page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
 }
 
 export interface UpdateAgentRequest {
@@ -182,10 +184,12 @@ export interface CreateSessionRequest {
 
 export interface SessionPage {
   items: Session[];
-  /** number of items across all pages */
-  total: number;
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
   page: number;
   page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
 }
 
 export interface Message {
@@ -213,10 +217,12 @@ export interface CreateMessageRequest {
 
 export interface MessagePage {
   items: Message[];
-  /** number of items across all pages */
-  total: number;
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
   page: number;
   page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
 }
 
 export interface CompletionReply {
@@ -571,10 +577,12 @@ export interface ApprovalDecisionRequest {
 
 export interface CompletionRunPage {
   items: CompletionRun[];
-  /** number of items across all pages */
-  total: number;
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
   page: number;
   page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
 }
 
 export interface ScenarioList {
@@ -701,10 +709,12 @@ export interface CreateApiKeyRequest {
 
 export interface ApiKeyPage {
   items: ApiKey[];
-  /** number of items across all pages */
-  total: number;
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
   page: number;
   page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
 }
 
 export interface ApiKey {
@@ -726,10 +736,12 @@ export interface ApiKey {
 
 export interface EventPage {
   items: Event[];
-  /** number of items across all pages */
-  total: number;
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
   page: number;
   page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
 }
 
 export interface Event {
@@ -774,10 +786,12 @@ export interface CreateWebhookSubscriptionRequest {
 
 export interface WebhookSubscriptionPage {
   items: WebhookSubscription[];
-  /** number of items across all pages */
-  total: number;
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
   page: number;
   page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
 }
 
 export interface WebhookSubscription {
@@ -859,10 +873,12 @@ export interface DeliveryAttempt {
 
 export interface WebhookDeliveryPage {
   items: WebhookDelivery[];
-  /** number of items across all pages */
-  total: number;
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
   page: number;
   page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
 }
 
 export interface WebhookReplay {
@@ -941,10 +957,12 @@ export interface CreateIntegrationRequest {
 
 export interface IntegrationPage {
   items: Integration[];
-  /** number of items across all pages */
-  total: number;
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
   page: number;
   page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
 }
 
 export interface Integration {
@@ -1052,10 +1070,12 @@ export interface CreateCronJobRequest {
 
 export interface CronJobPage {
   items: CronJob[];
-  /** number of items across all pages */
-  total: number;
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
   page: number;
   page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
 }
 
 /** The settings to change; those left out stay as they are. `inputs` replaces the whole map. Due times follow a new `cron` / `timezone` from now on; a run already going finishes as it started. */
@@ -1243,10 +1263,12 @@ export interface EventTriggerPreviewRequest {
 
 export interface EventTriggerPage {
   items: EventTrigger[];
-  /** number of items across all pages */
-  total: number;
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
   page: number;
   page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
 }
 
 export interface UpdateEventTriggerRequest {
@@ -1319,10 +1341,12 @@ export interface CreateKnowledgeBaseRequest {
 
 export interface KnowledgeBasePage {
   items: KnowledgeBase[];
-  /** number of items across all pages */
-  total: number;
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
   page: number;
   page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
 }
 
 /** Chunking changes apply to documents uploaded afterwards. */
@@ -1341,10 +1365,12 @@ export interface UpdateKnowledgeBaseRequest {
 
 export interface DocumentPage {
   items: Document[];
-  /** number of items across all pages */
-  total: number;
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
   page: number;
   page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
 }
 
 export interface Document {
@@ -1412,10 +1438,12 @@ export interface UploadDocumentRequest {
 
 export interface DocumentChunkPage {
   items: DocumentChunk[];
-  /** number of items across all pages */
-  total: number;
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
   page: number;
   page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
 }
 
 export interface DocumentChunk {
@@ -1515,10 +1543,12 @@ export interface ChunkSearchRequest {
 
 export interface SkillPage {
   items: Skill[];
-  /** number of items across all pages */
-  total: number;
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
   page: number;
   page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
 }
 
 export interface Skill {

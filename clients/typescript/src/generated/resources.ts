@@ -704,6 +704,10 @@ export interface AgentsListParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
   /** only those whose name contains this text, ignoring letter case */
   name?: string;
 }
@@ -729,6 +733,10 @@ export interface SessionsMessagesListParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
 }
 
 /** Parameters of `sessions.list` (the query of GET /v1/combo/agents/{agent_id}/sessions). */
@@ -743,6 +751,10 @@ export interface SessionsListParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
   /** only the sessions of this user */
   user_id?: string;
   status?: SessionStatus;
@@ -764,6 +776,10 @@ export interface SessionsListAllParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
   /** only the sessions of this user */
   user_id?: string;
   status?: SessionStatus;
@@ -787,6 +803,10 @@ export interface RunsListForAgentParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
   /** `queued`: waiting for an earlier run of its session (`enqueue`); `running`; `waiting_approval`: a tool call waits for a person; then `completed`, `failed` or `canceled` */
   status?: RunStatus;
   /** `chat`: a completion asked through the API; `trigger`: started by an event trigger; `cron`: started by a cron job */
@@ -809,6 +829,10 @@ export interface RunsListParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
   /** `queued`: waiting for an earlier run of its session (`enqueue`); `running`; `waiting_approval`: a tool call waits for a person; then `completed`, `failed` or `canceled` */
   status?: RunStatus;
   /** `chat`: a completion asked through the API; `trigger`: started by an event trigger; `cron`: started by a cron job */
@@ -831,6 +855,10 @@ export interface RunsListForSessionParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
   /** `queued`: waiting for an earlier run of its session (`enqueue`); `running`; `waiting_approval`: a tool call waits for a person; then `completed`, `failed` or `canceled` */
   status?: RunStatus;
   /** `chat`: a completion asked through the API; `trigger`: started by an event trigger; `cron`: started by a cron job */
@@ -853,6 +881,10 @@ export interface ApiKeysListParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
   /** admins only: the keys of this user (members always see only theirs) */
   owner_id?: string;
 }
@@ -869,6 +901,10 @@ export interface EventsListParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
   event?: EventName;
   /** inclusive lower bound on timestamp */
   since?: string;
@@ -888,6 +924,10 @@ export interface WebhooksSubscriptionsListParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
 }
 
 /** Parameters of `webhooks.subscriptions.listDeliveries` (the query of GET /v1/webhook/subscriptions/{subscription_id}/deliveries). */
@@ -902,6 +942,10 @@ export interface WebhooksSubscriptionsListDeliveriesParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
 }
 
 /** Parameters of `webhooks.deliveries.list` (the query of GET /v1/webhook/deliveries). */
@@ -916,6 +960,10 @@ export interface WebhooksDeliveriesListParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
   event_id?: string;
   /** the event name, e.g. `session.created` or `webhook.test` */
   event?: string;
@@ -941,6 +989,10 @@ export interface WebhooksDeadLettersListParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
   /** the event name, e.g. `session.created` or `webhook.test` */
   event?: string;
   /** webhook subscription id */
@@ -965,6 +1017,10 @@ export interface IntegrationsListParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
   /** only those whose name contains this text, ignoring letter case */
   name?: string;
 }
@@ -981,6 +1037,10 @@ export interface CronJobsListParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
 }
 
 /** Parameters of `eventTriggers.list` (the query of GET /v1/event-trigger). */
@@ -995,6 +1055,10 @@ export interface EventTriggersListParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
 }
 
 /** Parameters of `knowledgeBases.list` (the query of GET /v1/kb). */
@@ -1009,6 +1073,10 @@ export interface KnowledgeBasesListParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
   /** only those whose name contains this text, ignoring letter case */
   name?: string;
 }
@@ -1025,6 +1093,10 @@ export interface DocumentsListParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
   /** `parsing` from upload until the chunks are searchable; then `ready`, or `failed` with `error`. */
   status?: DocumentStatus;
 }
@@ -1041,6 +1113,10 @@ export interface DocumentsListChunksParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
 }
 
 /** Parameters of `skills.list` (the query of GET /v1/skills). */
@@ -1055,6 +1131,10 @@ export interface SkillsListParams {
    * @default 20
    */
   page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
   /** only those whose name contains this text, ignoring letter case */
   name?: string;
 }

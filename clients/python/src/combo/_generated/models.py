@@ -259,10 +259,12 @@ class CreateAgentRequest(BaseModel):
 
 class AgentPage(BaseModel):
     items: list[Agent]
-    total: int
-    """number of items across all pages"""
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
     page: int
     page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
 
 
 class UpdateAgentRequest(BaseModel):
@@ -319,10 +321,12 @@ class CreateSessionRequest(BaseModel):
 
 class SessionPage(BaseModel):
     items: list[Session]
-    total: int
-    """number of items across all pages"""
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
     page: int
     page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
 
 
 class Message(BaseModel):
@@ -346,10 +350,12 @@ class CreateMessageRequest(BaseModel):
 
 class MessagePage(BaseModel):
     items: list[Message]
-    total: int
-    """number of items across all pages"""
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
     page: int
     page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
 
 
 class CompletionReply(BaseModel):
@@ -655,10 +661,12 @@ class ApprovalDecisionRequest(BaseModel):
 
 class CompletionRunPage(BaseModel):
     items: list[CompletionRun]
-    total: int
-    """number of items across all pages"""
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
     page: int
     page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
 
 
 class ScenarioList(BaseModel):
@@ -743,10 +751,12 @@ class CreateApiKeyRequest(BaseModel):
 
 class ApiKeyPage(BaseModel):
     items: list[ApiKey]
-    total: int
-    """number of items across all pages"""
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
     page: int
     page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
 
 
 class ApiKey(BaseModel):
@@ -768,10 +778,12 @@ class ApiKey(BaseModel):
 
 class EventPage(BaseModel):
     items: list[Event]
-    total: int
-    """number of items across all pages"""
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
     page: int
     page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
 
 
 class Event(BaseModel):
@@ -814,10 +826,12 @@ class CreateWebhookSubscriptionRequest(BaseModel):
 
 class WebhookSubscriptionPage(BaseModel):
     items: list[WebhookSubscription]
-    total: int
-    """number of items across all pages"""
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
     page: int
     page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
 
 
 class WebhookSubscription(BaseModel):
@@ -890,10 +904,12 @@ class DeliveryAttempt(BaseModel):
 
 class WebhookDeliveryPage(BaseModel):
     items: list[WebhookDelivery]
-    total: int
-    """number of items across all pages"""
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
     page: int
     page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
 
 
 class WebhookReplay(BaseModel):
@@ -971,10 +987,12 @@ class CreateIntegrationRequest(BaseModel):
 
 class IntegrationPage(BaseModel):
     items: list[Integration]
-    total: int
-    """number of items across all pages"""
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
     page: int
     page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
 
 
 class Integration(BaseModel):
@@ -1064,10 +1082,12 @@ class CreateCronJobRequest(BaseModel):
 
 class CronJobPage(BaseModel):
     items: list[CronJob]
-    total: int
-    """number of items across all pages"""
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
     page: int
     page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
 
 
 class UpdateCronJobRequest(BaseModel):
@@ -1252,10 +1272,12 @@ class EventTriggerPreviewRequest(BaseModel):
 
 class EventTriggerPage(BaseModel):
     items: list[EventTrigger]
-    total: int
-    """number of items across all pages"""
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
     page: int
     page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
 
 
 class UpdateEventTriggerRequest(BaseModel):
@@ -1319,10 +1341,12 @@ class CreateKnowledgeBaseRequest(BaseModel):
 
 class KnowledgeBasePage(BaseModel):
     items: list[KnowledgeBase]
-    total: int
-    """number of items across all pages"""
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
     page: int
     page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
 
 
 class UpdateKnowledgeBaseRequest(BaseModel):
@@ -1341,10 +1365,12 @@ class UpdateKnowledgeBaseRequest(BaseModel):
 
 class DocumentPage(BaseModel):
     items: list[Document]
-    total: int
-    """number of items across all pages"""
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
     page: int
     page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
 
 
 class Document(BaseModel):
@@ -1406,10 +1432,12 @@ class UploadDocumentRequest(BaseModel):
 
 class DocumentChunkPage(BaseModel):
     items: list[DocumentChunk]
-    total: int
-    """number of items across all pages"""
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
     page: int
     page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
 
 
 class DocumentChunk(BaseModel):
@@ -1499,10 +1527,12 @@ class ChunkSearchRequest(BaseModel):
 
 class SkillPage(BaseModel):
     items: list[Skill]
-    total: int
-    """number of items across all pages"""
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
     page: int
     page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
 
 
 class Skill(BaseModel):

@@ -84,6 +84,8 @@ class Agents(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.Agent]:
@@ -92,6 +94,10 @@ class Agents(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         name: only those whose name contains this text, ignoring letter case
         """
@@ -103,6 +109,8 @@ class Agents(SyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "name": name,
                 },
                 cast_to=models.AgentPage,
@@ -295,6 +303,8 @@ class AsyncAgents(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.Agent]:
@@ -303,6 +313,10 @@ class AsyncAgents(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         name: only those whose name contains this text, ignoring letter case
         """
@@ -313,6 +327,8 @@ class AsyncAgents(AsyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "name": name,
                 },
                 cast_to=models.AgentPage,
@@ -479,6 +495,8 @@ class SessionsMessages(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.Message]:
         """List the session's messages, oldest first
@@ -488,13 +506,22 @@ class SessionsMessages(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return cast(
             "SyncPage[models.Message]",
             self._request(
                 "GET",
                 f"/v1/combo/sessions/{_path(session_id)}/messages",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
+                },
                 cast_to=models.MessagePage,
                 page_of=models.Message,
                 retry_gateway_errors=True,
@@ -576,6 +603,8 @@ class AsyncSessionsMessages(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.Message]:
         """List the session's messages, oldest first
@@ -585,12 +614,21 @@ class AsyncSessionsMessages(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return AsyncPaginator(
             lambda: self._request(
                 "GET",
                 f"/v1/combo/sessions/{_path(session_id)}/messages",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
+                },
                 cast_to=models.MessagePage,
                 page_of=models.Message,
                 retry_gateway_errors=True,
@@ -678,6 +716,8 @@ class Sessions(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         user_id: str | NotGiven = NOT_GIVEN,
         status: models.SessionStatus | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
@@ -691,6 +731,10 @@ class Sessions(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         user_id: only the sessions of this user
 
@@ -706,6 +750,8 @@ class Sessions(SyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "user_id": user_id,
                     "status": status,
                     "since": since,
@@ -723,6 +769,8 @@ class Sessions(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         user_id: str | NotGiven = NOT_GIVEN,
         status: models.SessionStatus | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
@@ -735,6 +783,10 @@ class Sessions(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         user_id: only the sessions of this user
 
@@ -752,6 +804,8 @@ class Sessions(SyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "user_id": user_id,
                     "status": status,
                     "since": since,
@@ -886,6 +940,8 @@ class AsyncSessions(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         user_id: str | NotGiven = NOT_GIVEN,
         status: models.SessionStatus | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
@@ -900,6 +956,10 @@ class AsyncSessions(AsyncAPIResource):
 
         page_size: items per page, 1-100
 
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
+
         user_id: only the sessions of this user
 
         since: sessions created at or after this time
@@ -913,6 +973,8 @@ class AsyncSessions(AsyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "user_id": user_id,
                     "status": status,
                     "since": since,
@@ -930,6 +992,8 @@ class AsyncSessions(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         user_id: str | NotGiven = NOT_GIVEN,
         status: models.SessionStatus | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
@@ -942,6 +1006,10 @@ class AsyncSessions(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         user_id: only the sessions of this user
 
@@ -958,6 +1026,8 @@ class AsyncSessions(AsyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "user_id": user_id,
                     "status": status,
                     "since": since,
@@ -1164,6 +1234,8 @@ class Runs(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         status: models.RunStatus | NotGiven = NOT_GIVEN,
         kind: models.RunKind | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
@@ -1177,6 +1249,10 @@ class Runs(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         status: `queued`: waiting for an earlier run of its session (`enqueue`); `running`; `waiting_approval`: a tool call waits for a person; then `completed`, `failed` or `canceled`
 
@@ -1194,6 +1270,8 @@ class Runs(SyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "status": status,
                     "kind": kind,
                     "since": since,
@@ -1252,6 +1330,8 @@ class Runs(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         status: models.RunStatus | NotGiven = NOT_GIVEN,
         kind: models.RunKind | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
@@ -1263,6 +1343,10 @@ class Runs(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         status: `queued`: waiting for an earlier run of its session (`enqueue`); `running`; `waiting_approval`: a tool call waits for a person; then `completed`, `failed` or `canceled`
 
@@ -1280,6 +1364,8 @@ class Runs(SyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "status": status,
                     "kind": kind,
                     "since": since,
@@ -1298,6 +1384,8 @@ class Runs(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         status: models.RunStatus | NotGiven = NOT_GIVEN,
         kind: models.RunKind | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
@@ -1311,6 +1399,10 @@ class Runs(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         status: `queued`: waiting for an earlier run of its session (`enqueue`); `running`; `waiting_approval`: a tool call waits for a person; then `completed`, `failed` or `canceled`
 
@@ -1328,6 +1420,8 @@ class Runs(SyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "status": status,
                     "kind": kind,
                     "since": since,
@@ -1367,6 +1461,8 @@ class AsyncRuns(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         status: models.RunStatus | NotGiven = NOT_GIVEN,
         kind: models.RunKind | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
@@ -1380,6 +1476,10 @@ class AsyncRuns(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         status: `queued`: waiting for an earlier run of its session (`enqueue`); `running`; `waiting_approval`: a tool call waits for a person; then `completed`, `failed` or `canceled`
 
@@ -1396,6 +1496,8 @@ class AsyncRuns(AsyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "status": status,
                     "kind": kind,
                     "since": since,
@@ -1454,6 +1556,8 @@ class AsyncRuns(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         status: models.RunStatus | NotGiven = NOT_GIVEN,
         kind: models.RunKind | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
@@ -1465,6 +1569,10 @@ class AsyncRuns(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         status: `queued`: waiting for an earlier run of its session (`enqueue`); `running`; `waiting_approval`: a tool call waits for a person; then `completed`, `failed` or `canceled`
 
@@ -1481,6 +1589,8 @@ class AsyncRuns(AsyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "status": status,
                     "kind": kind,
                     "since": since,
@@ -1499,6 +1609,8 @@ class AsyncRuns(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         status: models.RunStatus | NotGiven = NOT_GIVEN,
         kind: models.RunKind | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
@@ -1512,6 +1624,10 @@ class AsyncRuns(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         status: `queued`: waiting for an earlier run of its session (`enqueue`); `running`; `waiting_approval`: a tool call waits for a person; then `completed`, `failed` or `canceled`
 
@@ -1528,6 +1644,8 @@ class AsyncRuns(AsyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "status": status,
                     "kind": kind,
                     "since": since,
@@ -1769,6 +1887,8 @@ class ApiKeys(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         owner_id: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.ApiKey]:
@@ -1777,6 +1897,10 @@ class ApiKeys(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         owner_id: admins only: the keys of this user (members always see only theirs)
         """
@@ -1788,6 +1912,8 @@ class ApiKeys(SyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "owner_id": owner_id,
                 },
                 cast_to=models.ApiKeyPage,
@@ -1869,6 +1995,8 @@ class AsyncApiKeys(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         owner_id: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.ApiKey]:
@@ -1877,6 +2005,10 @@ class AsyncApiKeys(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         owner_id: admins only: the keys of this user (members always see only theirs)
         """
@@ -1887,6 +2019,8 @@ class AsyncApiKeys(AsyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "owner_id": owner_id,
                 },
                 cast_to=models.ApiKeyPage,
@@ -1935,6 +2069,8 @@ class Events(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         event: models.EventName | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
@@ -1945,6 +2081,10 @@ class Events(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         since: inclusive lower bound on timestamp
 
@@ -1958,6 +2098,8 @@ class Events(SyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "event": event,
                     "since": since,
                     "until": until,
@@ -1986,6 +2128,8 @@ class AsyncEvents(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         event: models.EventName | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
@@ -1996,6 +2140,10 @@ class AsyncEvents(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         since: inclusive lower bound on timestamp
 
@@ -2008,6 +2156,8 @@ class AsyncEvents(AsyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "event": event,
                     "since": since,
                     "until": until,
@@ -2069,6 +2219,8 @@ class WebhooksSubscriptions(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.WebhookSubscription]:
         """List the tenant's subscriptions (without secrets)
@@ -2076,13 +2228,22 @@ class WebhooksSubscriptions(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return cast(
             "SyncPage[models.WebhookSubscription]",
             self._request(
                 "GET",
                 "/v1/webhook/subscriptions",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
+                },
                 cast_to=models.WebhookSubscriptionPage,
                 page_of=models.WebhookSubscription,
                 retry_gateway_errors=True,
@@ -2214,6 +2375,8 @@ class WebhooksSubscriptions(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.WebhookDelivery]:
         """A subscription's deliveries with every attempt, newest first
@@ -2223,13 +2386,22 @@ class WebhooksSubscriptions(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return cast(
             "SyncPage[models.WebhookDelivery]",
             self._request(
                 "GET",
                 f"/v1/webhook/subscriptions/{_path(subscription_id)}/deliveries",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
+                },
                 cast_to=models.WebhookDeliveryPage,
                 page_of=models.WebhookDelivery,
                 retry_gateway_errors=True,
@@ -2294,6 +2466,8 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.WebhookSubscription]:
         """List the tenant's subscriptions (without secrets)
@@ -2301,12 +2475,21 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return AsyncPaginator(
             lambda: self._request(
                 "GET",
                 "/v1/webhook/subscriptions",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
+                },
                 cast_to=models.WebhookSubscriptionPage,
                 page_of=models.WebhookSubscription,
                 retry_gateway_errors=True,
@@ -2438,6 +2621,8 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.WebhookDelivery]:
         """A subscription's deliveries with every attempt, newest first
@@ -2447,12 +2632,21 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return AsyncPaginator(
             lambda: self._request(
                 "GET",
                 f"/v1/webhook/subscriptions/{_path(subscription_id)}/deliveries",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
+                },
                 cast_to=models.WebhookDeliveryPage,
                 page_of=models.WebhookDelivery,
                 retry_gateway_errors=True,
@@ -2484,6 +2678,8 @@ class WebhooksDeliveries(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         event_id: str | NotGiven = NOT_GIVEN,
         event: str | NotGiven = NOT_GIVEN,
         subscription_id: str | NotGiven = NOT_GIVEN,
@@ -2497,6 +2693,10 @@ class WebhooksDeliveries(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         event: the event name, e.g. `session.created` or `webhook.test`
 
@@ -2516,6 +2716,8 @@ class WebhooksDeliveries(SyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "event_id": event_id,
                     "event": event,
                     "subscription_id": subscription_id,
@@ -2569,6 +2771,8 @@ class AsyncWebhooksDeliveries(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         event_id: str | NotGiven = NOT_GIVEN,
         event: str | NotGiven = NOT_GIVEN,
         subscription_id: str | NotGiven = NOT_GIVEN,
@@ -2582,6 +2786,10 @@ class AsyncWebhooksDeliveries(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         event: the event name, e.g. `session.created` or `webhook.test`
 
@@ -2600,6 +2808,8 @@ class AsyncWebhooksDeliveries(AsyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "event_id": event_id,
                     "event": event,
                     "subscription_id": subscription_id,
@@ -2653,6 +2863,8 @@ class WebhooksDeadLetters(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         event: str | NotGiven = NOT_GIVEN,
         subscription_id: str | NotGiven = NOT_GIVEN,
         replayed: bool | NotGiven = NOT_GIVEN,
@@ -2665,6 +2877,10 @@ class WebhooksDeadLetters(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         event: the event name, e.g. `session.created` or `webhook.test`
 
@@ -2684,6 +2900,8 @@ class WebhooksDeadLetters(SyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "event": event,
                     "subscription_id": subscription_id,
                     "replayed": replayed,
@@ -2735,6 +2953,8 @@ class AsyncWebhooksDeadLetters(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         event: str | NotGiven = NOT_GIVEN,
         subscription_id: str | NotGiven = NOT_GIVEN,
         replayed: bool | NotGiven = NOT_GIVEN,
@@ -2747,6 +2967,10 @@ class AsyncWebhooksDeadLetters(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         event: the event name, e.g. `session.created` or `webhook.test`
 
@@ -2765,6 +2989,8 @@ class AsyncWebhooksDeadLetters(AsyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "event": event,
                     "subscription_id": subscription_id,
                     "replayed": replayed,
@@ -3046,6 +3272,8 @@ class Integrations(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.Integration]:
@@ -3054,6 +3282,10 @@ class Integrations(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         name: only those whose name contains this text, ignoring letter case
         """
@@ -3065,6 +3297,8 @@ class Integrations(SyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "name": name,
                 },
                 cast_to=models.IntegrationPage,
@@ -3184,6 +3418,8 @@ class AsyncIntegrations(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.Integration]:
@@ -3192,6 +3428,10 @@ class AsyncIntegrations(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         name: only those whose name contains this text, ignoring letter case
         """
@@ -3202,6 +3442,8 @@ class AsyncIntegrations(AsyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "name": name,
                 },
                 cast_to=models.IntegrationPage,
@@ -3350,6 +3592,8 @@ class CronJobs(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.CronJob]:
         """List the tenant's jobs, newest first
@@ -3357,13 +3601,22 @@ class CronJobs(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return cast(
             "SyncPage[models.CronJob]",
             self._request(
                 "GET",
                 "/v1/cron",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
+                },
                 cast_to=models.CronJobPage,
                 page_of=models.CronJob,
                 retry_gateway_errors=True,
@@ -3598,6 +3851,8 @@ class AsyncCronJobs(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.CronJob]:
         """List the tenant's jobs, newest first
@@ -3605,12 +3860,21 @@ class AsyncCronJobs(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return AsyncPaginator(
             lambda: self._request(
                 "GET",
                 "/v1/cron",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
+                },
                 cast_to=models.CronJobPage,
                 page_of=models.CronJob,
                 retry_gateway_errors=True,
@@ -3833,6 +4097,8 @@ class EventTriggers(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.EventTrigger]:
         """List event triggers, newest first
@@ -3840,13 +4106,22 @@ class EventTriggers(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return cast(
             "SyncPage[models.EventTrigger]",
             self._request(
                 "GET",
                 "/v1/event-trigger",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
+                },
                 cast_to=models.EventTriggerPage,
                 page_of=models.EventTrigger,
                 retry_gateway_errors=True,
@@ -4032,6 +4307,8 @@ class AsyncEventTriggers(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.EventTrigger]:
         """List event triggers, newest first
@@ -4039,12 +4316,21 @@ class AsyncEventTriggers(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return AsyncPaginator(
             lambda: self._request(
                 "GET",
                 "/v1/event-trigger",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
+                },
                 cast_to=models.EventTriggerPage,
                 page_of=models.EventTrigger,
                 retry_gateway_errors=True,
@@ -4348,6 +4634,8 @@ class KnowledgeBases(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.KnowledgeBase]:
@@ -4356,6 +4644,10 @@ class KnowledgeBases(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         name: only those whose name contains this text, ignoring letter case
         """
@@ -4367,6 +4659,8 @@ class KnowledgeBases(SyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "name": name,
                 },
                 cast_to=models.KnowledgeBasePage,
@@ -4523,6 +4817,8 @@ class AsyncKnowledgeBases(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.KnowledgeBase]:
@@ -4531,6 +4827,10 @@ class AsyncKnowledgeBases(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         name: only those whose name contains this text, ignoring letter case
         """
@@ -4541,6 +4841,8 @@ class AsyncKnowledgeBases(AsyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "name": name,
                 },
                 cast_to=models.KnowledgeBasePage,
@@ -4655,6 +4957,8 @@ class Documents(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         status: models.DocumentStatus | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.Document]:
@@ -4666,6 +4970,10 @@ class Documents(SyncAPIResource):
 
         page_size: items per page, 1-100
 
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
+
         status: `parsing` from upload until the chunks are searchable; then `ready`, or `failed` with `error`.
         """
         return cast(
@@ -4676,6 +4984,8 @@ class Documents(SyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "status": status,
                 },
                 cast_to=models.DocumentPage,
@@ -4765,6 +5075,8 @@ class Documents(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.DocumentChunk]:
         """A document's chunks in document order (chunk viewer)
@@ -4774,13 +5086,22 @@ class Documents(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return cast(
             "SyncPage[models.DocumentChunk]",
             self._request(
                 "GET",
                 f"/v1/document/{_path(doc_id)}/chunks",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
+                },
                 cast_to=models.DocumentChunkPage,
                 page_of=models.DocumentChunk,
                 retry_gateway_errors=True,
@@ -4835,6 +5156,8 @@ class AsyncDocuments(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         status: models.DocumentStatus | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.Document]:
@@ -4846,6 +5169,10 @@ class AsyncDocuments(AsyncAPIResource):
 
         page_size: items per page, 1-100
 
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
+
         status: `parsing` from upload until the chunks are searchable; then `ready`, or `failed` with `error`.
         """
         return AsyncPaginator(
@@ -4855,6 +5182,8 @@ class AsyncDocuments(AsyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "status": status,
                 },
                 cast_to=models.DocumentPage,
@@ -4944,6 +5273,8 @@ class AsyncDocuments(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.DocumentChunk]:
         """A document's chunks in document order (chunk viewer)
@@ -4953,12 +5284,21 @@ class AsyncDocuments(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return AsyncPaginator(
             lambda: self._request(
                 "GET",
                 f"/v1/document/{_path(doc_id)}/chunks",
-                query={"page": page, "page_size": page_size},
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
+                },
                 cast_to=models.DocumentChunkPage,
                 page_of=models.DocumentChunk,
                 retry_gateway_errors=True,
@@ -5140,6 +5480,8 @@ class Skills(SyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> SyncPage[models.Skill]:
@@ -5148,6 +5490,10 @@ class Skills(SyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         name: only those whose name contains this text, ignoring letter case
         """
@@ -5159,6 +5505,8 @@ class Skills(SyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "name": name,
                 },
                 cast_to=models.SkillPage,
@@ -5272,6 +5620,8 @@ class AsyncSkills(AsyncAPIResource):
         *,
         page: int | NotGiven = NOT_GIVEN,
         page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> AsyncPaginator[models.Skill]:
@@ -5280,6 +5630,10 @@ class AsyncSkills(AsyncAPIResource):
         page: 1-based page number
 
         page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
 
         name: only those whose name contains this text, ignoring letter case
         """
@@ -5290,6 +5644,8 @@ class AsyncSkills(AsyncAPIResource):
                 query={
                     "page": page,
                     "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
                     "name": name,
                 },
                 cast_to=models.SkillPage,
