@@ -1,4 +1,6 @@
 import { activityInfo, ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
+import type { EventRecord } from '../common/events';
+import { createGroupCommit } from '../common/group-commit';
 import type { DocumentFailure } from '../common/schemas/knowledge';
 import { startedEarly } from '../common/started-early';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
@@ -13,6 +15,7 @@ import type { EventLog } from '../stores/event-log';
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
 import { documentFailedEvent, documentParsedEvent, type ParseRef } from './document-events';
 import { createProgressReporter } from './document-progress';
+import { createGroupedEmbeddings } from './grouped-embeddings';
 
 export interface KnowledgeActivityDeps {
   documents: DocumentStore;
@@ -51,6 +54,12 @@ const QUIET_PROGRESS_MS = 1_000;
 /** Documents of more batches than this make their chunks searchable by refreshing the index. */
 const REFRESH_AFTER_BATCHES = 4;
 
+/** Upstream embedding calls of one model under way at once; the documents' calls made meanwhile are merged. */
+const EMBEDDING_CALLS_AT_ONCE = 2;
+
+/** Outcome events of documents that end together, written in one pair of inserts. */
+const GROUPED_EVENTS = 500;
+
 /**
  * Heartbeats every few seconds while `work` runs, so a slow upstream is not taken for a dead worker;
  * a cancellation (which arrives with a heartbeat's answer) ends the wait at once, whatever `work` is waiting on.
@@ -85,11 +94,13 @@ function indexedChunk(doc: DocumentDoc, parse: number, c: ChunkDraft, position: 
   };
 }
 
+type EmbedCall = (embedder: EmbeddingProvider, texts: string[]) => Promise<number[][]>;
+
 /** Vectors for a batch, of the knowledge base's dimension; a refused input fails the document with the reason. */
-async function embedBatch(embedder: EmbeddingProvider, dimension: number, chunks: ChunkDraft[]): Promise<number[][]> {
+async function embedBatch(embed: EmbedCall, embedder: EmbeddingProvider, dimension: number, chunks: ChunkDraft[]): Promise<number[][]> {
   let vectors: number[][];
   try {
-    vectors = await embedder.embed(chunks.map(embeddingText));
+    vectors = await embed(embedder, chunks.map(embeddingText));
   } catch (err) {
     if (err instanceof EmbeddingError && !err.retryable)
       throw failed({ reason: 'embedding_failed', message: err.message }, 'EmbeddingRejected');
@@ -117,6 +128,19 @@ export function createKnowledgeActivities({
   eventLog,
   batchSize,
 }: KnowledgeActivityDeps) {
+  // Documents parsed side by side share upstream calls, bulk requests (stores/chunk-index.ts) and event writes.
+  const embeddings = createGroupedEmbeddings({ maxTexts: batchSize, concurrency: EMBEDDING_CALLS_AT_ONCE });
+  const embed: EmbedCall = (embedder, texts) => embeddings.embed(embedder, texts);
+  const outcomeEvents = createGroupCommit<EventRecord[], void>({
+    concurrency: 1,
+    maxWeight: GROUPED_EVENTS,
+    weight: (records) => records.length,
+    run: async (_, groups) => {
+      await eventLog.appendMany(groups.flat());
+      return groups.map(() => ({ ok: true, value: undefined }));
+    },
+  });
+
   async function documentOrGone(ref: DocumentRef): Promise<DocumentDoc> {
     const doc = await documents.find(ref.tenantId, ref.docId);
     if (!doc) throw ApplicationFailure.nonRetryable(`document ${ref.docId} was deleted`, 'DocumentGone');
@@ -200,7 +224,7 @@ export function createKnowledgeActivities({
         const drafts = await whileHeartbeating(resumeAt, () => extractAndSplit(doc));
 
         // While one batch is being indexed the next is embedded: the two upstreams overlap.
-        const embedFrom = (start: number) => startedEarly(embedBatch(embedder, dimension, drafts.slice(start, start + batchSize)));
+        const embedFrom = (start: number) => startedEarly(embedBatch(embed, embedder, dimension, drafts.slice(start, start + batchSize)));
         let next = resumeAt < drafts.length ? embedFrom(resumeAt) : undefined;
         progress.report({ stage: 'embedding', chunks_total: drafts.length, token_count: drafts.reduce((sum, d) => sum + d.tokens, 0) });
         for (let start = resumeAt; next; start += batchSize) {
@@ -216,9 +240,11 @@ export function createKnowledgeActivities({
           indexing = chunkIndex.bulkIndex(dimension, chunks, { searchable });
           await whileHeartbeating(start, () => indexing!);
           indexing = undefined;
-          // Checked only now, so that no batch is still being indexed when a deleted document's chunks are removed.
-          await stopIfDeleted(doc);
           if (next) {
+            // Checked only now, so that no batch is still being indexed when a deleted document's
+            // chunks are removed. (After the last batch the outcome's write finds a deleted document
+            // gone, and it is checked then.)
+            await stopIfDeleted(doc);
             // Batches are indexed in order, so every chunk before `end` is in. (After the last batch
             // the activity's completion says it all: no heartbeat, no progress write.)
             progress.report({ chunks_indexed: end });
@@ -237,7 +263,7 @@ export function createKnowledgeActivities({
         if (!(await documents.finish(doc._id, { ok: true, progress: { ...progress.latest, chunks_indexed: drafts.length } })))
           await stopIfDeleted(doc);
         const finishedAt = new Date();
-        await eventLog.appendMany([
+        await outcomeEvents.submit('events', [
           documentParsedEvent(parseOf(ref), drafts.length, finishedAt.getTime() - startedAt.getTime(), finishedAt),
         ]);
         return drafts.length;

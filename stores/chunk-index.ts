@@ -1,4 +1,5 @@
 import type { Client as EsClient } from '@elastic/elasticsearch';
+import { createGroupCommit, type GroupOutcome } from '../common/group-commit';
 import { type HybridHit, hybridQuery } from './hybrid-query';
 import type { IndexedChunk } from './indexed-chunk';
 
@@ -32,6 +33,12 @@ const PARSE_FIELDS = { parse: { type: 'integer' }, staged: { type: 'boolean' } }
  */
 /** Chunks made searchable per bulk request when a reparse succeeds. */
 const PUBLISH_BATCH = 500;
+
+/** Chunks one grouped bulk request may carry (the writes of several documents parsed at once). */
+const GROUPED_BULK_CHUNKS = 1_000;
+/** Bulk requests of one index and refresh policy under way at once (a `wait_for` one lasts up to a refresh interval). */
+const GROUPED_BULKS_AT_ONCE = 2;
+const KEY_SEPARATOR = '\n';
 
 export function createChunkIndex(es: EsClient, prefix: string) {
   const indexFor = (dimension: number) => `${prefix}-chunks-${dimension}d`;
@@ -100,6 +107,29 @@ export function createChunkIndex(es: EsClient, prefix: string) {
     }
   }
 
+  /** One bulk request for every group of chunks (of one index and refresh policy), each group answered by its own items. */
+  async function bulkGroups(key: string, groups: IndexedChunk[][]): Promise<Array<GroupOutcome<void>>> {
+    const [index, searchable] = key.split(KEY_SEPARATOR) as [string, string];
+    const result = await es.bulk({
+      ...(searchable ? { refresh: searchable === 'now' ? true : ('wait_for' as const) } : {}),
+      operations: groups.flat().flatMap((c) => [{ index: { _index: index, _id: c.chunk_id } }, c]),
+    });
+    let offset = 0;
+    return groups.map((group) => {
+      const items = result.items.slice(offset, (offset += group.length));
+      const first = result.errors ? items.find((i) => i.index?.error)?.index?.error : undefined;
+      return first
+        ? { ok: false, error: new Error(`Elasticsearch refused chunks: ${first.type}: ${first.reason ?? ''}`.slice(0, 300)) }
+        : { ok: true, value: undefined };
+    });
+  }
+  const bulkWrites = createGroupCommit<IndexedChunk[], void>({
+    concurrency: GROUPED_BULKS_AT_ONCE,
+    maxWeight: GROUPED_BULK_CHUNKS,
+    weight: (chunks) => chunks.length,
+    run: bulkGroups,
+  });
+
   return {
     indexFor,
 
@@ -124,22 +154,17 @@ export function createChunkIndex(es: EsClient, prefix: string) {
     },
 
     /**
-     * Upserts by chunk id: indexing the same batch twice leaves one copy of each chunk.
-     * `searchable`: return once the chunks are visible to search, either at the next periodic
-     * refresh (`wait`: no refresh of its own, cheaper when many small documents finish together) or
-     * by refreshing at once (`now`: no waiting up to a refresh interval).
+     * Upserts by chunk id: indexing the same batch twice leaves one copy of each chunk. Concurrent
+     * calls (documents parsed side by side) share bulk requests, each call failing only for its own
+     * chunks. `searchable`: return once the chunks are visible to search, either at the next periodic
+     * refresh (`wait`: no refresh of its own, cheaper when many small documents finish together:
+     * every refresh makes a segment whose vector graph Elasticsearch merges later) or by refreshing
+     * at once (`now`: no waiting up to a refresh interval).
      */
     async bulkIndex(dimension: number, chunks: IndexedChunk[], { searchable }: { searchable?: 'wait' | 'now' } = {}): Promise<void> {
       if (chunks.length === 0) return;
       const index = await ensureIndex(dimension);
-      const result = await es.bulk({
-        ...(searchable ? { refresh: searchable === 'now' ? true : ('wait_for' as const) } : {}),
-        operations: chunks.flatMap((c) => [{ index: { _index: index, _id: c.chunk_id } }, c]),
-      });
-      if (result.errors) {
-        const first = result.items.find((i) => i.index?.error)?.index?.error;
-        throw new Error(`Elasticsearch refused chunks: ${first?.type ?? 'unknown'}: ${first?.reason ?? ''}`.slice(0, 300));
-      }
+      await bulkWrites.submit(`${index}${KEY_SEPARATOR}${searchable ?? ''}`, chunks);
     },
 
     /**
