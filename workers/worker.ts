@@ -4,7 +4,7 @@ import type { Config } from '../common/config';
 import { taskQueueOf, type WorkerSlots, workerSlotsOf } from '../common/task-queues';
 import { unstorableTextInterceptors } from './unstorable-text-interceptor';
 
-export interface WorkerOptions {
+interface WorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
@@ -32,7 +32,7 @@ export interface WorkerOptions {
 const HEARTBEAT_THROTTLE_MS = 500;
 
 /** Registers every workflow and activity on one task queue, with that queue's slots. */
-export function createWorker({
+function createWorker({
   connection,
   namespace,
   taskQueue,
