@@ -127,13 +127,14 @@ describe('the Helm chart', () => {
     const interactive = find(manifests, 'Deployment', 'combo-interactive').spec.template.spec;
     const bulk = find(manifests, 'Deployment', 'combo-bulk').spec.template.spec;
     expect(env(interactive.containers[0])).toMatchObject({
-      WORKER_TASK_QUEUES: 'combo-interactive',
+      WORKER_TASK_QUEUES: 'interactive',
       WORKER_SHUTDOWN_GRACE_MS: '70000',
       WORKER_HEALTH_PORT: '9400',
       WORKER_MAX_CACHED_WORKFLOWS: '1000',
     });
     expect(loadConfig({ ...config, ...secret, ...env(bulk.containers[0]) }).WORKER_SHUTDOWN_GRACE_MS).toBe(600_000);
-    expect(env(bulk.containers[0]).WORKER_TASK_QUEUES).toBe('combo-ingestion,combo-deliveries');
+    expect(env(bulk.containers[0]).WORKER_TASK_QUEUES).toBe('ingest,deliveries');
+    expect(loadConfig({ ...config, ...secret, ...env(bulk.containers[0]) }).WORKER_TASK_QUEUES).toEqual(['ingest', 'deliveries']);
     expect(interactive.terminationGracePeriodSeconds).toBe(90);
     expect(bulk.terminationGracePeriodSeconds).toBe(610);
 

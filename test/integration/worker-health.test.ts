@@ -1,10 +1,11 @@
+import { allTaskQueues } from '../../common/task-queues';
 import { testConfig } from '../support/config';
 import { eventually } from '../support/consumer';
 import { freePort, killProcess, spawnWorkerProcess } from '../support/worker-process';
 
 /** The worker process's health endpoint, for an orchestrator's liveness and readiness probes. */
 describe('the worker health endpoint', () => {
-  it('answers live while the process runs and ready while its worker polls the task queue, and stops with the process', async () => {
+  it('answers live while the process runs and ready while its workers poll their task queues, and stops with the process', async () => {
     const config = testConfig();
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
@@ -18,7 +19,11 @@ describe('the worker health endpoint', () => {
         const res = await fetch(`${base}/ready`);
         return res.status === 200 ? res : undefined;
       }, 10_000);
-      expect(await ready.json()).toEqual({ status: 'ready', workers: [{ task_queue: config.TEMPORAL_TASK_QUEUE, state: 'RUNNING' }] });
+      // One worker per task queue the process polls: all three by default.
+      expect(await ready.json()).toEqual({
+        status: 'ready',
+        workers: allTaskQueues(config).map((taskQueue) => ({ task_queue: taskQueue, state: 'RUNNING' })),
+      });
       expect((await fetch(`${base}/other`)).status).toBe(404);
       expect((await fetch(`${base}/ready`, { method: 'POST' })).status).toBe(405);
     } finally {

@@ -108,3 +108,16 @@ prometheus.io/port: {{ .Values.metrics.port | quote }}
 prometheus.io/path: {{ .Values.metrics.path | quote }}
 {{- end }}
 {{- end -}}
+
+{{/*
+A task-queue group's queue name, as the service derives it (common/task-queues.ts): the interactive
+queue is TEMPORAL_TASK_QUEUE; the others are set, or that name followed by -ingest / -deliveries.
+*/}}
+{{- define "combo.taskQueue" -}}
+{{- $base := .config.TEMPORAL_TASK_QUEUE | default "combo" -}}
+{{- if eq .group "interactive" -}}{{ $base }}
+{{- else if eq .group "ingest" -}}{{ .config.TEMPORAL_INGEST_TASK_QUEUE | default (printf "%s-ingest" $base) }}
+{{- else if eq .group "deliveries" -}}{{ .config.TEMPORAL_DELIVERY_TASK_QUEUE | default (printf "%s-deliveries" $base) }}
+{{- else -}}{{ fail (printf "workers.groups[].queues: %s is not interactive, ingest or deliveries" .group) }}
+{{- end -}}
+{{- end -}}
