@@ -24,8 +24,9 @@ export function createGroupedEmbeddings({ maxTexts, concurrency }: { maxTexts: n
       const provider = providers.get(model)!;
       if (inputs.length === 1) return [await settle(provider.embed(inputs[0]!))];
       try {
-        const vectors = await provider.embed(inputs.flat());
-        if (vectors.length !== inputs.flat().length) throw new Error('the upstream answered another number of vectors');
+        const texts = inputs.flat();
+        const vectors = await provider.embed(texts);
+        if (vectors.length !== texts.length) throw new Error('the upstream answered another number of vectors');
         let offset = 0;
         return inputs.map((texts) => ({ ok: true as const, value: vectors.slice(offset, (offset += texts.length)) }));
       } catch {
