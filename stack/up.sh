@@ -34,8 +34,12 @@ start_ferretdb() {
   if pid_alive ferretdb && port_open "$FERRET_PORT"; then return; fi
   port_open "$FERRET_PORT" && die "port $FERRET_PORT is taken by another program (set MONGODB_URI to use it, or STACK_FERRET_PORT)"
   log "starting FerretDB on 127.0.0.1:$FERRET_PORT"
+  # FerretDB 1.x holds its metadata lock while a collection or index is created, and that creation
+  # needs a connection of its one pool: with all 50 (its default) taken by operations queued behind
+  # the lock, it deadlocks. A pool near PostgreSQL's max_connections (200) keeps the suite's
+  # concurrent processes well below it.
   setsid "$BIN_DIR/ferretdb" --handler=postgresql \
-    --postgresql-url="postgres://postgres@127.0.0.1:$PG_PORT/ferretdb" \
+    --postgresql-url="postgres://postgres@127.0.0.1:$PG_PORT/ferretdb?pool_max_conns=180" \
     --listen-addr="127.0.0.1:$FERRET_PORT" --debug-addr="127.0.0.1:$FERRET_DEBUG_PORT" \
     --telemetry=disable --log-level=warn >"$LOG_DIR/ferretdb.log" 2>&1 < /dev/null &
   echo $! >"$RUN_DIR/ferretdb.pid"
