@@ -15,6 +15,7 @@ import type { FinishedRun, FinishRunInput } from '../completion/run-endings';
 import { type ChatModelClient, ChatModelError, type ChatRequest, type ChatResult } from '../common/chat-model';
 import { startedEarly } from '../common/started-early';
 import { storableText } from '../common/storable-text';
+import { storedMessage } from '../common/stream-messages';
 import type { EventLog } from '../stores/event-log';
 import type { RunEventStore, StreamEvent } from '../stores/run-events';
 
@@ -23,7 +24,7 @@ export interface LlmActivityDeps {
   chat: ChatModelClient | null;
   runEvents: RunEventStore;
   eventLog: EventLog;
-  /** Least time between two `message` events of one stream (they carry the whole text so far). */
+  /** Least time between two `message` events of one stream (each stores the text added since the last one). */
   messageIntervalMs?: number;
   /** Records a run the model has just answered (the `finishRun` activity's work). */
   recordFinishedRun?: (input: FinishRunInput) => Promise<FinishedRun>;
@@ -126,7 +127,8 @@ export function createLlmActivities({
   return {
     /**
      * One model call. While streaming, the answer as it grows goes out as `message` events (the
-     * whole text so far, at most one per messageIntervalMs, and always the final text). A 5xx,
+     * step's first text whole, then what each adds as `delta`: see storedMessage; at most one per
+     * messageIntervalMs, and always up to the final text). A 5xx,
      * 429, network failure or timeout is thrown for Temporal to retry; any other 4xx is not. An
      * answer (no tool calls) given `finishIfAnswered` is recorded as the run's result before the
      * call returns.
@@ -179,8 +181,8 @@ export function createLlmActivities({
         const shown = storableText(review ? streamedReport(text) : text);
         if (shown === '' || shown === lastSent) return;
         lastAt = now;
+        emit([{ event: 'message', data: storedMessage(lastSent, shown) }]);
         lastSent = shown;
-        emit([{ event: 'message', data: { answer: lastSent } }]);
       };
       const modelRequest: ChatRequest = review ? { ...request, responseFormat: REVIEW_RESPONSE_FORMAT } : request;
 
@@ -223,7 +225,7 @@ export function createLlmActivities({
       // The model's text is stored as it is shown (stream, session, run): what the store cannot hold goes.
       result = { ...result, content: storableText(result.content) };
       if (ctx.stream && result.content !== '' && result.content !== lastSent)
-        emit([{ event: 'message', data: { answer: result.content } }]);
+        emit([{ event: 'message', data: storedMessage(lastSent, result.content) }]);
       await writes;
 
       // A step that asks for tools is announced now (the run goes on); the answering step is

@@ -1,22 +1,27 @@
 import { PassThrough } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { once } from 'node:events';
 import { ErrorCodes } from '../common/errors';
 import type { Logger } from '../common/logger';
+import type { StreamFormat } from '../common/schemas/completions';
+import { MessageShaper } from '../common/stream-messages';
 import { type RunEventStore, type RunOwner, streamEventId } from '../stores/run-events';
+import type { RunEventFeed } from './run-event-feed';
 import type { AppContext } from './context';
 
 export interface EventStreamDeps {
   runEvents: RunEventStore;
+  /** The process's readers of runs' events, shared by every stream of a run. */
+  feed: RunEventFeed;
   /** Settles once the run has ended (commands.completions.ended), or at once when `signal` aborts. */
   runEnded(tenantId: string, traceId: string, signal: AbortSignal): Promise<void>;
   log: Logger;
-  pollMs: number;
   keepAliveMs: number;
 }
 
 /** How long after its workflow ended a stream waits for the run's own `done` before writing one itself. */
 const END_GRACE_MS = 3_000;
-const MAX_POLL_MS = 200;
+/** How often a stream with nothing to send looks whether its run has ended without a `done`. */
+const END_CHECK_MS = 1_000;
 
 /** How long a client waits before reconnecting, sent once with the first event. */
 const RECONNECT_MS = 1_000;
@@ -28,19 +33,28 @@ const frame = (traceId: string, seq: number, event: string, data: unknown, first
 
 /**
  * Serves a run's stream events from `fromSeq` on as text/event-stream, following the persisted
- * events by number; any API process can serve any stream, and a client reconnecting with
- * Last-Event-ID gets exactly the events after the one it names. Ends after `done`. If the workflow
+ * events by number through the process's shared reader of the run (see createRunEventFeed); any
+ * API process can serve any stream, and a client reconnecting with Last-Event-ID gets exactly the
+ * events after the one it names. `message` events go out as `format` asks (see MessageShaper). Ends after `done`. If the workflow
  * ends without one (terminated by an operator, say), `error` and `done` are written for it.
  */
-export function streamRunEvents(ctx: AppContext, deps: EventStreamDeps, traceId: string, owner: RunOwner, fromSeq: number): void {
+export function streamRunEvents(
+  ctx: AppContext,
+  deps: EventStreamDeps,
+  traceId: string,
+  owner: RunOwner,
+  fromSeq: number,
+  format: StreamFormat = 'answer',
+): void {
   ctx.status = 200;
   ctx.type = 'text/event-stream';
   ctx.set('Cache-Control', 'no-cache, no-transform');
   ctx.set('X-Accel-Buffering', 'no');
   const out = new PassThrough();
   ctx.body = out;
-  // Ends the stream's waits (its run-end wait's Temporal call, its poll's timer) at once when the
-  // client leaves (the request's signal) or the stream has sent its `done`.
+  // Ends the stream's waits (its run-end wait's Temporal call, its wait for the run's reader, a
+  // write waiting for the client) at once when the client leaves (the request's signal) or the
+  // stream has sent its `done`.
   const over = new AbortController();
   const signal = AbortSignal.any([ctx.state.signal, over.signal]);
 
@@ -55,36 +69,44 @@ export function streamRunEvents(ctx: AppContext, deps: EventStreamDeps, traceId:
   });
 
   const pump = async () => {
-    let seq = fromSeq;
+    const messages = new MessageShaper(format);
+    if (fromSeq > 0) {
+      // What the client has: a resumed stream goes on from the answer's text so far.
+      const before = await deps.runEvents.readBefore(traceId, fromSeq);
+      // Resumed after its `done`: the stream has nothing more to send.
+      if (before.at(-1)?.event === 'done') return;
+      for (const event of before) if (event.event === 'message') messages.follow(event.data);
+    }
+    const listener = deps.feed.listen(traceId, fromSeq);
     let lastWrite = Date.now();
-    let wait = deps.pollMs;
     let first = true;
-    // Resumed after its `done`: the stream has nothing more to send.
-    if (seq > 0 && (await deps.runEvents.read(traceId, seq - 1))?.event === 'done') return;
-    while (!signal.aborted) {
-      const event = await deps.runEvents.read(traceId, seq);
-      if (event) {
-        out.write(frame(traceId, seq, event.event, { ...event.data, timestamp: event.recordedAt.toISOString() }, first));
-        first = false;
-        lastWrite = Date.now();
-        seq++;
-        wait = deps.pollMs;
-        if (event.event === 'done') break;
-        continue;
+    try {
+      while (!signal.aborted) {
+        const event = await listener.next(Math.min(deps.keepAliveMs, END_CHECK_MS), signal);
+        if (event) {
+          const data = event.event === 'message' ? messages.shape(event.data) : event.data;
+          const flowing = out.write(frame(traceId, event.seq, event.event, { ...data, timestamp: event.recordedAt.toISOString() }, first));
+          first = false;
+          lastWrite = Date.now();
+          if (event.event === 'done') break;
+          // A slow client holds up only its own stream: it reads on from the store once it has fallen behind the run's reader.
+          if (!flowing) await once(out, 'drain', { signal }).catch(() => undefined);
+          continue;
+        }
+        if (endedAt !== null && Date.now() - endedAt > END_GRACE_MS) {
+          await deps.runEvents.append(traceId, listener.position(), [
+            { event: 'error', data: { code: ErrorCodes.INTERNAL, message: 'the run ended without finishing its stream' } },
+            { event: 'done', data: { session_id: owner.session_id, trace_id: traceId } },
+          ]);
+          continue;
+        }
+        if (Date.now() - lastWrite >= deps.keepAliveMs) {
+          out.write(': keep-alive\n\n');
+          lastWrite = Date.now();
+        }
       }
-      if (endedAt !== null && Date.now() - endedAt > END_GRACE_MS) {
-        await deps.runEvents.append(traceId, seq, [
-          { event: 'error', data: { code: ErrorCodes.INTERNAL, message: 'the run ended without finishing its stream' } },
-          { event: 'done', data: { session_id: owner.session_id, trace_id: traceId } },
-        ]);
-        continue;
-      }
-      if (Date.now() - lastWrite >= deps.keepAliveMs) {
-        out.write(': keep-alive\n\n');
-        lastWrite = Date.now();
-      }
-      await sleep(wait, undefined, { signal }).catch(() => undefined);
-      wait = Math.min(MAX_POLL_MS, Math.ceil(wait * 1.5));
+    } finally {
+      listener.close();
     }
   };
   pump()

@@ -74,11 +74,11 @@ const runTraceIdOfKey = (caller: Caller, key: string) =>
     .slice(0, 27)}`;
 
 /**
- * What makes two completion requests the same request: the agent and the body, but not `stream` or
- * `background`, since a repeat may attach to a run streamed or not.
+ * What makes two completion requests the same request: the agent and the body, but not `stream`,
+ * `stream_format` or `background`, since a repeat may attach to a run streamed or not, either way.
  */
 const requestHashOf = (agentId: string, body: CompletionBody) => {
-  const { stream: _stream, background: _background, ...asked } = body;
+  const { stream: _stream, stream_format: _format, background: _background, ...asked } = body;
   return createHash('sha256')
     .update(canonicalJson({ agent_id: agentId, ...asked }))
     .digest('hex');

@@ -38,6 +38,17 @@ export function parseStreamEventId(text: string): { traceId: string; seq: number
   return match ? { traceId: match[1]!, seq: Number(match[2]) } : null;
 }
 
+/** An event as read back: its number and when it was recorded; event 0 also names the run's owner. */
+export type StoredStreamEvent = StreamEvent & { seq: number; recordedAt: Date; owner?: RunOwner };
+
+// Written by append from a StreamEvent, so name and data belong together.
+const storedEvent = (doc: RunEventDoc): StoredStreamEvent => ({
+  ...({ event: doc.event, data: doc.data } as StreamEvent),
+  seq: doc.seq,
+  recordedAt: doc.created_at,
+  ...(doc.owner ? { owner: doc.owner } : {}),
+});
+
 const docId = (traceId: string, seq: number) => `${traceId}:${String(seq).padStart(6, '0')}`;
 
 /**
@@ -105,17 +116,22 @@ export function createRunEventStore(db: Db) {
     appendOnce: (traceId: string, seq: number, batch: KeyedStreamEvent[], options: { owner?: RunOwner; recordedAt?: Date } = {}) =>
       append(traceId, seq, batch, options),
 
-    async read(traceId: string, seq: number): Promise<(StreamEvent & { seq: number; recordedAt: Date; owner?: RunOwner }) | null> {
+    async read(traceId: string, seq: number): Promise<StoredStreamEvent | null> {
       const doc = await events.findOne({ _id: docId(traceId, seq) });
-      // Written by append from a StreamEvent, so name and data belong together.
-      return doc
-        ? {
-            ...({ event: doc.event, data: doc.data } as StreamEvent),
-            seq: doc.seq,
-            recordedAt: doc.created_at,
-            ...(doc.owner ? { owner: doc.owner } : {}),
-          }
-        : null;
+      return doc ? storedEvent(doc) : null;
+    },
+
+    /**
+     * The run's events before `seq`, in order: what a resumed stream needs to know of what its
+     * client has (the answer's text so far). One query by `trace_id` equality, which FerretDB hands
+     * to its backend, where a range or `$in` on `_id` would scan the collection.
+     */
+    async readBefore(traceId: string, seq: number): Promise<StoredStreamEvent[]> {
+      const docs = await events.find({ trace_id: traceId }).toArray();
+      return docs
+        .filter((doc) => doc.seq < seq)
+        .sort((a, b) => a.seq - b.seq)
+        .map(storedEvent);
     },
 
     /** Removes streams older than `before` (maintenance). */

@@ -12,6 +12,7 @@ import {
   completionRunPage,
   runAccepted,
   runListQuery,
+  STREAM_FORMATS,
   traceParams,
 } from '../../common/schemas/completions';
 import { sessionParams } from '../../common/schemas/sessions';
@@ -20,6 +21,7 @@ import { parseStreamEventId } from '../../stores/run-events';
 import type { Principal } from '../auth';
 import type { AppContext } from '../context';
 import { answerAccepted, defineRoute, STREAMED } from '../route';
+import { createRunEventFeed } from '../run-event-feed';
 import { streamRunEvents } from '../run-event-stream';
 import type { Services } from '../services';
 
@@ -72,9 +74,9 @@ function resumePoint(ctx: AppContext): { traceId: string; seq: number } | null {
 export const completionRoutes = (services: Services) => {
   const streamDeps = {
     runEvents: services.runEvents,
+    feed: createRunEventFeed(services.runEvents, { pollMs: services.config.STREAM_POLL_MS, log: services.log }),
     runEnded: (tenantId: string, traceId: string, signal: AbortSignal) => services.commands.completions.ended(tenantId, traceId, signal),
     log: services.log,
-    pollMs: services.config.STREAM_POLL_MS,
     keepAliveMs: services.config.STREAM_KEEPALIVE_MS,
   };
 
@@ -115,7 +117,7 @@ export const completionRoutes = (services: Services) => {
         if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
         if (answer.kind === 'reply') return answer.reply;
         if (answer.kind === 'accepted') return answerAccepted(ctx, answer.accepted);
-        streamRunEvents(ctx, streamDeps, answer.traceId, answer.owner, answer.fromSeq);
+        streamRunEvents(ctx, streamDeps, answer.traceId, answer.owner, answer.fromSeq, body.stream_format);
         return STREAMED;
       },
     }),
@@ -128,7 +130,15 @@ export const completionRoutes = (services: Services) => {
       description:
         "The same text/event-stream as a streamed completion, for every run (streamed or not, API, trigger or cron), while it runs and for STREAM_RETENTION_HOURS after. With `Last-Event-ID` (or `?last_event_id=`) it starts after that event, else from the first. A run that did not stream gets no partial `message` events, only the final one. 10004 for an unknown run or another tenant's.",
       params: traceParams,
-      query: z.object({ last_event_id: z.string().max(100).optional() }).strict(),
+      query: z
+        .object({
+          last_event_id: z.string().max(100).optional(),
+          stream_format: z.enum(STREAM_FORMATS).default('answer').meta({
+            description:
+              "how `message` events carry the answer: `answer` (default) or `delta`, as the completion request's `stream_format`",
+          }),
+        })
+        .strict(),
       response: 'raw',
       eventStream: completionEventStream,
       handler: async ({ ctx, principal, params, query }) => {
@@ -138,7 +148,7 @@ export const completionRoutes = (services: Services) => {
         if (resume && resume.traceId !== params.trace_id)
           throw invalid('Last-Event-ID names another completion', { field: 'header.Last-Event-ID' });
         const { owner, fromSeq } = await services.commands.completions.eventsFrom(principal.tenantId, params.trace_id, resume?.seq ?? null);
-        streamRunEvents(ctx, streamDeps, params.trace_id, owner, fromSeq);
+        streamRunEvents(ctx, streamDeps, params.trace_id, owner, fromSeq, query.stream_format);
       },
     }),
     defineRoute({

@@ -5,6 +5,10 @@ import { docId } from './knowledge';
 import { routeString } from './routes';
 import { sessionId } from './sessions';
 
+/** How a stream's `message` events carry the answer: the whole text so far, or only what is new. */
+export const STREAM_FORMATS = ['answer', 'delta'] as const;
+export type StreamFormat = (typeof STREAM_FORMATS)[number];
+
 export const traceId = resourceId('trc', 'trace id of one completion run');
 
 export const completionBody = z
@@ -12,6 +16,10 @@ export const completionBody = z
     session_id: referenceTo('ses', 'an active session of this agent (create it first)'),
     question: z.string().trim().min(1).max(32_000).meta({ description: 'the user message' }),
     stream: z.boolean().default(false).meta({ description: '`true`: a text/event-stream reply (see the description)' }),
+    stream_format: z.enum(STREAM_FORMATS).default('answer').meta({
+      description:
+        'how `message` events carry the answer: `answer` (default), the whole answer so far in every one; `delta`, only the new text (`delta`), the last `message` before `done` carrying the whole `answer`. Also a query parameter of GET …/events',
+    }),
     background: z.boolean().default(false).meta({
       description:
         '`true`: answer at once with HTTP 202 `RunAccepted` (not with `stream`); the run goes on whatever the client does, and is followed with its links',

@@ -75,7 +75,13 @@ const streamEventData = {
   message: z
     .object({
       ...recorded,
-      answer: z.string().meta({ description: 'the whole answer so far of the current model step (not a delta)' }),
+      answer: z.string().optional().meta({
+        description:
+          'the whole answer so far of the current model step; always there with `stream_format: answer` (the default). With `delta`: only on the last message (the whole answer) and on a message that replaces the text (a new model step)',
+      }),
+      delta: z.string().optional().meta({
+        description: '`stream_format: delta` only: the text to append to the answer so far; the message then carries no `answer`',
+      }),
       reference: z.array(reference).optional().meta({ description: 'on the last message only' }),
     })
     .meta({ id: 'StreamEventMessage' }),

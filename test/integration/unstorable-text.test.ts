@@ -94,6 +94,7 @@ describe('text the stores cannot hold', () => {
           session_id: sessionId,
           question: 'a question with \u0000 inside',
           stream: true,
+          stream_format: 'answer',
           background: false,
           attachments: [],
           context_ids: [],
