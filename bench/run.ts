@@ -3,6 +3,7 @@ import { benchCompletions } from './completions';
 import { benchIsolation } from './isolation';
 import { benchKnowledge } from './knowledge';
 import { benchLists } from './lists';
+import { benchStreams } from './streams';
 import { benchWebhooks } from './webhooks';
 
 /** `npm run bench -- <name>...` (or `all`): each benchmark measures its own baseline in the same run. */
@@ -13,6 +14,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   completions: benchCompletions,
   isolation: benchIsolation,
   lists: benchLists,
+  streams: benchStreams,
 };
 
 async function main() {
