@@ -81,6 +81,27 @@ def test_a_dropped_stream_resumes_once_per_event(client: combo.Combo, base_url: 
     assert len(resumes) == 2 and all("last-event-id: " in head.lower() for head in resumes)
 
 
+def test_a_delta_stream_carries_new_text_and_resumes_in_delta_mode(client: combo.Combo, base_url: str, agent: combo.Agent) -> None:
+    session = client.sessions.create(agent.agent_id)
+    proxy = CuttingProxy(base_url, cuts=1, after_events=5)
+    try:
+        with combo.Combo(base_url=proxy.url) as through_proxy:
+            question = "delta me [slow]"
+            with through_proxy.completions.stream(
+                agent.agent_id, session_id=session.session_id, question=question, stream_format="delta"
+            ) as stream:
+                messages = [e.data for e in stream if isinstance(e, combo.MessageEvent)]
+                final = stream.final()
+    finally:
+        proxy.close()
+    assert proxy.cut == 1
+    # Only new text until the last message, which carries the whole answer.
+    assert all(m.answer is None and m.delta is not None for m in messages[:-1])
+    assert messages[-1].answer == final.answer == "Echo: delta me [slow]"
+    resumes = [head for head in proxy.requests if head.startswith(f"GET /v1/combo/completions/{final.trace_id}/events?stream_format=delta")]
+    assert len(resumes) == 1
+
+
 def test_a_stream_that_cannot_reconnect_gives_up_after_max_stream_resumes(base_url: str, agent: combo.Agent, client: combo.Combo) -> None:
     session = client.sessions.create(agent.agent_id)
     proxy = CuttingProxy(base_url, cuts=1, after_events=2, refuse_after_first=True)
@@ -100,10 +121,14 @@ def test_completion_arguments_are_the_request_schema() -> None:
 
     from combo._generated.models import CompletionRequest
 
-    for method in (combo.Combo(api_key="k").completions.create, combo.Combo(api_key="k").completions.stream):
+    completions = combo.Combo(api_key="k").completions
+    # `stream` and `background` are what stream() and create(background=) set; `stream_format` only streams have.
+    for method, set_by_method in (
+        (completions.create, {"stream", "background", "stream_format"}),
+        (completions.stream, {"stream", "background"}),
+    ):
         arguments = set(inspect.signature(method).parameters) - {"agent_id", "options", "wait"}
-        # `stream` and `background` are what stream() and create(background=) set.
-        assert arguments | {"stream", "background"} == set(CompletionRequest.model_fields), method.__name__
+        assert arguments | set_by_method == set(CompletionRequest.model_fields), method.__name__
 
 
 def test_a_stream_cut_before_its_first_event_attaches_to_the_same_run(client: combo.Combo, base_url: str, agent: combo.Agent) -> None:

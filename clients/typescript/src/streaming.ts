@@ -284,7 +284,8 @@ export class CompletionStream implements AsyncIterable<StreamEvent> {
         }
         break;
       case 'message':
-        this.#answer = event.data.answer;
+        // `stream_format: 'delta'`: only the new text, and the whole answer on the last message.
+        this.#answer = event.data.answer ?? this.#answer + (event.data.delta ?? '');
         if (event.data.reference) this.#reference = event.data.reference;
         break;
       case 'error':

@@ -146,7 +146,11 @@ function applyEvent(turn: Turn, event: StreamEvent): Turn {
       return { ...turn, activity, state: waiting ? 'waiting_approval' : 'running' };
     }
     case 'message':
-      return { ...turn, answer: event.data.answer, state: turn.state === 'sending' ? 'running' : turn.state };
+      return {
+        ...turn,
+        answer: event.data.answer ?? turn.answer + (event.data.delta ?? ''),
+        state: turn.state === 'sending' ? 'running' : turn.state,
+      };
     case 'error':
       return {
         ...turn,

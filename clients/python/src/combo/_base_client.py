@@ -315,8 +315,11 @@ class SyncAPIClient(BaseClient):
         self._raise_for_error(response)
         return response
 
-    def _open_events(self, trace_id: str, last_event_id: str | None, options: RequestOptions | None = None) -> httpx.Response:
-        path = f"/v1/combo/completions/{path_segment(trace_id)}/events"
+    def _open_events(
+        self, trace_id: str, last_event_id: str | None, options: RequestOptions | None = None, *, stream_format: str = "answer"
+    ) -> httpx.Response:
+        # Resumed in the format asked for: the events after the last one received, as it would have sent them.
+        path = f"/v1/combo/completions/{path_segment(trace_id)}/events" + ("?stream_format=delta" if stream_format == "delta" else "")
         return self._open_stream("GET", path, last_event_id=last_event_id, options=_read_options(options))
 
     def _request(
@@ -419,8 +422,10 @@ class AsyncAPIClient(BaseClient):
         self._raise_for_error(response)
         return response
 
-    async def _open_events(self, trace_id: str, last_event_id: str | None, options: RequestOptions | None = None) -> httpx.Response:
-        path = f"/v1/combo/completions/{path_segment(trace_id)}/events"
+    async def _open_events(
+        self, trace_id: str, last_event_id: str | None, options: RequestOptions | None = None, *, stream_format: str = "answer"
+    ) -> httpx.Response:
+        path = f"/v1/combo/completions/{path_segment(trace_id)}/events" + ("?stream_format=delta" if stream_format == "delta" else "")
         return await self._open_stream("GET", path, last_event_id=last_event_id, options=_read_options(options))
 
     async def _request(

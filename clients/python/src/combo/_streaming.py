@@ -97,7 +97,11 @@ class _StreamState:
         except pydantic.ValidationError:
             return UnknownEvent(event=event_name, id=event_id, data=payload)
         if isinstance(event, models.MessageEvent):
-            self.answer = event.data.answer
+            # `stream_format="delta"`: only the new text, and the whole answer on the last message.
+            if event.data.answer is not None:
+                self.answer = event.data.answer
+            elif event.data.delta is not None:
+                self.answer += event.data.delta
             if event.data.reference is not None:
                 self.reference = event.data.reference
         elif isinstance(event, models.ThinkingEvent) and event.data.phase == "accepted":
@@ -153,10 +157,12 @@ class Stream:
         trace_id: str | None = None,
         last_event_id: str | None = None,
         options: RequestOptions | None = None,
+        stream_format: str = "answer",
     ) -> None:
         self._client = client
         self._open_first = open_first
         self._options = options
+        self._stream_format = stream_format
         self._state = _StreamState(trace_id, last_event_id, client.max_stream_resumes)
         self.response: httpx.Response = self._open()
         """The HTTP response of the current connection (its headers: trace id, rate limit)."""
@@ -179,7 +185,7 @@ class Stream:
         if state.trace_id is None and self._open_first is not None:
             return self._open_first(state.last_event_id)
         assert state.trace_id is not None
-        return self._client._open_events(state.trace_id, state.last_event_id, self._options)
+        return self._client._open_events(state.trace_id, state.last_event_id, self._options, stream_format=self._stream_format)
 
     def _events(self) -> Generator[StreamEvent, None, None]:
         state = self._state
@@ -244,10 +250,12 @@ class AsyncStream:
         trace_id: str | None = None,
         last_event_id: str | None = None,
         options: RequestOptions | None = None,
+        stream_format: str = "answer",
     ) -> None:
         self._client = client
         self._open_first = open_first
         self._options = options
+        self._stream_format = stream_format
         self._state = _StreamState(trace_id, last_event_id, client.max_stream_resumes)
         self.response: httpx.Response | None = None
         self._iterator: AsyncGenerator[StreamEvent, None] = self._events()
@@ -276,7 +284,7 @@ class AsyncStream:
         if state.trace_id is None and self._open_first is not None:
             return await self._open_first(state.last_event_id)
         assert state.trace_id is not None
-        return await self._client._open_events(state.trace_id, state.last_event_id, self._options)
+        return await self._client._open_events(state.trace_id, state.last_event_id, self._options, stream_format=self._stream_format)
 
     async def _events(self) -> AsyncGenerator[StreamEvent, None]:
         state = self._state

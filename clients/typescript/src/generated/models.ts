@@ -376,8 +376,10 @@ export interface MessageEvent {
 export interface StreamEventMessage {
   /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
   timestamp: string;
-  /** the whole answer so far of the current model step (not a delta) */
-  answer: string;
+  /** the whole answer so far of the current model step; always there with `stream_format: answer` (the default). With `delta`: only on the last message (the whole answer) and on a message that replaces the text (a new model step) */
+  answer?: string;
+  /** `stream_format: delta` only: the text to append to the answer so far; the message then carries no `answer` */
+  delta?: string;
   /** on the last message only */
   reference?: Reference[];
 }
@@ -444,6 +446,11 @@ export interface CompletionRequest {
    * @default false
    */
   stream?: boolean;
+  /**
+   * how `message` events carry the answer: `answer` (default), the whole answer so far in every one; `delta`, only the new text (`delta`), the last `message` before `done` carrying the whole `answer`. Also a query parameter of GET …/events
+   * @default "answer"
+   */
+  stream_format?: 'answer' | 'delta';
   /**
    * `true`: answer at once with HTTP 202 `RunAccepted` (not with `stream`); the run goes on whatever the client does, and is followed with its links
    * @default false

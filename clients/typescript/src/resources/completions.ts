@@ -107,7 +107,9 @@ export class Completions extends CompletionsBase {
   /**
    * Ask the agent with a streamed reply: `for await (const event of stream)` gives the typed events,
    * `await stream.final()` the outcome. A dropped connection is resumed (Last-Event-ID), each event
-   * is seen once and in order. Rejects at once when the service refuses the request.
+   * is seen once and in order. Rejects at once when the service refuses the request. With
+   * `stream_format: 'delta'` each `message` event carries only the new text (`data.delta`), the last
+   * one the whole answer; `final().answer` is the whole answer either way.
    * `POST /v1/combo/agents/{agent_id}/completions` with `stream: true`
    */
   stream(agentId: string, params: CompletionStreamParams, options: RequestOptions = {}): APIPromise<CompletionStream> {
@@ -119,7 +121,9 @@ export class Completions extends CompletionsBase {
       (position) => {
         if (position.traceId === undefined)
           return client.openStream({ method: 'POST', path, body: { ...params, stream: true } }, requestOptions);
-        const eventsPath = `/v1/combo/completions/${encodeURIComponent(position.traceId)}/events`;
+        // Resumed in the format asked for: the events after the last one received, as it would have sent them.
+        const format = params.stream_format === 'delta' ? '?stream_format=delta' : '';
+        const eventsPath = `/v1/combo/completions/${encodeURIComponent(position.traceId)}/events${format}`;
         const headers: Record<string, string> = position.lastEventId ? { 'last-event-id': position.lastEventId } : {};
         return client.openStream({ method: 'GET', path: eventsPath, headers }, options);
       },

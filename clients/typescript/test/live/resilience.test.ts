@@ -76,6 +76,32 @@ describe('streams resume', () => {
     proxy = undefined;
   });
 
+  test('a delta stream cut mid-answer resumes in delta mode: final() gives the whole answer', async () => {
+    proxy = await startProxy(BASE_URL, async (ctx) => {
+      const upstream = await ctx.forward();
+      // Cut after the first message events: the resume goes on with the deltas after them.
+      if (isStreamPost(ctx) && ctx.index === 0) cutAfter(upstream, ctx, 5);
+      else ctx.pass(upstream);
+    });
+    const viaProxy = newClient({ baseURL: proxy.url });
+    const session = await client.sessions.create(agent.agent_id);
+    const stream = await viaProxy.completions.stream(agent.agent_id, {
+      session_id: session.session_id,
+      question: 'Resume my deltas [slow]',
+      stream_format: 'delta',
+    });
+    const messages: Array<{ answer?: string; delta?: string }> = [];
+    for await (const event of stream) if (event.event === 'message') messages.push(event.data);
+    expect(stream.resumes).toBe(1);
+    const resume = proxy.requests[1]!;
+    expect(resume.url).toBe(`/v1/combo/completions/${stream.traceId}/events?stream_format=delta`);
+    expect(messages.slice(0, -1).every((m) => m.answer === undefined && typeof m.delta === 'string')).toBe(true);
+    expect(messages.at(-1)!.answer).toBe('Echo: Resume my deltas [slow]');
+    expect((await stream.final()).answer).toBe('Echo: Resume my deltas [slow]');
+    await proxy.close();
+    proxy = undefined;
+  });
+
   test('a stream cut before any event repeats the POST with its Idempotency-Key and attaches to the same run', async () => {
     proxy = await startProxy(BASE_URL, async (ctx) => {
       const upstream = await ctx.forward();

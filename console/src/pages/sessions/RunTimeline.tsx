@@ -125,7 +125,7 @@ function Summary({ entry }: { entry: Entry }) {
       return (
         <>
           {entry.count > 1 && <span className="muted">{entry.count} updates, the last: </span>}
-          <span className="sess-event-text">{clip(event.data.answer) || '(empty)'}</span>
+          <span className="sess-event-text">{clip(event.data.answer ?? event.data.delta ?? '') || '(empty)'}</span>
         </>
       );
     case 'error':

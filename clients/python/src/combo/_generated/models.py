@@ -499,8 +499,10 @@ class MessageEvent(BaseModel):
 class StreamEventMessage(BaseModel):
     timestamp: str
     """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
-    answer: str
-    """the whole answer so far of the current model step (not a delta)"""
+    answer: str | None = None
+    """the whole answer so far of the current model step; always there with `stream_format: answer` (the default). With `delta`: only on the last message (the whole answer) and on a message that replaces the text (a new model step)"""
+    delta: str | None = None
+    """`stream_format: delta` only: the text to append to the answer so far; the message then carries no `answer`"""
     reference: list[Reference] | None = None
     """on the last message only"""
 
@@ -566,6 +568,8 @@ class CompletionRequest(BaseModel):
     """the user message"""
     stream: bool | None = None
     """`true`: a text/event-stream reply (see the description)"""
+    stream_format: Literal["answer", "delta"] | str | None = None
+    """how `message` events carry the answer: `answer` (default), the whole answer so far in every one; `delta`, only the new text (`delta`), the last `message` before `done` carrying the whole `answer`. Also a query parameter of GET …/events"""
     background: bool | None = None
     """`true`: answer at once with HTTP 202 `RunAccepted` (not with `stream`); the run goes on whatever the client does, and is followed with its links"""
     multitask_strategy: Literal["reject", "enqueue", "interrupt", "rollback"] | str | None = None

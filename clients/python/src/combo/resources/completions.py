@@ -17,6 +17,7 @@ from .._streaming import AsyncStream, Stream
 from .._types import NOT_GIVEN, NotGiven, RequestOptions, path_segment, strip_not_given
 
 MultitaskStrategy = Literal["reject", "enqueue", "interrupt", "rollback"]
+StreamFormat = Literal["answer", "delta"]
 _ENDED = ("completed", "failed", "canceled")
 # After its `done` event a run's record is written at once; this bounds the wait for it.
 _RECORD_WAIT_SECONDS = 30.0
@@ -29,7 +30,7 @@ def _body(
     route: str | NotGiven,
     attachments: list[str] | NotGiven,
     context_ids: list[str] | NotGiven,
-    **flags: bool,
+    **flags: bool | str,
 ) -> dict[str, Any]:
     # The keyword arguments of create() and stream(): the CompletionRequest fields but `stream`
     # and `background`, which those methods set (a test holds them to the schema).
@@ -189,20 +190,24 @@ class Completions(SyncAPIResource):
         route: str | NotGiven = NOT_GIVEN,
         attachments: list[str] | NotGiven = NOT_GIVEN,
         context_ids: list[str] | NotGiven = NOT_GIVEN,
+        stream_format: StreamFormat = "answer",
         options: RequestOptions | None = None,
     ) -> Stream:
         """Asks the agent and answers its event stream (iterate it; `final()` for the result).
 
         The request carries one Idempotency-Key: if the connection drops before the first event,
         the same request is sent again and attaches to the same run; after it, the run's events
-        are read on from the last one received.
+        are read on from the last one received. `stream_format="delta"`: each `message` event carries
+        only the new text (`data.delta`), the last one the whole answer; `final().answer` is the
+        whole answer either way.
         """
-        body = _body(session_id, question, multitask_strategy, route, attachments, context_ids, stream=True)
+        body = _body(session_id, question, multitask_strategy, route, attachments, context_ids, stream=True, stream_format=stream_format)
         opts = _stream_options(options)
         return Stream(
             self._client,
             lambda last: self._client._open_stream("POST", _path(agent_id), body=body, last_event_id=last, options=opts),
             options=options,
+            stream_format=stream_format,
         )
 
 
@@ -327,15 +332,17 @@ class AsyncCompletions(AsyncAPIResource):
         route: str | NotGiven = NOT_GIVEN,
         attachments: list[str] | NotGiven = NOT_GIVEN,
         context_ids: list[str] | NotGiven = NOT_GIVEN,
+        stream_format: StreamFormat = "answer",
         options: RequestOptions | None = None,
     ) -> AsyncStream:
         """Asks the agent and answers its event stream: `async with client.completions.stream(...) as stream`."""
-        body = _body(session_id, question, multitask_strategy, route, attachments, context_ids, stream=True)
+        body = _body(session_id, question, multitask_strategy, route, attachments, context_ids, stream=True, stream_format=stream_format)
         opts = _stream_options(options)
         return AsyncStream(
             self._client,
             lambda last: self._client._open_stream("POST", _path(agent_id), body=body, last_event_id=last, options=opts),
             options=options,
+            stream_format=stream_format,
         )
 
 
