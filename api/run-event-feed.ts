@@ -109,7 +109,8 @@ export function createRunEventFeed(store: Pick<RunEventStore, 'read'>, { pollMs,
           ended: false,
         };
         follows.set(traceId, created);
-        void read(created);
+        // read() survives the store's failures itself: what gets here is a fault of its own.
+        read(created).catch((err: unknown) => log.error('a run stream reader stopped', { trace_id: traceId, error: String(err) }));
         follow = created;
       }
       follow.listeners++;
