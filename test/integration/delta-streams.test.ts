@@ -1,4 +1,5 @@
 import { startTestApi, type TestApi } from '../support/api';
+import { eventually } from '../support/consumer';
 import { streamedAnswer } from '../support/scripted-chat';
 import { ScriptedUpstream } from '../support/scripted-upstream';
 import { readSse, type SseEvent } from '../support/sse';
@@ -182,8 +183,11 @@ describe('delta streams', () => {
         body: { session_id: await newSession(), question: 'Why deltas?', background: true },
       });
       traceId = started.json.data.trace_id;
-      const leaving = follow(traceId, '?stream_format=delta', undefined, { stopAfter: 2 });
       const listeners = Array.from({ length: LISTENERS }, (_, i) => follow(traceId, i % 2 ? '?stream_format=delta' : ''));
+      // The leaving client comes once the run's reader has started for a listener that stays: a
+      // reader whose last listener left stops, and a later listener would start another.
+      await eventually(async () => (found.length > 0 ? true : undefined));
+      const leaving = follow(traceId, '?stream_format=delta', undefined, { stopAfter: 2 });
       const all = await Promise.all(listeners);
       expect((await leaving).events).toHaveLength(2);
       const ids = all[0]!.events.map((e) => e.id);
