@@ -6,11 +6,18 @@ import { Client, Connection } from '@temporalio/client';
 import { MongoClient } from 'mongodb';
 import { randomToken } from '../common/ids';
 import { bareOneActivityWorkflow } from './bare-workflow';
+import { printProfile, type TimedRequest } from './completion-profile';
 import { envelopePoster, freePort, percentile, ratio, startProcess, startServer, stopServer } from './load';
 
 const ROUNDS = Number(process.env.BENCH_COMPLETION_ROUNDS ?? 3);
 const PER_ROUND = Number(process.env.BENCH_COMPLETIONS_PER_ROUND ?? 40);
 const SESSIONS = 8;
+/** Clients driving completions (each its own session) and bare round trips side by side, for the throughput rows. */
+const CONCURRENT_CLIENTS = Number(process.env.BENCH_CONCURRENT_CLIENTS ?? 50);
+/** Requests each of those clients makes, one after another. */
+const CONCURRENT_PER_CLIENT = Number(process.env.BENCH_CONCURRENT_PER_CLIENT ?? 4);
+/** Requests of each kind whose Temporal histories are read back for the profile (the last ones of the run). */
+const PROFILED = Number(process.env.BENCH_COMPLETION_PROFILED ?? 20);
 
 /** An OpenAI-compatible model that answers at once: a fixed answer, as JSON or as a short stream. */
 export async function startInstantModel() {
@@ -89,6 +96,7 @@ export async function benchCompletions(): Promise<void> {
   const bareWorker = await startProcess(join(__dirname, 'bare-worker.js'), { ...env, TEMPORAL_TASK_QUEUE: bareQueue }, 'ready');
   const api = await startServer(join(__dirname, '..', 'api', 'main.js'), env, `${base}/health`);
   const worker = await startProcess(join(__dirname, '..', 'workers', 'main.js'), { ...env, LOG_LEVEL: 'info' }, 'worker running');
+  const extraWorkers: Awaited<ReturnType<typeof startProcess>>[] = [];
   try {
     const agent = await post('/combo/agents', { name: 'bench', instructions: 'Answer briefly.' });
     const sessions: string[] = [];
@@ -100,20 +108,28 @@ export async function benchCompletions(): Promise<void> {
       await client.workflow.execute(bareOneActivityWorkflow, { taskQueue: bareQueue, workflowId: `bench-bare-${suffix}-${turn++}` });
       return performance.now() - started;
     };
-    const completion = async () => {
+    const jsonProfile: TimedRequest[] = [];
+    const streamProfile: TimedRequest[] = [];
+    const keep = (into: TimedRequest[], request: TimedRequest) => {
+      into.push(request);
+      if (into.length > PROFILED) into.shift();
+    };
+    const completion = async (sessionId = sessions[turn++ % SESSIONS]!) => {
+      const sentAt = Date.now();
       const started = performance.now();
-      await post(`/combo/agents/${agent.agent_id}/completions`, {
-        session_id: sessions[turn++ % SESSIONS],
-        question: 'What is the answer?',
-      });
-      return performance.now() - started;
+      const reply = await post(`/combo/agents/${agent.agent_id}/completions`, { session_id: sessionId, question: 'What is the answer?' });
+      const took = performance.now() - started;
+      keep(jsonProfile, { traceId: reply.trace_id!, sessionId, sentAt, marks: {}, answeredAt: Date.now() });
+      return took;
     };
     const streamed = async () => {
+      const sessionId = sessions[turn++ % SESSIONS]!;
+      const sentAt = Date.now();
       const started = performance.now();
       const res = await fetch(`${base}/combo/agents/${agent.agent_id}/completions`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ session_id: sessions[turn++ % SESSIONS], question: 'What is the answer?', stream: true }),
+        body: JSON.stringify({ session_id: sessionId, question: 'What is the answer?', stream: true }),
       });
       const reader = res.body!.getReader();
       const decoder = new TextDecoder();
@@ -126,7 +142,10 @@ export async function benchCompletions(): Promise<void> {
         if (Number.isNaN(firstEvent) && text.includes('\nevent: ')) firstEvent = performance.now() - started;
       }
       if (!text.includes('event: done')) throw new Error(`stream ended without done: ${text.slice(-300)}`);
-      return { firstEvent, total: performance.now() - started };
+      const total = performance.now() - started;
+      const traceId = /^id: (trc_[A-Za-z0-9]+):/m.exec(text)![1]!;
+      keep(streamProfile, { traceId, sessionId, sentAt, marks: { 'client: first SSE event': firstEvent }, answeredAt: Date.now() });
+      return { firstEvent, total };
     };
 
     // Warm-up: bundles, connections and caches on every path.
@@ -159,9 +178,49 @@ export async function benchCompletions(): Promise<void> {
     console.log(`| non-streaming completion (HTTP request to reply) | ${ms(j.p50)} | ${ms(j.p99)} |`);
     console.log(`| streaming: time to first SSE event | ${ms(f.p50)} | ${ms(f.p99)} |`);
     console.log(`| streaming: time to \`done\` | ${ms(t.p50)} | ${ms(t.p99)} |`);
-    console.log(`\nratio non-streaming p50 / bare p50: **${ratio(j.p50, b.p50)}** (target ≤ 1.3)`);
-    console.log(`ratio first SSE event p50 / bare p50: ${ratio(f.p50, b.p50)}`);
+    console.log(`\nratio non-streaming p50 / bare p50: **${ratio(j.p50, b.p50)}** (target ≤ 1.0, aim ≤ 0.7)`);
+    console.log(`ratio first SSE event p50 / bare p50: **${ratio(f.p50, b.p50)}** (target ≤ 0.2, aim ≤ 0.1)`);
+    await printProfile(client, 'where a JSON completion’s time goes', jsonProfile);
+    await printProfile(client, 'where a streamed completion’s time goes', streamProfile);
+
+    // Throughput: CONCURRENT_CLIENTS clients at once, each with its own session, against as many
+    // clients running bare round trips; then again with a second worker process of each kind.
+    const concurrentSessions: string[] = [];
+    for (let i = 0; i < CONCURRENT_CLIENTS; i++)
+      concurrentSessions.push((await post(`/combo/agents/${agent.agent_id}/sessions`, {})).session_id!);
+    const perSecond = async (one: (client: number) => Promise<unknown>) => {
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: CONCURRENT_CLIENTS }, async (_, c) => {
+          for (let i = 0; i < CONCURRENT_PER_CLIENT; i++) await one(c);
+        }),
+      );
+      return (CONCURRENT_CLIENTS * CONCURRENT_PER_CLIENT) / ((performance.now() - started) / 1000);
+    };
+    const throughput = async () => {
+      const bareRate = await perSecond(() => bareRoundTrip());
+      const completionRate = await perSecond((c) => completion(concurrentSessions[c]!));
+      return { bareRate, completionRate };
+    };
+    const one = await throughput();
+    extraWorkers.push(await startProcess(join(__dirname, 'bare-worker.js'), { ...env, TEMPORAL_TASK_QUEUE: bareQueue }, 'ready'));
+    extraWorkers.push(await startProcess(join(__dirname, '..', 'workers', 'main.js'), { ...env, LOG_LEVEL: 'info' }, 'worker running'));
+    const two = await throughput();
+    console.log(
+      `\n## completions throughput (${CONCURRENT_CLIENTS} concurrent clients × ${CONCURRENT_PER_CLIENT} requests each, each client its own session)\n`,
+    );
+    console.log('| workers | bare round trips/s | JSON completions/s | ratio (target ≥ 1.0) |');
+    console.log('|---|---|---|---|');
+    for (const [workers, r] of [
+      [1, one],
+      [2, two],
+    ] as const)
+      console.log(
+        `| ${workers} | ${r.bareRate.toFixed(1)} | ${r.completionRate.toFixed(1)} | **${ratio(r.completionRate, r.bareRate)}** |`,
+      );
+    console.log('\n(2 workers on this 2-core machine share its CPUs with the API, Temporal and the store: contention, not scaling.)');
   } finally {
+    for (const extra of extraWorkers) await stopServer(extra);
     await stopServer(worker);
     await stopServer(api);
     await stopServer(bareWorker);
