@@ -96,8 +96,13 @@ const runOwner = (tenantId: string, run: Pick<CompletionRun, 'session_id' | 'age
 const CLOSING_RUN_WAIT_MS = 5_000;
 /** How long a cancel waits for the run to record its end before it answers with the run as it is. */
 const CANCEL_WAIT_MS = 15_000;
-/** How often a queued run's waiters look whether it has started. */
+/**
+ * How often a queued run's waiters look whether it has started, at most. A run just admitted has its
+ * workflow's start issued but maybe not done yet (admission does not wait for it): the first looks
+ * come sooner, from NOT_STARTED_FIRST_POLL_MS on, doubling.
+ */
 const QUEUED_POLL_MS = 250;
+const NOT_STARTED_FIRST_POLL_MS = 10;
 /**
  * How long one call of a run's result() lasts before a fresh one follows: the SDK adds an abort
  * listener to the call's signal for each of its long polls (one each 20 s or so) and never removes
@@ -151,8 +156,13 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
    * that run; a client may ask again right after `done`, while the answered run is still closing, so
    * when every earlier run has recorded its end the session waits a moment for them to close.
    */
-  async function submit(input: CompletionInput, strategy: MultitaskStrategy, signal?: AbortSignal): Promise<Omit<StartedRun, 'input'>> {
-    const unended = await completionRuns.unendedRun(input.tenantId, input.sessionId, input.traceId);
+  async function submit(
+    input: CompletionInput,
+    strategy: MultitaskStrategy,
+    unendedRun: ReturnType<CompletionRunStore['unendedRun']>,
+    signal?: AbortSignal,
+  ): Promise<Omit<StartedRun, 'input'>> {
+    const unended = await unendedRun;
     // An agent task's run goes round the session's workflow, which cannot queue behind or cancel it.
     if (unended && unended.kind !== 'chat') {
       throw conflict(`session ${input.sessionId} has an agent task's run going (${unended.traceId}); wait for it to finish`, {
@@ -192,6 +202,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     { signal, deadline }: WaitBounds,
   ): Promise<{ outcome?: CompletionOutcome; error?: unknown } | null> {
     const handle = temporal.workflow.getHandle<(input: CompletionInput) => Promise<CompletionOutcome>>(completionWorkflowId(traceId));
+    let notStartedPollMs = NOT_STARTED_FIRST_POLL_MS;
     while (!signal?.aborted && Date.now() < deadline) {
       const attempt = new AbortController();
       const signals = signal ? [signal, attempt.signal] : [attempt.signal];
@@ -204,7 +215,8 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         // Queued, or handed to a session no worker has taken up yet: its workflow is still to come.
         const run = await completionRuns.get(tenantId, traceId).catch(() => null);
         if (!run || ENDED_STATUSES.includes(run.status)) return { error: err };
-        await pause(Math.min(QUEUED_POLL_MS, deadline - Date.now()), signal);
+        await pause(Math.min(notStartedPollMs, deadline - Date.now()), signal);
+        notStartedPollMs = Math.min(QUEUED_POLL_MS, notStartedPollMs * 2);
       } finally {
         clearTimeout(attemptTimer);
       }
@@ -226,6 +238,9 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     requested: { by: string; hash: string },
     signal?: AbortSignal,
   ): Promise<StartedRun> {
+    // Read beside the input, not after it: a request's reads before its hand-over go side by side.
+    const unendedRun = completionRuns.unendedRun(tenantId, body.session_id, traceId);
+    unendedRun.catch(() => undefined);
     const [input, agent] = await Promise.all([
       prepareCompletionInput(deps, {
         traceId,
@@ -267,7 +282,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       });
     let submitted: Omit<StartedRun, 'input'>;
     try {
-      [, submitted] = await Promise.all([recorded, submit(input, body.multitask_strategy ?? agent.multitask_strategy, signal)]);
+      [, submitted] = await Promise.all([recorded, submit(input, body.multitask_strategy ?? agent.multitask_strategy, unendedRun, signal)]);
     } catch (err) {
       await recorded.then(() => completionRuns.discard(traceId)).catch(() => undefined);
       throw err;

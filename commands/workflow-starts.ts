@@ -1,6 +1,8 @@
 import {
   type Client,
+  isGrpcDeadlineError,
   ScheduleOverlapPolicy,
+  WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
   WorkflowIdReusePolicy,
   WorkflowUpdateRPCTimeoutOrCancelledError,
@@ -31,7 +33,14 @@ import {
   sessionRunsWorkflowId,
 } from '../common/workflow-ids';
 import { agentTaskWorkflow, COMPLETION_BACKSTOP_MARGIN_MS, PREPARE_BOUND_MS } from '../workflows/agent-task';
-import { type Admission, admitRun, type RunSubmission, sessionRunsWorkflow, submitRun } from '../workflows/session-runs';
+import {
+  type Admission,
+  type RunSubmission,
+  sessionRunsWorkflow,
+  type SessionRunsState,
+  submitRun,
+  takeRun,
+} from '../workflows/session-runs';
 import { boundedCalls, type WaitBounds } from './temporal-waits';
 import { documentIngestWorkflow, type IngestInput } from '../workflows/document-ingest';
 import { MAINTENANCE_RUN_BOUND_MS, maintenanceWorkflow } from '../workflows/maintenance';
@@ -126,11 +135,14 @@ export async function startDocumentIngest(client: Client, taskQueue: string, inp
 }
 
 /**
- * Hands a completion to its session's workflow (signal-with-start: durable at once, the workflow
- * started if the session has none), then asks what became of it: started, queued, or refused by
- * `reject`. null when no answer came by `bounds.deadline` (no worker polling) or its caller left
- * first: the run is taken when a worker comes. The hand-over itself is not cut short by the caller
- * leaving (its run's record goes with it).
+ * Hands a completion to its session's workflow and answers what became of it: started, queued, or
+ * refused by `reject`. One update-with-start (`takeRun`), answered in one workflow task of the
+ * session (the workflow started if the session has none); it does not wait for the run's own
+ * workflow to have started. null when no answer came by `bounds.deadline` (no worker polling) or
+ * its caller left first: the run is then handed over with signal-with-start as well, durable at
+ * once (an update is held in the server's memory only until a worker takes it), and is taken when
+ * a worker comes. The hand-over itself is not cut short by the caller leaving (its run's record
+ * goes with it).
  */
 export async function submitCompletion(
   client: Client,
@@ -139,20 +151,25 @@ export async function submitCompletion(
   bounds: WaitBounds,
 ): Promise<Admission | null> {
   const { input } = submission;
-  const handle = await client.workflow.signalWithStart(sessionRunsWorkflow, {
+  const start = {
     workflowId: sessionRunsWorkflowId(input.sessionId),
     taskQueue,
-    args: [{ tenantId: input.tenantId, agentId: input.agentId, sessionId: input.sessionId, queue: [] }],
-    signal: submitRun,
-    signalArgs: [{ ...submission, backstopMarginMs: RUN_BACKSTOP_MARGIN_MS }],
+    args: [{ tenantId: input.tenantId, agentId: input.agentId, sessionId: input.sessionId, queue: [] }] as [SessionRunsState],
     // Found by SessionId beside its runs; its TraceId is its own id, so a run's trace finds the run alone.
     typedSearchAttributes: completionSearchAttributes({ ...input, traceId: sessionRunsWorkflowId(input.sessionId) }),
-  });
+  };
+  const handedOver: RunSubmission = { ...submission, backstopMarginMs: RUN_BACKSTOP_MARGIN_MS };
   try {
-    return await boundedCalls(client, bounds, () => handle.executeUpdate(admitRun, { args: [input.traceId] }));
+    return await boundedCalls(client, bounds, () =>
+      client.workflow.executeUpdateWithStart(takeRun, {
+        args: [handedOver],
+        startWorkflowOperation: new WithStartWorkflowOperation(sessionRunsWorkflow, { ...start, workflowIdConflictPolicy: 'USE_EXISTING' }),
+      }),
+    );
   } catch (err) {
-    if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || bounds.signal?.aborted) return null;
-    throw err;
+    if (!(err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) && !bounds.signal?.aborted && !isGrpcDeadlineError(err)) throw err;
+    await client.workflow.signalWithStart(sessionRunsWorkflow, { ...start, signal: submitRun, signalArgs: [handedOver] });
+    return null;
   }
 }
 

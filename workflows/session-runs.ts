@@ -27,10 +27,13 @@ import { completionWorkflow } from './completion';
  * one at a time, in order, each as a child workflow of its own (`completion-<trace_id>`), and
  * applies each request's multitask strategy.
  *
- * The API hands it a run with signal-with-start (`submitRun`): durable at once, whether or not a
- * worker is polling. It then asks, with the `admitRun` update, what became of it (started, queued,
- * or refused by `reject`); a request that cannot wait for the answer (no worker) still has its run
- * taken when a worker comes.
+ * The API hands it a run with update-with-start (`takeRun`), which answers as soon as the run's
+ * fate is known: refused by `reject`, queued, or its workflow's start issued (in the same workflow
+ * task: one round trip through the worker). A request that gets no answer in time (no worker) or
+ * whose client leaves hands the run over again with signal-with-start (`submitRun`), durable at
+ * once: the run is taken when a worker comes, once whichever arrives first. Before `takeRun`, the
+ * API sent `submitRun`, then asked with the `admitRun` update, which waited for the run's workflow
+ * to have started; both stay for requests of API processes from before.
  */
 
 export interface SessionRunsState {
@@ -62,6 +65,11 @@ interface SessionRunsView {
 }
 
 export const submitRun = defineSignal<[RunSubmission]>('submitRun');
+/**
+ * Takes a run as `submitRun` does and answers once its fate is known: refused, queued, or running
+ * (its workflow's start issued; `runId` null until it has started, which is not waited for).
+ */
+export const takeRun = defineUpdate<Admission, [RunSubmission]>('takeRun');
 /** What became of a submitted run; waits until it has started when nothing was ahead of it. */
 export const admitRun = defineUpdate<Admission, [string]>('admitRun');
 /** Removes a queued run, recording it cancelled; false when it is not queued (any more). */
@@ -107,7 +115,8 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
     }
   }
 
-  setHandler(submitRun, async ({ input, strategy, backstopMarginMs: margin, closingGraceMs }) => {
+  /** What submitRun and takeRun do with a run: a run given twice (signal and update) is taken once. */
+  async function take({ input, strategy, backstopMarginMs: margin, closingGraceMs }: RunSubmission): Promise<void> {
     if (outcomes.has(input.traceId)) return;
     outcomes.set(input.traceId, 'pending');
     if (strategy === 'reject' && busyWith() !== null && closingGraceMs > 0) await condition(() => busyWith() === null, closingGraceMs);
@@ -122,6 +131,23 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
     if (strategy === 'interrupt' || strategy === 'rollback') await cancelEarlierRuns(strategy === 'rollback');
     queue.push(going !== null ? { ...input, refreshHistory: true } : input);
     outcomes.set(input.traceId, 'taken');
+  }
+
+  setHandler(submitRun, take);
+
+  /** Settles once the run's fate is known: refused, queued, or running (or over), its workflow's start issued. */
+  const decided = (traceId: string) =>
+    condition(() => (outcomes.get(traceId) ?? 'pending') !== 'pending' && !(current === null && queue[0]?.traceId === traceId));
+
+  setHandler(takeRun, async (submission) => {
+    const { traceId } = submission.input;
+    await take(submission);
+    await decided(traceId);
+    const outcome = outcomes.get(traceId)!;
+    if (typeof outcome === 'object') return { status: 'rejected', busyWith: outcome.rejected };
+    const workflowId = completionWorkflowId(traceId);
+    if (queue.some((q) => q.traceId === traceId)) return { status: 'queued', workflowId, runId: null };
+    return { status: 'running', workflowId, runId: current?.input.traceId === traceId ? current.runId : null };
   });
 
   setHandler(admitRun, async (traceId) => {
