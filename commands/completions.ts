@@ -241,20 +241,26 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     // Read beside the input, not after it: a request's reads before its hand-over go side by side.
     const unendedRun = completionRuns.unendedRun(tenantId, body.session_id, traceId);
     unendedRun.catch(() => undefined);
+    // The agent is read once: the input is built from it, and its multitask strategy applies.
+    const agentRead = deps.agents.get(tenantId, agentId);
+    agentRead.catch(() => undefined);
     const [input, agent] = await Promise.all([
-      prepareCompletionInput(deps, {
-        traceId,
-        tenantId,
-        agentId,
-        sessionId: body.session_id,
-        question: body.question,
-        // A background run streams its model's answer into its events, for whoever follows it.
-        stream: body.stream || body.background,
-        route: body.route,
-        attachments: body.attachments,
-        contextIds: body.context_ids,
-      }),
-      deps.agents.get(tenantId, agentId),
+      prepareCompletionInput(
+        { ...deps, agents: { get: () => agentRead } },
+        {
+          traceId,
+          tenantId,
+          agentId,
+          sessionId: body.session_id,
+          question: body.question,
+          // A background run streams its model's answer into its events, for whoever follows it.
+          stream: body.stream || body.background,
+          route: body.route,
+          attachments: body.attachments,
+          contextIds: body.context_ids,
+        },
+      ),
+      agentRead,
     ]);
     // The run's record and its submission go together; a refused submission removes the record. A
     // trace id recorded already is a second request racing with the same Idempotency-Key.
