@@ -199,7 +199,7 @@ export async function benchCompletions(): Promise<void> {
     };
     const throughput = async () => {
       const bareRate = await perSecond(() => bareRoundTrip());
-      const completionRate = await perSecond((c) => completion(concurrentSessions[c]!));
+      const completionRate = await perSecond((c) => completion(concurrentSessions[c]));
       return { bareRate, completionRate };
     };
     const one = await throughput();
