@@ -71,7 +71,7 @@ export const submitRun = defineSignal<[RunSubmission]>('submitRun');
  */
 export const takeRun = defineUpdate<Admission, [RunSubmission]>('takeRun');
 /** What became of a submitted run; waits until it has started when nothing was ahead of it. */
-export const admitRun = defineUpdate<Admission, [string]>('admitRun');
+const admitRun = defineUpdate<Admission, [string]>('admitRun');
 /** Removes a queued run, recording it cancelled; false when it is not queued (any more). */
 export const cancelQueuedRun = defineUpdate<boolean, [string]>('cancelQueuedRun');
 /** What the session runs now and has queued (for operators: `temporal workflow query --type sessionRuns`). */
