@@ -1,11 +1,9 @@
 import {
   type Client,
-  isGrpcDeadlineError,
   ScheduleOverlapPolicy,
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
   WorkflowIdReusePolicy,
-  WorkflowUpdateRPCTimeoutOrCancelledError,
   type ScheduleOptionsStartWorkflowAction,
 } from '@temporalio/client';
 import type { OverlapPolicy } from '../common/schemas/cron';
@@ -166,8 +164,10 @@ export async function submitCompletion(
         startWorkflowOperation: new WithStartWorkflowOperation(sessionRunsWorkflow, { ...start, workflowIdConflictPolicy: 'USE_EXISTING' }),
       }),
     );
-  } catch (err) {
-    if (!(err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) && !bounds.signal?.aborted && !isGrpcDeadlineError(err)) throw err;
+  } catch {
+    // No answer in time, the caller gone, or the update refused by the server (the session's
+    // execution closing as it came: idle, or continuing as new): the signal is durable at once and
+    // starts the session again if it has closed. A failure of the signal too is the request's error.
     await client.workflow.signalWithStart(sessionRunsWorkflow, { ...start, signal: submitRun, signalArgs: [handedOver] });
     return null;
   }
