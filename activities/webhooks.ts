@@ -1,13 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { guardedFetch } from '../upstream/guarded-fetch';
-import { UnsafeUrlError } from '../common/net/url-guard';
-import { signPayload } from '../common/signature';
 import type { EventLog } from '../stores/event-log';
 import { presentEvent } from '../stores/event-log';
-import type { DeliveryEnvelope, DeliveryTarget, NewDelivery, WebhookStore } from '../stores/webhooks';
-
-/** The spec's consumer deadline: a 2xx must arrive within 2 seconds. */
-const CONSUMER_DEADLINE_MS = 2_000;
+import type { DeliveryEnvelope, NewDelivery, WebhookStore } from '../stores/webhooks';
+import { postDelivery } from '../upstream/webhook-post';
 
 export interface AttemptInput {
   deliveryId: string;
@@ -23,26 +18,6 @@ export interface AttemptResult {
   error: string | null;
 }
 
-function describeFailure(err: unknown): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${CONSUMER_DEADLINE_MS} ms`;
-  if (err instanceof UnsafeUrlError) return `URL refused: ${e.message}`;
-  return e.cause?.code ?? e.cause?.message ?? e.message ?? 'request failed';
-}
-
-/**
- * `sha256=<hex>` with the current secret; during a rotation's grace (checked now: a target read
- * earlier may be reused for a moment) also with the replaced one, `sha256=<new>,sha256=<old>`.
- */
-function signatureHeader(target: DeliveryTarget, timestamp: string, body: string): string {
-  const secrets = [
-    target.secret,
-    ...(target.previous && target.previous.validUntil.getTime() > Date.now() ? [target.previous.secret] : []),
-  ];
-  return secrets.map((secret) => signPayload(secret, timestamp, body)).join(',');
-}
-
-/** Activities that reach subscribers' HTTP endpoints (and record what happened in MongoDB). */
 /** How long a worker reuses a subscription's URL and secret by default: rotations and edits apply within this. */
 const TARGET_CACHE_MS = 2_000;
 
@@ -53,6 +28,7 @@ export interface WebhookActivityDeps {
   targetCacheMs?: number;
 }
 
+/** Activities that reach subscribers' HTTP endpoints (and record what happened in MongoDB). */
 export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls, targetCacheMs = TARGET_CACHE_MS }: WebhookActivityDeps) {
   const targets = new Map<string, { value: Awaited<ReturnType<WebhookStore['target']>>; until: number }>();
   async function target(tenantId: string, subscriptionId: string) {
@@ -66,55 +42,26 @@ export function createWebhookActivities({ webhooks, eventLog, allowPrivateUrls, 
   }
 
   return {
+    /**
+     * One attempt, sent unless the delivery log holds it already: a worker that died after recording
+     * it (or the dispatcher's batch, which made the first attempt before this workflow was started to
+     * take it over) is not sent again, and the recorded outcome is the answer.
+     */
     async attemptDelivery({ deliveryId, tenantId, subscriptionId, envelope, attempt }: AttemptInput): Promise<AttemptResult> {
+      const recorded = await webhooks.recordedAttempt(deliveryId, attempt);
+      if (recorded) return { ok: recorded.ok, statusCode: recorded.status_code, error: recorded.error };
       const destination = await target(tenantId, subscriptionId);
       if (!destination) throw ApplicationFailure.nonRetryable(`subscription ${subscriptionId} was deleted`, 'SubscriptionGone');
-      const body = JSON.stringify(envelope);
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      const started = Date.now();
-      let statusCode: number | null = null;
-      let error: string | null = null;
-      if (!destination.enabled) {
-        error = 'subscription disabled';
-      } else {
-        try {
-          // The address is checked as the connection is made: no second lookup between check and request.
-          const res = await guardedFetch(
-            destination.url,
-            {
-              method: 'POST',
-              redirect: 'manual',
-              signal: AbortSignal.timeout(CONSUMER_DEADLINE_MS),
-              headers: {
-                'content-type': 'application/json',
-                'user-agent': 'combo-webhooks/1',
-                'x-combo-signature': signatureHeader(destination, timestamp, body),
-                'x-combo-timestamp': timestamp,
-                'x-combo-event-id': envelope.event_id,
-                'x-combo-delivery-id': deliveryId,
-                'x-combo-attempt': String(attempt),
-              },
-              body,
-            },
-            { allowPrivate: allowPrivateUrls },
-          );
-          statusCode = res.status;
-          await res.body?.cancel();
-          if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}`;
-        } catch (err) {
-          error = describeFailure(err);
-        }
-      }
-      const ok = error === null;
+      const posted = await postDelivery(destination, { deliveryId, envelope, attempt }, { allowPrivateUrls });
       await webhooks.recordAttempt(deliveryId, {
         attempt,
-        at: new Date(started).toISOString(),
-        ok,
-        status_code: statusCode,
-        latency_ms: Date.now() - started,
-        error,
+        at: new Date(posted.startedAt).toISOString(),
+        ok: posted.ok,
+        status_code: posted.statusCode,
+        latency_ms: posted.latencyMs,
+        error: posted.error,
       });
-      return { ok, statusCode, error };
+      return { ok: posted.ok, statusCode: posted.statusCode, error: posted.error };
     },
 
     async deadLetter({ deliveryId }: { deliveryId: string }): Promise<void> {

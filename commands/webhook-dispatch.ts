@@ -8,6 +8,7 @@ import { presentEvent, type EventLog } from '../stores/event-log';
 import type { NewDelivery, WebhookStore } from '../stores/webhooks';
 import { replayProgressQuery, type webhookReplayWorkflow } from '../workflows/webhook-replay';
 import { replayWorkflowId } from '../common/workflow-ids';
+import { makeFirstAttempts } from './webhook-first-attempts';
 import { startDelivery, startReplay } from './workflow-starts';
 import { taskQueueOf } from '../common/task-queues';
 
@@ -21,7 +22,10 @@ export interface WebhookDispatchDeps {
 /** How long GET of a running replay waits for its count; a replay whose worker is busy or down answers null then. */
 const PROGRESS_QUERY_WAIT_MS = 2_000;
 
-/** Outbound webhooks: every (event, subscription) pair is delivered by its own workflow. */
+/**
+ * Outbound webhooks: recorded events' first attempts in batches, then each (event, subscription) pair
+ * that needs more by its own workflow; test events, dead-letter replays and historical replays by their workflow from the start.
+ */
 export function createWebhookDispatchCommands({ temporal, config, webhooks, eventLog }: WebhookDispatchDeps) {
   /** A running replay's deliveries started so far (a query of its workflow); null when it does not answer in time. */
   const startedSoFar = (handle: WorkflowHandle<typeof webhookReplayWorkflow>): Promise<number | null> =>
@@ -55,6 +59,29 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
       ),
     );
     return ids.map((id) => id.deliveryId);
+  }
+
+  /** The delivery workflow of a pair, from `firstAttempt` on (1: at once; n > 1: after the wait before attempt n). */
+  const startRetries = (d: { deliveryId: string; workflowId: string } & NewDelivery, firstAttempt: number) =>
+    startDelivery(temporal, taskQueue, d.workflowId, {
+      deliveryId: d.deliveryId,
+      tenantId: d.tenantId,
+      subscriptionId: d.subscriptionId,
+      envelope: d.envelope,
+      ...(firstAttempt > 1 ? { firstAttempt } : {}),
+      ...retrySchedule,
+    });
+
+  /**
+   * What a pair claimed before (by another dispatcher, or by this one before a crash) still needs:
+   * nothing, its workflow from attempt n on, or a later look while its claimer may still be at it.
+   */
+  async function settleClaimed(deliveryId: string): Promise<'done' | 'wait' | number> {
+    const progress = await webhooks.deliveryProgress(deliveryId);
+    if (!progress || progress.status !== 'pending') return 'done';
+    // Its first attempt failed: the schedule goes on in its workflow (started already, most often: then nothing changes).
+    if (progress.attemptCount > 0) return progress.attemptCount + 1;
+    return Date.now() - progress.createdAt.getTime() > config.WEBHOOK_BATCH_TAKEOVER_MS ? 1 : 'wait';
   }
 
   /** Records one delivery and starts it at once (a test event, a dead letter sent again); returns it as recorded. */
@@ -97,26 +124,49 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
     },
 
     /**
-     * Turns up to `batchSize` newly recorded events into one delivery workflow per matching
-     * subscription, then marks them dispatched; returns how many events it handled. Safe in several
-     * processes at once: delivery ids and workflow ids are derived from (event, subscription), so a
-     * pair is delivered once whoever gets there first.
+     * Delivers up to `batchSize` newly recorded events to every matching subscription, then marks
+     * them dispatched; returns how many events it handled. Each (event, subscription) pair's record
+     * is claimed by inserting it (the store's unique id: one process wins): the winner makes the
+     * first attempt in this batch, and a failed one goes on in the pair's delivery workflow, which
+     * carries the retry schedule. A pair found claimed already is settled from its record: retries
+     * handed to its workflow, or, claimed longer than WEBHOOK_BATCH_TAKEOVER_MS ago without an attempt (its
+     * dispatcher died mid-batch), taken over by its workflow from the first attempt. An event whose
+     * pairs are claimed by a dispatcher still at work stays queued for a later round.
      */
     async dispatchRecorded(batchSize: number): Promise<number> {
       const pending = await eventLog.undispatched(batchSize);
       if (pending.length === 0) return 0;
       // One read of each tenant's enabled subscriptions serves the whole batch.
       const byTenant = await webhooks.enabledByTenant([...new Set(pending.map((e) => e.tenant_id))]);
-      const wanted: NewDelivery[] = pending.flatMap((doc) => {
+      const wanted = pending.flatMap((doc) => {
         const envelope = presentEvent(doc);
         return (byTenant.get(doc.tenant_id) ?? [])
           .filter((s) => s.events.includes(doc.event) && s.createdAt <= doc.timestamp)
-          .map((s) => ({ tenantId: doc.tenant_id, subscriptionId: s.id, envelope }));
+          .map((s) => ({ eventId: doc._id, delivery: { tenantId: doc.tenant_id, subscriptionId: s.id, envelope } }));
       });
-      await deliver(wanted);
-      // Dequeued only after every start went through: a crash before this line re-dispatches, harmlessly.
-      await eventLog.markDispatched(pending.map((q) => q._id));
-      return pending.length;
+      const claims = await webhooks.claimDeliveries(wanted.map((w) => w.delivery));
+      const pairs = wanted.map((w, i) => ({ eventId: w.eventId, ...w.delivery, ...claims[i]! }));
+      const unsettled = new Set<string>();
+      const [failed, handedOver] = await Promise.all([
+        makeFirstAttempts(
+          pairs.filter((p) => p.created),
+          { webhooks, allowPrivateUrls: config.ALLOW_PRIVATE_URLS },
+        ),
+        Promise.all(
+          pairs
+            .filter((p) => !p.created)
+            .map(async (p) => {
+              const step = await settleClaimed(p.deliveryId);
+              if (step === 'wait') unsettled.add(p.eventId);
+              return typeof step === 'number' ? [{ ...p, firstAttempt: step }] : [];
+            }),
+        ).then((lists) => lists.flat()),
+      ]);
+      await Promise.all([...failed.map((d) => startRetries(d, 2)), ...handedOver.map((d) => startRetries(d, d.firstAttempt))]);
+      // Dequeued only once every pair is settled: a crash before this line dispatches the events again (see above).
+      const settled = pending.filter((e) => !unsettled.has(e._id));
+      await eventLog.markDispatched(settled.map((q) => q._id));
+      return settled.length;
     },
 
     /** Re-delivers the tenant's recorded events in a time range, as a workflow (WEBHOOK_REPLAY_TIMEOUT_MS). */

@@ -170,20 +170,45 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
     };
   };
 
-  /** Inserts the delivery records that do not exist yet (one write for many); returns ids in order. */
-  async function ensureDeliveries(list: NewDelivery[]): Promise<Array<{ deliveryId: string; workflowId: string }>> {
+  /**
+   * Inserts the delivery records that do not exist yet (one write for many); returns ids in order,
+   * each with whether this call created it. The store's unique `_id` decides: of several processes
+   * inserting the same pair at once, exactly one creates it.
+   */
+  async function insertDeliveries(list: NewDelivery[]): Promise<Array<{ deliveryId: string; workflowId: string; created: boolean }>> {
     const docs = list.map(newDeliveryDoc);
+    const existing = new Set<number>();
     if (docs.length > 0) {
       try {
         await deliveries.insertMany(docs, { ordered: false });
       } catch (err) {
-        const writeErrors = (err as { writeErrors?: Array<{ code: number }> }).writeErrors;
+        const writeErrors = (err as { writeErrors?: Array<{ code: number; index: number }> }).writeErrors;
         const onlyDuplicates = isDuplicateKey(err) && (!writeErrors || writeErrors.every((e) => e.code === 11000));
         if (!onlyDuplicates) throw err;
+        // A duplicate error without the list of writes: none of them is known to be new.
+        if (!writeErrors) docs.forEach((_, i) => existing.add(i));
+        else for (const e of writeErrors) existing.add(e.index);
       }
     }
-    return docs.map((d) => ({ deliveryId: d._id, workflowId: d.workflow_id }));
+    return docs.map((d, i) => ({ deliveryId: d._id, workflowId: d.workflow_id, created: !existing.has(i) }));
   }
+
+  /** Inserts the delivery records that do not exist yet (one write for many); returns ids in order. */
+  async function ensureDeliveries(list: NewDelivery[]): Promise<Array<{ deliveryId: string; workflowId: string }>> {
+    return (await insertDeliveries(list)).map(({ deliveryId, workflowId }) => ({ deliveryId, workflowId }));
+  }
+
+  /** Appends one attempt; the filter makes it idempotent per (delivery, attempt). */
+  const attemptWrite = (deliveryId: string, attempt: DeliveryAttempt) => ({
+    filter: { _id: deliveryId, 'attempts.attempt': { $ne: attempt.attempt } } as Filter<DeliveryDoc>,
+    update: {
+      $push: { attempts: { ...attempt, at: new Date(attempt.at) } },
+      $set: {
+        attempt_count: attempt.attempt,
+        ...(attempt.ok ? { status: 'delivered' as const, delivered_at: new Date(attempt.at) } : {}),
+      },
+    },
+  });
 
   return {
     /** Each tenant's enabled subscriptions: the event names they ask for and when they were created. */
@@ -297,15 +322,38 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
      * activity does not add an attempt.
      */
     async recordAttempt(deliveryId: string, attempt: DeliveryAttempt): Promise<void> {
-      await deliveries.updateOne(
-        { _id: deliveryId, 'attempts.attempt': { $ne: attempt.attempt } },
-        {
-          $push: { attempts: { ...attempt, at: new Date(attempt.at) } },
-          $set: {
-            attempt_count: attempt.attempt,
-            ...(attempt.ok ? { status: 'delivered' as const, delivered_at: new Date(attempt.at) } : {}),
-          },
-        },
+      const { filter, update } = attemptWrite(deliveryId, attempt);
+      await deliveries.updateOne(filter, update);
+    },
+
+    /**
+     * The delivery records of (event, subscription) pairs, created where missing: `created` says this
+     * call created the record, and with it the first attempt is this caller's to make.
+     */
+    claimDeliveries: insertDeliveries,
+
+    /** Where a delivery stands, by id: its status, how many attempts it made and when its record was created; null when gone. */
+    async deliveryProgress(deliveryId: string): Promise<{ status: Delivery['status']; attemptCount: number; createdAt: Date } | null> {
+      const doc = await deliveries.findOne({ _id: deliveryId }, { projection: { status: 1, attempt_count: 1, created_at: 1 } });
+      return doc ? { status: doc.status, attemptCount: doc.attempt_count, createdAt: doc.created_at } : null;
+    },
+
+    /** Attempt `attempt` of the delivery as recorded, or null when it was not recorded (yet). */
+    async recordedAttempt(deliveryId: string, attempt: number): Promise<DeliveryAttempt | null> {
+      const doc = await deliveries.findOne({ _id: deliveryId }, { projection: { attempts: 1 } });
+      const found = doc?.attempts.find((a) => a.attempt === attempt);
+      return found ? presentAttempt(found) : null;
+    },
+
+    /**
+     * Records the first attempts of many deliveries in one write (a batch of the dispatcher); like
+     * recordAttempt, a delivery that holds its first attempt already is left as it is.
+     */
+    async recordFirstAttempts(list: Array<{ deliveryId: string; attempt: DeliveryAttempt }>): Promise<void> {
+      if (list.length === 0) return;
+      await deliveries.bulkWrite(
+        list.map(({ deliveryId, attempt }) => ({ updateOne: attemptWrite(deliveryId, attempt) })),
+        { ordered: false },
       );
     },
 

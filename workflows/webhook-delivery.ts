@@ -17,6 +17,12 @@ export interface DeliveryInput {
    * histories of either kind replay alike.
    */
   retryDelaysMs?: number[];
+  /**
+   * The attempt this workflow begins with, after the wait that precedes it: 2 when the dispatcher's
+   * batch made the first attempt and it failed (the workflow then carries the retry schedule only).
+   * Absent: 1, at once.
+   */
+  firstAttempt?: number;
 }
 
 export interface DeliveryOutcome {
@@ -61,9 +67,12 @@ export async function webhookDeliveryWorkflow(input: DeliveryInput): Promise<Del
   // Runs started before the bound existed retried without end.
   const isBounded = patched(INFRA_RETRY_PATCH);
   const { attemptDelivery, deadLetter } = isBounded ? bounded : unbounded;
-  const { retryDelaysMs: _retryDelaysMs, ...delivery } = input;
+  const { retryDelaysMs: _retryDelaysMs, firstAttempt = 1, ...delivery } = input;
   const delays = delaysOf(input);
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+  // Input decides it, so histories started without the field replay as before.
+  const waitBefore = firstAttempt > 1 ? delays[firstAttempt - 2] : undefined;
+  if (waitBefore !== undefined) await sleep(waitBefore);
+  for (let attempt = firstAttempt; attempt <= MAX_ATTEMPTS; attempt++) {
     let result: { ok: boolean };
     try {
       result = await attemptDelivery({ ...delivery, attempt });

@@ -11,8 +11,8 @@ export interface Received {
   at: number;
 }
 
-/** What the consumer answers to its n-th request (0-based): a status, after an optional delay. */
-export type Behaviour = (n: number) => { status: number; delayMs?: number };
+/** What the consumer answers to its n-th request (0-based, the request itself given too): a status, after an optional delay. */
+export type Behaviour = (n: number, request: Received) => { status: number; delayMs?: number };
 
 /** A webhook consumer on loopback that records every request it gets. */
 export async function startConsumer(behaviour: Behaviour = () => ({ status: 200 })) {
@@ -23,8 +23,9 @@ export async function startConsumer(behaviour: Behaviour = () => ({ status: 200 
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const rawBody = Buffer.concat(chunks).toString('utf8');
-      const { status, delayMs = 0 } = answer(received.length);
-      received.push({ path: req.url ?? '', headers: req.headers, rawBody, json: JSON.parse(rawBody), at: Date.now() });
+      const request: Received = { path: req.url ?? '', headers: req.headers, rawBody, json: JSON.parse(rawBody), at: Date.now() };
+      const { status, delayMs = 0 } = answer(received.length, request);
+      received.push(request);
       setTimeout(() => res.writeHead(status).end(), delayMs);
     });
   });
