@@ -64,9 +64,10 @@ async function baselineRate(client: Client, env: NodeJS.ProcessEnv): Promise<num
 }
 
 /**
- * Outbound webhooks end to end: events recorded in the log, dispatched by the worker, delivered by
- * one workflow each to a local consumer that answers 200 at once. Baseline in the same run: bare
- * one-activity workflows on the same Temporal server.
+ * Outbound webhooks end to end: events recorded in the log, their first attempts made by the
+ * worker's dispatcher in batches (a workflow only for a failed first attempt) to a local consumer
+ * that answers 200 at once. Baseline in the same run: bare one-activity workflows on the same
+ * Temporal server.
  */
 export async function benchWebhooks(): Promise<void> {
   const suffix = randomToken(6).toLowerCase();
@@ -176,7 +177,7 @@ export async function benchWebhooks(): Promise<void> {
         `| baseline: bare one-activity workflows completed per second (${BASELINE_WORKFLOWS} started concurrently) | ${baseline.toFixed(1)} |`,
       );
       console.log(`| first-attempt deliveries per second (${EVENTS} events recorded at once) | ${deliveryRate.toFixed(1)} |`);
-      console.log(`| ratio deliveries / baseline (target >= 0.7) | ${ratio(deliveryRate, baseline)} |`);
+      console.log(`| ratio deliveries / baseline (target >= 3) | ${ratio(deliveryRate, baseline)} |`);
       console.log(
         `| event recorded -> first attempt received, paced ${LATENCY_EVENTS} events via the API: p50 / p99 ms | ${percentile(pacedLatencies, 50)} / ${percentile(pacedLatencies, 99)} |`,
       );

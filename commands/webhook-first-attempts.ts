@@ -21,12 +21,12 @@ type AttemptRecord = Parameters<WebhookStore['recordFirstAttempts']>[0][number];
 function groupedRecorder(webhooks: WebhookStore) {
   const waiting: AttemptRecord[] = [];
   let writing: Promise<void> | null = null;
-  let failure: unknown = null;
+  let failure: Error | null = null;
   const writeAll = async () => {
     try {
       while (waiting.length > 0) await webhooks.recordFirstAttempts(waiting.splice(0));
     } catch (err) {
-      failure ??= err;
+      failure ??= err instanceof Error ? err : new Error(String(err));
     } finally {
       writing = null;
     }

@@ -119,6 +119,36 @@ describe('webhook delivery schedule', () => {
     }
   });
 
+  it('goes on from attempt 2 after the 30 s wait when the dispatcher made the first attempt, sending no attempt the log holds', async () => {
+    consumer.answerWith(() => ({ status: 200 }));
+    const before = consumer.received.length;
+    const { workflowId, deliveryId, input } = await newDelivery();
+    // The dispatcher's batch recorded a failed first attempt; a worker that died after sending the second recorded it too.
+    const failed = { ok: false, status_code: 500, latency_ms: 3, error: 'HTTP 500' };
+    await api.services.webhooks.recordAttempt(deliveryId, { attempt: 1, at: new Date().toISOString(), ...failed });
+    await api.services.webhooks.recordAttempt(deliveryId, { attempt: 2, at: new Date().toISOString(), ...failed });
+    const worker = await newWorker();
+    const outcome = await worker.runUntil(
+      env.client.workflow.execute(webhookDeliveryWorkflow, { workflowId, taskQueue, args: [{ ...input, firstAttempt: 2 }] }),
+    );
+    expect(outcome).toEqual({ status: 'delivered', attempts: 3 });
+    // Attempt 2 was answered from the log; only attempt 3 was sent.
+    expect(consumer.received.slice(before).map((r) => r.headers['x-combo-attempt'])).toEqual(['3']);
+    const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+    const timers = (history.events ?? [])
+      .map((e) => e.timerStartedEventAttributes?.startToFireTimeout)
+      .filter((t): t is NonNullable<typeof t> => Boolean(t))
+      .map((t) => Number(t.seconds));
+    expect(timers).toEqual([30, 120]);
+    const { attempts, status } = await attemptsOf(deliveryId);
+    expect(status).toBe('delivered');
+    expect(attempts.map((a: { attempt: number; ok: boolean }) => [a.attempt, a.ok])).toEqual([
+      [1, false],
+      [2, false],
+      [3, true],
+    ]);
+  });
+
   it('counts an answer slower than 2 seconds as a failure', async () => {
     const before = consumer.received.length;
     consumer.answerWith((n) => (n === before ? { status: 200, delayMs: 2_500 } : { status: 200 }));
