@@ -10,7 +10,7 @@ export interface FirstAttempt {
 }
 
 /** Requests of one batch in flight at once: with the 2 s consumer deadline, a batch of hanging receivers ends within (size / this) × 2 s. */
-export const FIRST_ATTEMPT_CONCURRENCY = 32;
+const FIRST_ATTEMPT_CONCURRENCY = 32;
 
 type AttemptRecord = Parameters<WebhookStore['recordFirstAttempts']>[0][number];
 

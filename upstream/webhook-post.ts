@@ -4,7 +4,7 @@ import { signPayload } from '../common/signature';
 import { guardedFetch } from './guarded-fetch';
 
 /** The spec's consumer deadline: a 2xx must arrive within 2 seconds. */
-export const CONSUMER_DEADLINE_MS = 2_000;
+const CONSUMER_DEADLINE_MS = 2_000;
 
 /** Where and how a delivery is sent (stores/webhooks.ts reads it from the subscription). */
 export interface WebhookTarget {
