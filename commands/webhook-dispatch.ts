@@ -21,6 +21,11 @@ export interface WebhookDispatchDeps {
 
 /** How long GET of a running replay waits for its count; a replay whose worker is busy or down answers null then. */
 const PROGRESS_QUERY_WAIT_MS = 2_000;
+/**
+ * A batch starts no first attempt later than this before its claim may be taken over
+ * (WEBHOOK_BATCH_TAKEOVER_MS after it): the attempt's 2 s consumer deadline and the write of its record.
+ */
+const TAKEOVER_MARGIN_MS = 5_000;
 
 /**
  * Outbound webhooks: recorded events' first attempts in batches, then each (event, subscription) pair
@@ -73,11 +78,11 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
     });
 
   /**
-   * What a pair claimed before (by another dispatcher, or by this one before a crash) still needs:
-   * nothing, its workflow from attempt n on, or a later look while its claimer may still be at it.
+   * What a pair claimed before (by another dispatcher, or by this one before a crash) still needs,
+   * from its record: nothing, its workflow from attempt n on, or a later look while its claimer may
+   * still be at it.
    */
-  async function settleClaimed(deliveryId: string): Promise<'done' | 'wait' | number> {
-    const progress = await webhooks.deliveryProgress(deliveryId);
+  function settleClaimed(progress: { status: string; attemptCount: number; createdAt: Date } | undefined): 'done' | 'wait' | number {
     if (!progress || progress.status !== 'pending') return 'done';
     // Its first attempt failed: the schedule goes on in its workflow (started already, most often: then nothing changes).
     if (progress.attemptCount > 0) return progress.attemptCount + 1;
@@ -144,25 +149,35 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
           .filter((s) => s.events.includes(doc.event) && s.createdAt <= doc.timestamp)
           .map((s) => ({ eventId: doc._id, delivery: { tenantId: doc.tenant_id, subscriptionId: s.id, envelope } }));
       });
+      // Taken before the records' created_at: this batch starts no attempt once another dispatcher may take them over.
+      const claimedAt = Date.now();
       const claims = await webhooks.claimDeliveries(wanted.map((w) => w.delivery));
       const pairs = wanted.map((w, i) => ({ eventId: w.eventId, ...w.delivery, ...claims[i]! }));
+      const claimedBefore = pairs.filter((p) => !p.created);
+      const progress = await webhooks.deliveriesProgress(claimedBefore.map((p) => p.deliveryId));
       const unsettled = new Set<string>();
-      const [failed, handedOver] = await Promise.all([
+      const handedOver = claimedBefore.flatMap((p) => {
+        const step = settleClaimed(progress.get(p.deliveryId));
+        if (step === 'wait') unsettled.add(p.eventId);
+        return typeof step === 'number' ? [{ ...p, firstAttempt: step }] : [];
+      });
+      const [attempted, takenOver] = await Promise.allSettled([
         makeFirstAttempts(
           pairs.filter((p) => p.created),
-          { webhooks, allowPrivateUrls: config.ALLOW_PRIVATE_URLS },
+          {
+            webhooks,
+            allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
+            startBy: claimedAt + config.WEBHOOK_BATCH_TAKEOVER_MS - TAKEOVER_MARGIN_MS,
+            // Started as soon as the failure is logged, so attempt 2 comes 30 s after attempt 1, not after the whole batch.
+            onFailed: (d) => startRetries(d, 2).then(() => undefined),
+          },
         ),
-        Promise.all(
-          pairs
-            .filter((p) => !p.created)
-            .map(async (p) => {
-              const step = await settleClaimed(p.deliveryId);
-              if (step === 'wait') unsettled.add(p.eventId);
-              return typeof step === 'number' ? [{ ...p, firstAttempt: step }] : [];
-            }),
-        ).then((lists) => lists.flat()),
+        Promise.all(handedOver.map((d) => startRetries(d, d.firstAttempt))),
       ]);
-      await Promise.all([...failed.map((d) => startRetries(d, 2)), ...handedOver.map((d) => startRetries(d, d.firstAttempt))]);
+      if (attempted.status === 'rejected') throw attempted.reason;
+      if (takenOver.status === 'rejected') throw takenOver.reason;
+      // Claimed by this round but not attempted before its claim could be taken over: their workflows make the first attempt.
+      await Promise.all(attempted.value.unstarted.map((d) => startRetries(d, 1)));
       // Dequeued only once every pair is settled: a crash before this line dispatches the events again (see above).
       const settled = pending.filter((e) => !unsettled.has(e._id));
       await eventLog.markDispatched(settled.map((q) => q._id));

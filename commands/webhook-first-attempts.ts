@@ -17,44 +17,60 @@ type AttemptRecord = Parameters<WebhookStore['recordFirstAttempts']>[0][number];
 /**
  * Writes attempt records as they come, many per write: each write takes everything answered while
  * the previous one ran, so an answered attempt waits for at most one write before its own.
+ * record() resolves once the write holding that record went through (and rejects if it failed).
  */
 function groupedRecorder(webhooks: WebhookStore) {
-  const waiting: AttemptRecord[] = [];
+  let waiting: Array<{ entry: AttemptRecord; written: () => void; failed: (err: unknown) => void }> = [];
   let writing: Promise<void> | null = null;
-  let failure: Error | null = null;
   const writeAll = async () => {
     try {
-      while (waiting.length > 0) await webhooks.recordFirstAttempts(waiting.splice(0));
-    } catch (err) {
-      failure ??= err instanceof Error ? err : new Error(String(err));
+      while (waiting.length > 0) {
+        const group = waiting;
+        waiting = [];
+        try {
+          await webhooks.recordFirstAttempts(group.map((w) => w.entry));
+          for (const w of group) w.written();
+        } catch (err) {
+          for (const w of group) w.failed(err);
+        }
+      }
     } finally {
       writing = null;
     }
   };
   return {
-    record(entry: AttemptRecord) {
-      waiting.push(entry);
+    record(entry: AttemptRecord): Promise<void> {
+      const written = new Promise<void>((resolve, reject) => waiting.push({ entry, written: resolve, failed: reject }));
       writing ??= writeAll();
-    },
-    /** Resolves once every record is written; throws the first write's failure. */
-    async flushed(): Promise<void> {
-      while (writing) await writing;
-      if (failure) throw failure;
+      return written;
     },
   };
+}
+
+export interface FirstAttemptOptions {
+  webhooks: WebhookStore;
+  allowPrivateUrls: boolean;
+  /**
+   * No attempt starts after this time (epoch ms): the batch's claim must not outlive the takeover
+   * (WEBHOOK_BATCH_TAKEOVER_MS), or another dispatcher would send the same first attempt.
+   */
+  startBy: number;
+  /** Called once a failed first attempt is in the delivery log (its retries start there, without waiting for the rest of the batch). */
+  onFailed: (delivery: FirstAttempt) => Promise<void>;
 }
 
 /**
  * The first attempts of a batch of deliveries the caller claimed, side by side (at most
  * FIRST_ATTEMPT_CONCURRENCY in flight, each within the consumer's 2 s deadline), each recorded in
- * the delivery log as soon as it is answered (grouped writes). Returns the deliveries whose attempt
- * failed (for the retry schedule); those of a deleted subscription are neither attempted nor
- * returned, as a delivery workflow drops them.
+ * the delivery log as soon as it is answered (grouped writes); a failed one is handed to `onFailed`
+ * once recorded. Resolves when every attempt is recorded and handed on, with the deliveries left
+ * unattempted at `startBy` (the caller's to hand on). Those of a deleted subscription are neither
+ * attempted nor returned, as a delivery workflow drops them.
  */
 export async function makeFirstAttempts(
   batch: FirstAttempt[],
-  { webhooks, allowPrivateUrls }: { webhooks: WebhookStore; allowPrivateUrls: boolean },
-): Promise<FirstAttempt[]> {
+  { webhooks, allowPrivateUrls, startBy, onFailed }: FirstAttemptOptions,
+): Promise<{ unstarted: FirstAttempt[] }> {
   // One read of each subscription serves the whole batch (a rotation applies from the next batch on).
   const keys = [...new Set(batch.map((d) => `${d.tenantId}|${d.subscriptionId}`))];
   const targets = new Map(
@@ -66,15 +82,16 @@ export async function makeFirstAttempts(
     ),
   );
   const recorder = groupedRecorder(webhooks);
-  const failed: FirstAttempt[] = [];
+  // Each settles to its failure or null at once: a failed write must not be an unhandled rejection while lanes run.
+  const handedOn: Array<Promise<Error | null>> = [];
   let next = 0;
   const lane = async () => {
-    while (next < batch.length) {
+    while (next < batch.length && Date.now() < startBy) {
       const delivery = batch[next++]!;
       const target = targets.get(`${delivery.tenantId}|${delivery.subscriptionId}`);
       if (!target) continue;
       const posted = await postDelivery(target, { ...delivery, attempt: 1 }, { allowPrivateUrls });
-      recorder.record({
+      const recorded = recorder.record({
         deliveryId: delivery.deliveryId,
         attempt: {
           attempt: 1,
@@ -85,10 +102,17 @@ export async function makeFirstAttempts(
           error: posted.error,
         },
       });
-      if (!posted.ok) failed.push(delivery);
+      handedOn.push(
+        (posted.ok ? recorded : recorded.then(() => onFailed(delivery))).then(
+          () => null,
+          (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+        ),
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(FIRST_ATTEMPT_CONCURRENCY, batch.length) }, lane));
-  await recorder.flushed();
-  return failed;
+  // Every record written and every retry started; else the round fails (its events stay queued, settled again next round).
+  const failure = (await Promise.all(handedOn)).find((err) => err !== null);
+  if (failure) throw failure;
+  return { unstarted: batch.slice(next) };
 }

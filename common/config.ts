@@ -161,10 +161,10 @@ export const configSchema = z
     WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
     /**
      * How long a delivery claimed by a dispatcher's batch may go without its first attempt recorded
-     * before another dispatcher hands it to its workflow (the claimer died mid-batch): above a batch's
-     * longest run, or a slow batch's attempts are sent twice.
+     * before another dispatcher hands it to its workflow (the claimer died mid-batch). The batch itself
+     * starts no attempt later than 5 s before that and hands what it has not attempted to the workflows.
      */
-    WEBHOOK_BATCH_TAKEOVER_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(120_000),
+    WEBHOOK_BATCH_TAKEOVER_MS: z.coerce.number().int().min(10_000).max(3_600_000).default(120_000),
     /**
      * FOR TESTS ONLY: the four waits between outbound delivery attempts, in milliseconds, comma-separated
      * (e.g. `200,200,200,200`). Unset (always in production): the contract's 30 s, 2 min, 10 min, 1 h.

@@ -332,10 +332,14 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
      */
     claimDeliveries: insertDeliveries,
 
-    /** Where a delivery stands, by id: its status, how many attempts it made and when its record was created; null when gone. */
-    async deliveryProgress(deliveryId: string): Promise<{ status: Delivery['status']; attemptCount: number; createdAt: Date } | null> {
-      const doc = await deliveries.findOne({ _id: deliveryId }, { projection: { status: 1, attempt_count: 1, created_at: 1 } });
-      return doc ? { status: doc.status, attemptCount: doc.attempt_count, createdAt: doc.created_at } : null;
+    /**
+     * Where deliveries stand, by id (one read for many): status, how many attempts they made and when
+     * their record was created. An id missing from the map has no record (purged).
+     */
+    async deliveriesProgress(ids: string[]): Promise<Map<string, { status: Delivery['status']; attemptCount: number; createdAt: Date }>> {
+      if (ids.length === 0) return new Map();
+      const docs = await deliveries.find({ _id: { $in: ids } }, { projection: { status: 1, attempt_count: 1, created_at: 1 } }).toArray();
+      return new Map(docs.map((d) => [d._id, { status: d.status, attemptCount: d.attempt_count, createdAt: d.created_at }]));
     },
 
     /** Attempt `attempt` of the delivery as recorded, or null when it was not recorded (yet). */

@@ -14,6 +14,9 @@ import { createPollLoop } from './poll-loop';
 const DISPATCH_BATCH = 200;
 const COST_BATCH = 200;
 
+/** Whether a worker process runs the webhook dispatcher: when it polls the delivery task queue. */
+const dispatchesEvents = (config: Config): boolean => config.WORKER_TASK_QUEUES.includes('deliveries');
+
 export interface WorkerClients {
   config: Config;
   log: Logger;
@@ -26,8 +29,8 @@ export interface WorkerClients {
 
 /**
  * The worker's composition root: the stores, the commands and the activities' dependencies built
- * once from the process's clients, and the two poll loops the worker runs beside its task queue
- * (recorded events to webhook deliveries, queued run costs into the ledger).
+ * once from the process's clients, and the two poll loops the worker runs beside its task queues
+ * (recorded events to webhook deliveries, only where the delivery queue is polled; queued run costs into the ledger).
  */
 export function composeWorker({ config, log, db, es, temporal, pollIntervalsMs }: WorkerClients) {
   const stores = createStores(db, es, config, { readCaches: false });
@@ -43,13 +46,17 @@ export function composeWorker({ config, log, db, es, temporal, pollIntervalsMs }
       ? createOpenAiChatClient({ baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS })
       : null,
   };
-  /** One round of the webhook dispatcher: recorded events into delivery workflows; returns how many it handled. */
+  /** One round of the webhook dispatcher: recorded events' first attempts, and delivery workflows for the rest; returns how many events it handled. */
   const dispatchOnce = () => commands.webhooks.dispatchRecorded(DISPATCH_BATCH);
-  const dispatcher = createPollLoop('event dispatch', dispatchOnce, {
-    intervalMs: pollIntervalsMs?.dispatch ?? config.WEBHOOK_DISPATCH_INTERVAL_MS,
-    batchSize: DISPATCH_BATCH,
-    log,
-  });
+  // The dispatcher's batches are delivery work: only a process that polls the delivery queue runs them,
+  // so a worker for interactive work alone never spends its event loop on them.
+  const dispatcher = dispatchesEvents(config)
+    ? createPollLoop('event dispatch', dispatchOnce, {
+        intervalMs: pollIntervalsMs?.dispatch ?? config.WEBHOOK_DISPATCH_INTERVAL_MS,
+        batchSize: DISPATCH_BATCH,
+        log,
+      })
+    : undefined;
   const costAggregator = createPollLoop('cost aggregation', () => commands.costs.foldQueued(COST_BATCH), {
     intervalMs: pollIntervalsMs?.costs ?? config.COST_AGGREGATE_INTERVAL_MS,
     batchSize: COST_BATCH,

@@ -54,7 +54,7 @@ async function main() {
     });
     polling = worker.polling;
     log.info('worker running', { task_queues: queues.map((q) => q.taskQueue) });
-    const dispatching = composed.dispatcher.start();
+    const dispatching = composed.dispatcher?.start();
     const aggregating = composed.costAggregator.start();
     // Runs recorded before costs kept their UTC day get it now, in the background: costs by day leave them out until then.
     dateUndatedCostRuns(mongo.db).then(
@@ -71,7 +71,7 @@ async function main() {
       await running;
     });
     await running;
-    composed.dispatcher.stop();
+    composed.dispatcher?.stop();
     composed.costAggregator.stop();
     await Promise.all([dispatching, aggregating]);
     await composed.close();

@@ -15,7 +15,9 @@ import { killProcess, spawnWorkerProcess } from '../support/worker-process';
  * A worker killed mid-batch: its claimed deliveries are taken over after WEBHOOK_BATCH_TAKEOVER_MS.
  */
 const WAIT_MS = 300;
-const TAKEOVER_MS = 3_000;
+const TAKEOVER_MS = 10_000;
+/** A batch starts no first attempt later than this before its claim may be taken over (commands/webhook-dispatch.ts). */
+const TAKEOVER_MARGIN_MS = 5_000;
 
 let api: TestApi;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
@@ -44,7 +46,7 @@ const subscribe = async (url: string, events: string[]) =>
   (await api.call('POST', '/v1/webhook/subscriptions', { key: admin(), body: { url, events } })).json.data.subscription_id as string;
 
 /** `count` events recorded in the log at once, as the API records them (one burst: the dispatcher takes them in one batch). */
-async function recordEvents(event: 'agent.step' | 'tool.called', count: number): Promise<string[]> {
+async function recordEvents(event: 'agent.step' | 'tool.called' | 'tool.error', count: number): Promise<string[]> {
   const tag = randomToken(6);
   const timestamp = new Date().toISOString();
   const records = Array.from({ length: count }, (_, i) => ({
@@ -148,8 +150,44 @@ it('makes first attempts in a batch: a 2xx is logged once with no workflow; a 5x
   });
 });
 
+it('hands what a batch could not start before its claim may be taken over to the workflows, sending each first attempt once', async () => {
+  // This test runs the dispatcher's round itself: all its events in one batch.
+  worker.dispatcher.stop();
+  // Every first attempt goes unanswered past the 2 s deadline, so the batch's 32 lanes start a wave of
+  // attempts every 2 s or later: at most 3 waves (96) start within TAKEOVER_MS - TAKEOVER_MARGIN_MS (5 s) of the claim.
+  const EVENTS = 100;
+  const STARTED_AT_MOST = 32 * Math.ceil((TAKEOVER_MS - TAKEOVER_MARGIN_MS) / 2_000);
+  const slow = await consumer((_, r) => (r.headers['x-combo-attempt'] === '1' ? { status: 200, delayMs: 4_000 } : { status: 200 }));
+  const subscriptionId = await subscribe(slow.url, ['tool.error']);
+  const eventIds = await recordEvents('tool.error', EVENTS);
+  expect(await worker.dispatcher.dispatchOnce()).toBeGreaterThanOrEqual(EVENTS);
+
+  const delivered = await allDelivered(subscriptionId, EVENTS);
+  expect(delivered.map((d) => d.event_id).sort()).toEqual([...eventIds].sort());
+  // Each first attempt was sent once, by the batch or by the delivery's workflow, and logged once.
+  const counts = byEvent(firstAttempts(slow.received));
+  expect([...counts.keys()].sort()).toEqual([...eventIds].sort());
+  expect([...counts.values()].every((n) => n === 1)).toBe(true);
+  for (const d of delivered)
+    expect(d.attempts.map((a) => [a.attempt, a.ok, a.error])).toEqual([
+      [1, false, 'no answer within 2000 ms'],
+      [2, true, null],
+    ]);
+  // The workflows of those the batch did not start began at attempt 1 (their input names no later first attempt).
+  const startedAt = await Promise.all(
+    delivered.map(async (d) => {
+      const history = await worker.client.workflow.getHandle(d.workflow_id).fetchHistory();
+      const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
+      return (JSON.parse(Buffer.from(payload!).toString('utf8')) as { firstAttempt?: number }).firstAttempt ?? 1;
+    }),
+  );
+  const fromAttemptOne = startedAt.filter((n) => n === 1).length;
+  expect(fromAttemptOne).toBeGreaterThanOrEqual(EVENTS - STARTED_AT_MOST);
+  expect(startedAt.filter((n) => n === 2).length + fromAttemptOne).toBe(EVENTS);
+});
+
 it('redelivers what a worker killed mid-batch had in flight, at most once more, and nothing it had recorded', async () => {
-  // The built worker process alone dispatches until it is killed.
+  // The built worker process alone dispatches until it is killed (the in-process dispatcher was stopped before).
   worker.dispatcher.stop();
   const EVENTS = 60;
   const ANSWERED_AT_ONCE = 20;

@@ -55,7 +55,8 @@ export async function startTestWorker(
     workflowBundlePath: suiteWorkflowBundlePath(),
   });
   const running = worker.run();
-  const dispatching = dispatcher ? composed.dispatcher.start() : Promise.resolve();
+  // As the worker process: the dispatcher only where the delivery queue is polled.
+  const dispatching = dispatcher && composed.dispatcher ? composed.dispatcher.start() : Promise.resolve();
   const aggregating = composed.costAggregator.start();
   return {
     client,
@@ -63,10 +64,10 @@ export async function startTestWorker(
     inFlightActivities: worker.inFlightActivities,
     dispatcher: {
       dispatchOnce: composed.dispatchOnce,
-      stop: () => composed.dispatcher.stop(),
+      stop: () => composed.dispatcher?.stop(),
     },
     async stop() {
-      composed.dispatcher.stop();
+      composed.dispatcher?.stop();
       composed.costAggregator.stop();
       await Promise.all([dispatching, aggregating]);
       worker.shutdown();
