@@ -78,16 +78,29 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
     });
 
   /**
-   * What a pair claimed before (by another dispatcher, or by this one before a crash) still needs,
-   * from its record: nothing, its workflow from attempt n on, or a later look while its claimer may
-   * still be at it.
+   * What a pair this round did not claim (another dispatcher did, or this one before a crash), or
+   * whose delivery is recorded already, still needs: nothing, its workflow from attempt n on (its
+   * record written first, if missing), or a later look while its claimer may still be at it.
    */
-  function settleClaimed(progress: { status: string; attemptCount: number; createdAt: Date } | undefined): 'done' | 'wait' | number {
-    if (!progress || progress.status !== 'pending') return 'done';
+  function settleClaimed(
+    record: { status: string; attemptCount: number; createdAt: Date } | undefined,
+    claimedAt: Date | undefined,
+  ): 'done' | 'wait' | number {
+    const takenOverAfter = (since: Date) => Date.now() - since.getTime() > config.WEBHOOK_BATCH_TAKEOVER_MS;
+    if (!record) {
+      // Neither record nor claim: recorded and purged since (retention).
+      if (!claimedAt) return 'done';
+      return takenOverAfter(claimedAt) ? 1 : 'wait';
+    }
+    if (record.status !== 'pending') return 'done';
     // Its first attempt failed: the schedule goes on in its workflow (started already, most often: then nothing changes).
-    if (progress.attemptCount > 0) return progress.attemptCount + 1;
-    return Date.now() - progress.createdAt.getTime() > config.WEBHOOK_BATCH_TAKEOVER_MS ? 1 : 'wait';
+    if (record.attemptCount > 0) return record.attemptCount + 1;
+    // Recorded without an attempt (handed to its workflow, or by an earlier version): its workflow's, started at once most often.
+    return takenOverAfter(record.createdAt) ? 1 : 'wait';
   }
+
+  /** Since when this dispatcher has found each pair of a queued event claimed by another claimer (or by itself earlier). */
+  const claimedSince = new Map<string, number>();
 
   /** Records one delivery and starts it at once (a test event, a dead letter sent again); returns it as recorded. */
   async function deliverNow(d: NewDelivery, traceId: string) {
@@ -149,38 +162,54 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
           .filter((s) => s.events.includes(doc.event) && s.createdAt <= doc.timestamp)
           .map((s) => ({ eventId: doc._id, delivery: { tenantId: doc.tenant_id, subscriptionId: s.id, envelope } }));
       });
-      // Taken before the records' created_at: this batch starts no attempt once another dispatcher may take them over.
+      // Taken before the claims' created_at: this batch starts no attempt once another dispatcher may take them over.
       const claimedAt = Date.now();
       const claims = await webhooks.claimDeliveries(wanted.map((w) => w.delivery));
       const pairs = wanted.map((w, i) => ({ eventId: w.eventId, ...w.delivery, ...claims[i]! }));
+      const fresh = pairs.filter((p) => p.created);
+      // A pair claimed before (by another dispatcher, or by this one before a crash or a failed round) is left to its
+      // claimer until this dispatcher has seen it claimed for WEBHOOK_BATCH_TAKEOVER_MS; only then are its record and
+      // claim read (FerretDB scans for a list of ids): a live claimer has settled it by then.
       const claimedBefore = pairs.filter((p) => !p.created);
-      const progress = await webhooks.deliveriesProgress(claimedBefore.map((p) => p.deliveryId));
+      const now = Date.now();
+      // Pairs of this round only: those of events dispatched meanwhile (by their claimer) are forgotten.
+      const seen = new Set(claimedBefore.map((p) => p.deliveryId));
+      for (const id of claimedSince.keys()) if (!seen.has(id)) claimedSince.delete(id);
+      for (const p of claimedBefore) if (!claimedSince.has(p.deliveryId)) claimedSince.set(p.deliveryId, now);
+      const overdue = claimedBefore.filter((p) => now - claimedSince.get(p.deliveryId)! > config.WEBHOOK_BATCH_TAKEOVER_MS);
+      const records = await webhooks.deliveriesProgress(overdue.map((p) => p.deliveryId));
+      const claimTimes = await webhooks.claimTimes(overdue.filter((p) => !records.has(p.deliveryId)).map((p) => p.deliveryId));
       const unsettled = new Set<string>();
       const handedOver = claimedBefore.flatMap((p) => {
-        const step = settleClaimed(progress.get(p.deliveryId));
+        const step = overdue.includes(p) ? settleClaimed(records.get(p.deliveryId), claimTimes.get(p.deliveryId)) : 'wait';
         if (step === 'wait') unsettled.add(p.eventId);
         return typeof step === 'number' ? [{ ...p, firstAttempt: step }] : [];
       });
+      const takeOver = async () => {
+        await webhooks.ensureDeliveries(handedOver);
+        await Promise.all(handedOver.map((d) => startRetries(d, d.firstAttempt)));
+      };
       const [attempted, takenOver] = await Promise.allSettled([
-        makeFirstAttempts(
-          pairs.filter((p) => p.created),
-          {
-            webhooks,
-            allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
-            startBy: claimedAt + config.WEBHOOK_BATCH_TAKEOVER_MS - TAKEOVER_MARGIN_MS,
-            // Started as soon as the failure is logged, so attempt 2 comes 30 s after attempt 1, not after the whole batch.
-            onFailed: (d) => startRetries(d, 2).then(() => undefined),
-          },
-        ),
-        Promise.all(handedOver.map((d) => startRetries(d, d.firstAttempt))),
+        makeFirstAttempts(fresh, {
+          webhooks,
+          allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
+          startBy: claimedAt + config.WEBHOOK_BATCH_TAKEOVER_MS - TAKEOVER_MARGIN_MS,
+          // Started as soon as the failure is logged, so attempt 2 comes 30 s after attempt 1, not after the whole batch.
+          onFailed: (d) => startRetries(d, 2).then(() => undefined),
+        }),
+        takeOver(),
       ]);
       if (attempted.status === 'rejected') throw attempted.reason;
       if (takenOver.status === 'rejected') throw takenOver.reason;
-      // Claimed by this round but not attempted before its claim could be taken over: their workflows make the first attempt.
-      await Promise.all(attempted.value.unstarted.map((d) => startRetries(d, 1)));
+      const { unstarted, dropped } = attempted.value;
+      // Recorded without an attempt: those of a deleted subscription (as a delivery workflow leaves them), and those
+      // not attempted before the claim could be taken over, whose workflows make the first attempt.
+      await webhooks.ensureDeliveries([...unstarted, ...dropped]);
+      await Promise.all(unstarted.map((d) => startRetries(d, 1)));
       // Dequeued only once every pair is settled: a crash before this line dispatches the events again (see above).
       const settled = pending.filter((e) => !unsettled.has(e._id));
       await eventLog.markDispatched(settled.map((q) => q._id));
+      for (const p of claimedBefore) if (!unsettled.has(p.eventId)) claimedSince.delete(p.deliveryId);
       return settled.length;
     },
 

@@ -15,9 +15,17 @@ const FIRST_ATTEMPT_CONCURRENCY = 32;
 type AttemptRecord = Parameters<WebhookStore['recordFirstAttempts']>[0][number];
 
 /**
+ * A write of fewer records than this first waits GROUP_WAIT_MS for more: the store's cost is mostly
+ * per write (FerretDB: tens of ms for one record or a hundred), so fast answers are written in few groups.
+ */
+const GROUP_MIN = 64;
+const GROUP_WAIT_MS = 25;
+
+/**
  * Writes attempt records as they come, many per write: each write takes everything answered while
- * the previous one ran, so an answered attempt waits for at most one write before its own.
- * record() resolves once the write holding that record went through (and rejects if it failed).
+ * the previous one ran (and during a short wait when that is little), so an answered attempt waits
+ * for at most one write and GROUP_WAIT_MS before its own. record() resolves once the write holding
+ * that record went through (and rejects if it failed).
  */
 function groupedRecorder(webhooks: WebhookStore) {
   let waiting: Array<{ entry: AttemptRecord; written: () => void; failed: (err: unknown) => void }> = [];
@@ -25,6 +33,7 @@ function groupedRecorder(webhooks: WebhookStore) {
   const writeAll = async () => {
     try {
       while (waiting.length > 0) {
+        if (waiting.length < GROUP_MIN) await new Promise((resolve) => setTimeout(resolve, GROUP_WAIT_MS));
         const group = waiting;
         waiting = [];
         try {
@@ -62,15 +71,15 @@ export interface FirstAttemptOptions {
 /**
  * The first attempts of a batch of deliveries the caller claimed, side by side (at most
  * FIRST_ATTEMPT_CONCURRENCY in flight, each within the consumer's 2 s deadline), each recorded in
- * the delivery log as soon as it is answered (grouped writes); a failed one is handed to `onFailed`
- * once recorded. Resolves when every attempt is recorded and handed on, with the deliveries left
- * unattempted at `startBy` (the caller's to hand on). Those of a deleted subscription are neither
- * attempted nor returned, as a delivery workflow drops them.
+ * the delivery log with its attempt as soon as it is answered (grouped inserts); a failed one is
+ * handed to `onFailed` once recorded. Resolves when every attempt is recorded and handed on, with
+ * the deliveries left unattempted at `startBy` and those of a deleted subscription (not attempted,
+ * as a delivery workflow drops them): the caller records both.
  */
 export async function makeFirstAttempts(
   batch: FirstAttempt[],
   { webhooks, allowPrivateUrls, startBy, onFailed }: FirstAttemptOptions,
-): Promise<{ unstarted: FirstAttempt[] }> {
+): Promise<{ unstarted: FirstAttempt[]; dropped: FirstAttempt[] }> {
   // One read of each subscription serves the whole batch (a rotation applies from the next batch on).
   const keys = [...new Set(batch.map((d) => `${d.tenantId}|${d.subscriptionId}`))];
   const targets = new Map(
@@ -84,15 +93,19 @@ export async function makeFirstAttempts(
   const recorder = groupedRecorder(webhooks);
   // Each settles to its failure or null at once: a failed write must not be an unhandled rejection while lanes run.
   const handedOn: Array<Promise<Error | null>> = [];
+  const dropped: FirstAttempt[] = [];
   let next = 0;
   const lane = async () => {
     while (next < batch.length && Date.now() < startBy) {
       const delivery = batch[next++]!;
       const target = targets.get(`${delivery.tenantId}|${delivery.subscriptionId}`);
-      if (!target) continue;
+      if (!target) {
+        dropped.push(delivery);
+        continue;
+      }
       const posted = await postDelivery(target, { ...delivery, attempt: 1 }, { allowPrivateUrls });
       const recorded = recorder.record({
-        deliveryId: delivery.deliveryId,
+        delivery: { tenantId: delivery.tenantId, subscriptionId: delivery.subscriptionId, envelope: delivery.envelope },
         attempt: {
           attempt: 1,
           at: new Date(posted.startedAt).toISOString(),
@@ -114,5 +127,5 @@ export async function makeFirstAttempts(
   // Every record written and every retry started; else the round fails (its events stay queued, settled again next round).
   const failure = (await Promise.all(handedOn)).find((err) => err !== null);
   if (failure) throw failure;
-  return { unstarted: batch.slice(next) };
+  return { unstarted: batch.slice(next), dropped };
 }

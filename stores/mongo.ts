@@ -126,6 +126,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await Promise.all([
     ...LIST_INDEXES.map(([collection, key]) => db.collection(collection).createIndex(key)),
     db.collection('events').createIndex({ timestamp: 1 }),
+    db.collection('webhook_delivery_claims').createIndex({ created_at: 1 }),
     db.collection('document_chunk_batches').createIndex({ doc_id: 1 }),
     db.collection('rate_limits').createIndex({ expires_at: 1 }),
     db.collection('idempotency_keys').createIndex({ expires_at: 1 }),

@@ -38,6 +38,9 @@ export async function purgeEndedDeliveries(
   if (deliveredBefore)
     purged += await purgeInBatches(db, 'webhook_deliveries', { status: 'delivered', created_at: { $lt: deliveredBefore } });
   if (deadBefore) purged += await purgeInBatches(db, 'webhook_deliveries', { status: 'dead', created_at: { $lt: deadBefore } });
+  // The dispatcher's claims on first attempts go with the deliveries (long after their events left the dispatch queue).
+  const claimsBefore = deliveredBefore ?? deadBefore;
+  if (claimsBefore) await purgeInBatches(db, 'webhook_delivery_claims', { created_at: { $lt: claimsBefore } });
   return purged;
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db, Filter } from 'mongodb';
+import type { Collection, Db, Filter, OptionalUnlessRequiredId } from 'mongodb';
 import { conflict, notFound } from '../common/errors';
 import type { DeliveryEnvelope, EventName } from '../common/events';
 
@@ -117,6 +117,11 @@ const presentAttempt = (a: AttemptDoc): DeliveryAttempt => ({
 export function createWebhookStore(db: Db, secrets: SecretBox) {
   const subscriptions = db.collection<SubscriptionDoc>('webhook_subscriptions');
   const deliveries = db.collection<DeliveryDoc>('webhook_deliveries');
+  /**
+   * The dispatcher's claims on (event, subscription) pairs whose first attempt it makes: the unique
+   * `_id` (the delivery id) lets one process win. Kept as long as the deliveries (retention purges them).
+   */
+  const claims = db.collection<{ _id: string; created_at: Date }>('webhook_delivery_claims');
 
   async function getDoc(tenantId: string, id: string): Promise<SubscriptionDoc> {
     const doc = await subscriptions.findOne({ _id: id, tenant_id: tenantId });
@@ -171,16 +176,15 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
   };
 
   /**
-   * Inserts the delivery records that do not exist yet (one write for many); returns ids in order,
-   * each with whether this call created it. The store's unique `_id` decides: of several processes
-   * inserting the same pair at once, exactly one creates it.
+   * Inserts documents whose `_id` may exist already (one write for many); returns, in order, whether
+   * this call created each. The store's unique `_id` decides: of several processes inserting the
+   * same one at once, exactly one creates it.
    */
-  async function insertDeliveries(list: NewDelivery[]): Promise<Array<{ deliveryId: string; workflowId: string; created: boolean }>> {
-    const docs = list.map(newDeliveryDoc);
+  async function insertNew<T extends { _id: string }>(collection: Collection<T>, docs: T[]): Promise<boolean[]> {
     const existing = new Set<number>();
     if (docs.length > 0) {
       try {
-        await deliveries.insertMany(docs, { ordered: false });
+        await collection.insertMany(docs as OptionalUnlessRequiredId<T>[], { ordered: false });
       } catch (err) {
         const writeErrors = (err as { writeErrors?: Array<{ code: number; index: number }> }).writeErrors;
         const onlyDuplicates = isDuplicateKey(err) && (!writeErrors || writeErrors.every((e) => e.code === 11000));
@@ -190,7 +194,14 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
         else for (const e of writeErrors) existing.add(e.index);
       }
     }
-    return docs.map((d, i) => ({ deliveryId: d._id, workflowId: d.workflow_id, created: !existing.has(i) }));
+    return docs.map((_, i) => !existing.has(i));
+  }
+
+  /** Inserts the delivery records that do not exist yet (one write for many); returns ids in order, each with whether this call created it. */
+  async function insertDeliveries(list: NewDelivery[]): Promise<Array<{ deliveryId: string; workflowId: string; created: boolean }>> {
+    const docs = list.map(newDeliveryDoc);
+    const created = await insertNew(deliveries, docs);
+    return docs.map((d, i) => ({ deliveryId: d._id, workflowId: d.workflow_id, created: created[i]! }));
   }
 
   /** Inserts the delivery records that do not exist yet (one write for many); returns ids in order. */
@@ -327,10 +338,25 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
     },
 
     /**
-     * The delivery records of (event, subscription) pairs, created where missing: `created` says this
-     * call created the record, and with it the first attempt is this caller's to make.
+     * Claims (event, subscription) pairs for their first attempt (one write for many): `created` says
+     * this call claimed the pair, and with it the first attempt is this caller's to make.
      */
-    claimDeliveries: insertDeliveries,
+    async claimDeliveries(list: NewDelivery[]): Promise<Array<{ deliveryId: string; workflowId: string; created: boolean }>> {
+      const ids = list.map(deliveryIdFor);
+      const now = new Date();
+      const created = await insertNew(
+        claims,
+        ids.map((id) => ({ _id: id, created_at: now })),
+      );
+      return ids.map((id, i) => ({ deliveryId: id, workflowId: deliveryWorkflowId(id), created: created[i]! }));
+    },
+
+    /** When each claimed pair was claimed, by delivery id; a pair missing from the map is not claimed (or was released). */
+    async claimTimes(ids: string[]): Promise<Map<string, Date>> {
+      if (ids.length === 0) return new Map();
+      const docs = await claims.find({ _id: { $in: ids } }).toArray();
+      return new Map(docs.map((d) => [d._id, d.created_at]));
+    },
 
     /**
      * Where deliveries stand, by id (one read for many): status, how many attempts they made and when
@@ -350,15 +376,28 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
     },
 
     /**
-     * Records the first attempts of many deliveries in one write (a batch of the dispatcher); like
-     * recordAttempt, a delivery that holds its first attempt already is left as it is.
+     * Records many deliveries with their first attempt (a batch of the dispatcher) in one insert, far
+     * cheaper than an update each; a delivery recorded already (taken over meanwhile) gets its first
+     * attempt as recordAttempt adds it, unless it holds one.
      */
-    async recordFirstAttempts(list: Array<{ deliveryId: string; attempt: DeliveryAttempt }>): Promise<void> {
+    async recordFirstAttempts(list: Array<{ delivery: NewDelivery; attempt: DeliveryAttempt }>): Promise<void> {
       if (list.length === 0) return;
-      await deliveries.bulkWrite(
-        list.map(({ deliveryId, attempt }) => ({ updateOne: attemptWrite(deliveryId, attempt) })),
-        { ordered: false },
-      );
+      const docs = list.map(({ delivery, attempt }) => {
+        const at = new Date(attempt.at);
+        return {
+          ...newDeliveryDoc(delivery),
+          attempts: [{ ...attempt, at }],
+          attempt_count: attempt.attempt,
+          ...(attempt.ok ? { status: 'delivered' as const, delivered_at: at } : {}),
+        };
+      });
+      const created = await insertNew(deliveries, docs);
+      const existing = list.filter((_, i) => !created[i]);
+      if (existing.length > 0)
+        await deliveries.bulkWrite(
+          existing.map(({ delivery, attempt }) => ({ updateOne: attemptWrite(deliveryIdFor(delivery), attempt) })),
+          { ordered: false },
+        );
     },
 
     async markDead(deliveryId: string): Promise<void> {

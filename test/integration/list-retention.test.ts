@@ -63,6 +63,20 @@ it('purges ended deliveries, dead letters and logged events past their retention
       delivery('dlv_oldPending', 'pending', ago(40)),
     ] as unknown as Document[]);
   await db.collection('events').insertMany([event('evt_old', ago(100)), event('evt_new', ago(1))] as unknown as Document[]);
+  // The dispatcher's claims on first attempts (commands/webhook-dispatch.ts) go with the delivered deliveries' retention.
+  await db.collection('webhook_delivery_claims').insertMany([
+    { _id: 'dlv_oldClaim', created_at: ago(10) },
+    { _id: 'dlv_newClaim', created_at: ago(1) },
+  ] as unknown as Document[]);
+  const claims = async () =>
+    (
+      await db
+        .collection('webhook_delivery_claims')
+        .find({ _id: { $in: ['dlv_oldClaim', 'dlv_newClaim'] } } as Document)
+        .toArray()
+    )
+      .map((c) => String(c._id))
+      .sort();
 
   const activities = (days: { delivered: number; dead: number; events: number }) =>
     createMongoActivities({
@@ -78,6 +92,7 @@ it('purges ended deliveries, dead letters and logged events past their retention
   expect(await keepAll.purgeExpiredDeliveries()).toBe(0);
   expect(await keepAll.purgeExpiredLoggedEvents()).toBe(0);
   expect(await listed('/v1/webhook/deliveries?event=retention.test', 'delivery_id')).toHaveLength(5);
+  expect(await claims()).toEqual(['dlv_newClaim', 'dlv_oldClaim']);
 
   const retained = activities({ delivered: 7, dead: 30, events: 90 });
   expect(await retained.purgeExpiredDeliveries()).toBe(2);
@@ -88,6 +103,7 @@ it('purges ended deliveries, dead letters and logged events past their retention
     'dlv_youngDead',
   ]);
   expect(await listed('/v1/webhook/dead-letters?event=retention.test', 'delivery_id')).toEqual(['dlv_youngDead']);
+  expect(await claims()).toEqual(['dlv_newClaim']);
   const events = await listed('/v1/events?event=session.created', 'event_id');
   expect(events).toContain('evt_new');
   expect(events).not.toContain('evt_old');
