@@ -49,6 +49,18 @@ export async function createServices(config: Config, log: Logger, options: Servi
   const consoleTokens = createConsoleTokens(consoleSigningKey, config.CONSOLE_TOKEN_TTL_S);
   const catalog = createKnowledgeCatalog(config);
 
+  const rateLimiter = createRateLimiter(mongo.db, {
+    limits: {
+      completions: config.RATE_LIMIT_COMPLETIONS_PER_MIN,
+      uploads: config.RATE_LIMIT_UPLOADS_PER_MIN,
+      default: config.RATE_LIMIT_DEFAULT_PER_MIN,
+      inbound: config.RATE_LIMIT_INBOUND_PER_MIN,
+      inbound_refused: config.RATE_LIMIT_INBOUND_PER_MIN,
+    },
+    syncMs: options.rateLimitSyncMs ?? config.RATE_LIMIT_SYNC_MS,
+    processId: `${hostname()}-${process.pid}-${randomToken(6)}`,
+    onSyncError: (err) => log.warn('rate-limit counts not shared (database unavailable); counting locally', { error: String(err) }),
+  });
   const services: Services = {
     ...stores,
     config,
@@ -56,18 +68,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     catalog,
     auth: createAuthenticator(config, stores.apiKeys, consoleTokens),
     consoleTokens,
-    rateLimiter: createRateLimiter(mongo.db, {
-      limits: {
-        completions: config.RATE_LIMIT_COMPLETIONS_PER_MIN,
-        uploads: config.RATE_LIMIT_UPLOADS_PER_MIN,
-        default: config.RATE_LIMIT_DEFAULT_PER_MIN,
-        inbound: config.RATE_LIMIT_INBOUND_PER_MIN,
-        inbound_refused: config.RATE_LIMIT_INBOUND_PER_MIN,
-      },
-      syncMs: options.rateLimitSyncMs ?? config.RATE_LIMIT_SYNC_MS,
-      processId: `${hostname()}-${process.pid}-${randomToken(6)}`,
-      onSyncError: (err) => log.warn('rate-limit counts not shared (database unavailable); counting locally', { error: String(err) }),
-    }),
+    rateLimiter,
     commands: createCommands({ config, log, temporal, db: mongo.db, es, stores, catalog, attachmentParsing }),
   };
   return {
@@ -76,6 +77,8 @@ export async function createServices(config: Config, log: Logger, options: Servi
     mongo,
     es,
     async close() {
+      // The last counts go to the store while it is open: the other processes count them this window.
+      await rateLimiter.close();
       await attachmentParsing.close();
       await connection.close();
       await es.close();

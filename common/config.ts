@@ -208,7 +208,7 @@ export const configSchema = z
     WEBHOOK_DEAD_LETTER_RETENTION_DAYS: z.coerce.number().min(0).max(3650).default(0),
     /** Days an event of the log (GET /v1/events, time-range replays) is kept; 0 keeps them all. */
     EVENT_RETENTION_DAYS: z.coerce.number().min(0).max(3650).default(0),
-    /** How stale an API process's view of the shared rate counts may get; 0 re-reads on every request. */
+    /** How often an API process shares its rate counts (publishes its own, re-reads the others'; docs/configuration.md states the bound); 0: on every request. */
     RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(0).max(10_000).default(250),
     /**
      * How long a list page may be served from an API process's memory. The process that writes sees

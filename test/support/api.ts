@@ -101,6 +101,8 @@ export async function startTestApi(
     async close({ keepDatabase = false } = {}) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Its last rate counts are published now, before the database is dropped (not into a new one after).
+      await services.rateLimiter.close();
       if (!keepDatabase) {
         await services.mongo.db.dropDatabase();
         // Deleting by wildcard is refused (destructive_requires_name): name each of the test's indices.
