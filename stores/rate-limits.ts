@@ -197,7 +197,7 @@ export function createRateLimiter(db: Db, options: RateLimiterOptions) {
     close(): Promise<void> {
       clearInterval(flushTimer);
       closing ??= (async () => {
-        await Promise.all([...states.values()].map((state) => state.nextSync ?? state.syncing));
+        await Promise.all([...states.values()].map((state) => state.nextSync ?? state.syncing ?? Promise.resolve()));
         await flush(Date.now());
       })();
       return closing;

@@ -154,12 +154,31 @@ describe('two API processes and two worker processes on one stack', () => {
       (r) => r.path.endsWith('/chat/completions') && JSON.stringify((r.body as WireChatRequest).messages.at(-1)).includes(marker),
     );
   /** Every delivery of a subscription, once none is pending (nothing more will be sent for them). */
-  const settledDeliveries = (subscriptionId: string, expected: number) =>
-    eventually(async () => {
-      const { items } = (await call(apiA.url, 'GET', `/v1/webhook/subscriptions/${subscriptionId}/deliveries?page_size=100`)).json.data;
-      const deliveries = items as Array<{ event_id: string; status: string }>;
-      return deliveries.length >= expected && deliveries.every((d) => d.status !== 'pending') ? deliveries : undefined;
-    }, SETTLED_MS);
+  const settledDeliveries = async (subscriptionId: string, expected: number) => {
+    type Delivery = { event_id: string; status: string; attempt_count: number; workflow_id: string };
+    let last: Delivery[] = [];
+    try {
+      return await eventually(async () => {
+        const { items } = (await call(apiA.url, 'GET', `/v1/webhook/subscriptions/${subscriptionId}/deliveries?page_size=100`)).json.data;
+        last = items as Delivery[];
+        return last.length >= expected && last.every((d) => d.status !== 'pending') ? last : undefined;
+      }, SETTLED_MS);
+    } catch (err) {
+      // What did not settle, and where its workflow is.
+      const pending = last.filter((d) => d.status === 'pending');
+      const described = await Promise.all(
+        pending.map(async (d) => {
+          const info = await owner.services.temporal.workflow
+            .getHandle(d.workflow_id)
+            .describe()
+            .then((w) => `${w.status.name} on ${w.taskQueue}`)
+            .catch((e: unknown) => String(e));
+          return `${d.workflow_id} (attempts ${d.attempt_count}): ${info}`;
+        }),
+      );
+      throw new Error(`${last.length} of ${expected} deliveries recorded; pending: ${described.join('; ') || 'none'} (${String(err)})`);
+    }
+  };
 
   beforeAll(async () => {
     const modelUrl = await model.start();
