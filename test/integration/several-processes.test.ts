@@ -217,7 +217,12 @@ describe('two API processes and two worker processes on one stack', () => {
       return started;
     };
     // The second pair of APIs (a non-zero sync interval) serves the rate-limit test only, which ends them.
-    [apiA, apiB, apiC, apiD, workerA, workerB] = await Promise.all([api(0), api(0), api(SYNC_MS), api(SYNC_MS), worker(), worker()]);
+    // Every start is awaited, failed or not: each process that did start is in `spawned`, which afterAll ends.
+    const starts = [api(0), api(0), api(SYNC_MS), api(SYNC_MS)] as const;
+    const workers = [worker(), worker()] as const;
+    await Promise.allSettled([...starts, ...workers]);
+    [apiA, apiB, apiC, apiD] = await Promise.all(starts);
+    [workerA, workerB] = await Promise.all(workers);
     agentId = (await call(apiA.url, 'POST', '/v1/combo/agents', { body: { name: 'Several' } })).json.data.agent_id;
   }, 240_000);
 
