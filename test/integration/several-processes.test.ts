@@ -203,8 +203,8 @@ describe('two API processes and two worker processes on one stack', () => {
       WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS: '200,200,200,200',
     });
     const workerSettings = {
-      // Where a dispatcher sends first attempts in batches, another takes over a dead worker's batch after this.
-      WEBHOOK_BATCH_TAKEOVER_MS: '5000',
+      // A dead worker's batch of first attempts is taken over by the other after this (the least allowed).
+      WEBHOOK_BATCH_TAKEOVER_MS: '10000',
     };
     const api = async (syncMs: number) => {
       const started = await spawnApiProcess(owner.config, { RATE_LIMIT_SYNC_MS: String(syncMs) });
