@@ -18,10 +18,11 @@ describe('health, readiness and documentation', () => {
   it('is ready when Temporal, MongoDB and Elasticsearch answer and a worker polls the task queue', async () => {
     const worker = await startTestWorker(api, { dispatcher: false });
     try {
+      // The API is ready without a worker (its own readiness): wait for the worker's queues to be seen polled.
       const res = await eventually(async () => {
         const ready = await api.call('GET', '/v1/ready');
-        return ready.status === 200 ? ready : undefined;
-      }, 20_000);
+        return ready.status === 200 && ready.json.data.checks.worker.ok === true ? ready : undefined;
+      }, 30_000);
       expect(res.json.data.status).toBe('ready');
       for (const backend of ['temporal', 'worker', 'mongodb', 'elasticsearch']) expect(res.json.data.checks[backend].ok).toBe(true);
     } finally {
