@@ -14,6 +14,7 @@ import { corsPolicy } from './middleware/cors';
 import { createIdempotencyGuard } from './idempotency';
 import { buildOpenApiDocument } from './openapi';
 import { type AnyRoute, mountRoute } from './route';
+import { routerWithStaticLookup } from './static-routes';
 import { agentRoutes } from './routes/agents';
 import { completionRoutes } from './routes/completions';
 import { costRoutes } from './routes/costs';
@@ -93,7 +94,12 @@ export function createApp(services: Services, { consoleDir }: { consoleDir?: str
   // Static files of the console: not API calls, so not counted against the rate limits.
   app.use(consoleAssets(consoleDir));
   app.use(rateLimit(services.rateLimiter));
-  app.use(router.routes());
+  app.use(
+    routerWithStaticLookup(
+      router,
+      routes.map((route) => route.path),
+    ),
+  );
   // Anything the router did not answer: an unknown path, or a known path with another method.
   // Not async: koa-compose turns a synchronous throw into a rejected promise.
   app.use((ctx) => {

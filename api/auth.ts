@@ -1,4 +1,5 @@
-import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { errors as joseErrors, type JWTPayload, jwtVerify } from 'jose';
 import { z } from 'zod';
 import type { Config } from '../common/config';
@@ -31,6 +32,15 @@ const jwtClaims = z.object({
   roles: z.array(z.string()).default([]),
 });
 
+/**
+ * SHA-256 of a presented key, the cache's key (the clear key is never kept). crypto.hash (Node
+ * 20.12+) takes half the time of a Hash object, which showed in a profile of authenticated calls;
+ * older Node within `engines` uses the Hash object.
+ */
+const oneShotHash = (nodeCrypto as { hash?: typeof nodeCrypto.hash }).hash;
+const sha256 = (text: string): string =>
+  oneShotHash ? oneShotHash('sha256', text, 'base64') : nodeCrypto.createHash('sha256').update(text).digest('base64');
+
 interface CachedPrincipal {
   principal: Principal;
   until: number;
@@ -49,7 +59,7 @@ export function createAuthenticator(config: Config, apiKeys: ApiKeyStore, consol
   const liveKeys = new Map<string, { key: VerifiedKey; until: number }>();
 
   async function fromApiKey(token: string): Promise<Principal> {
-    const cacheKey = createHash('sha256').update(token).digest('base64');
+    const cacheKey = sha256(token);
     const cached = cache.get(cacheKey);
     const now = Date.now();
     if (cached && cached.until > now) return cached.principal;

@@ -234,7 +234,8 @@ export function mountRoute(router: Router<AppState>, route: AnyRoute, { bodyPars
     if (ctx.querystring !== '') return parseOrThrow(route.query, ctx.query, 'query');
     return (noQuery ??= { parsed: parseOrThrow(route.query, {}, 'query') }).parsed;
   };
-  const checkRequest: Middleware<AppState> = async (ctx, next) => {
+  /** Credentials, path, query and Content-Type, checked before any body is read. */
+  const checkRequest = (ctx: AppContext): void => {
     if (route.deprecated) deprecationHeaders(ctx, route.deprecated.sunset);
     ctx.state.checked = {
       principal: authorize(ctx.state, access),
@@ -249,9 +250,8 @@ export function mountRoute(router: Router<AppState>, route: AnyRoute, { bodyPars
         throw invalid('Content-Type must be application/json');
       }
     }
-    await next();
   };
-  router[route.method](koaPath(route.path), checkRequest, ...parsers, async (ctx: AppContext) => {
+  const handle = (ctx: AppContext): Promise<void> => {
     const { principal, params, query, idempotencyKey } = ctx.state.checked!;
     // A request that fails validation has run nothing: its key is not claimed.
     const body: unknown = route.body ? parseOrThrow(route.body, ctx.request.body ?? {}, 'body') : undefined;
@@ -274,9 +274,22 @@ export function mountRoute(router: Router<AppState>, route: AnyRoute, { bodyPars
         ctx.body = { code: 0, data, message: 'ok' };
       }
     };
-    if (idempotencyKey && principal && idempotency && !handlesKey) await idempotency.respondOnce(ctx, idempotencyKey, principal, respond);
-    else await respond();
-  });
+    if (idempotencyKey && principal && idempotency && !handlesKey) return idempotency.respondOnce(ctx, idempotencyKey, principal, respond);
+    return respond();
+  };
+  // One middleware per route (checks, body parser, handler), so the router runs one layer for it.
+  // Not async without a parser: koa-compose turns a synchronous throw into a rejected promise.
+  const [parser] = parsers;
+  const endpoint: Middleware<AppState> = parser
+    ? (ctx) => {
+        checkRequest(ctx);
+        return parser(ctx, () => handle(ctx));
+      }
+    : (ctx) => {
+        checkRequest(ctx);
+        return handle(ctx);
+      };
+  router[route.method](koaPath(route.path), endpoint);
 }
 
 const errorResponses = {
