@@ -58,11 +58,16 @@ export function createAuthenticator(config: Config, apiKeys: ApiKeyStore, consol
   /** Keys behind console tokens, found live, trusted for AUTH_CACHE_TTL_MS like keys themselves. */
   const liveKeys = new Map<string, { key: VerifiedKey; until: number }>();
 
-  async function fromApiKey(token: string): Promise<Principal> {
+  /** A key verified within AUTH_CACHE_TTL_MS (and not expired) answers at once, without a promise. */
+  function fromApiKey(token: string): Principal | Promise<Principal> {
     const cacheKey = sha256(token);
     const cached = cache.get(cacheKey);
     const now = Date.now();
     if (cached && cached.until > now) return cached.principal;
+    return verifyApiKey(token, cacheKey, now);
+  }
+
+  async function verifyApiKey(token: string, cacheKey: string, now: number): Promise<Principal> {
     const key = await apiKeys.verify(token);
     if (!key) {
       cache.delete(cacheKey);
@@ -163,8 +168,11 @@ export function createAuthenticator(config: Config, apiKeys: ApiKeyStore, consol
   }
 
   return {
-    /** Undefined when the request carries no credentials; throws 10002 when they are bad. */
-    async resolve(authorization: string | undefined): Promise<Principal | undefined> {
+    /**
+     * Undefined when the request carries no credentials; throws (or rejects with) 10002 when they
+     * are bad. A cached API key answers synchronously: most calls need no turn of the event loop.
+     */
+    resolve(authorization: string | undefined): Principal | undefined | Promise<Principal | undefined> {
       if (!authorization) return undefined;
       const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
       if (!match) throw unauthenticated('Authorization must be "Bearer <API key or token>"');

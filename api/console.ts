@@ -162,11 +162,7 @@ export function consoleAssets(dir: string = defaultConsoleDir()): Middleware<App
     return build;
   }
 
-  return async (ctx, next) => {
-    if (ctx.path !== PREFIX && !ctx.path.startsWith(`${PREFIX}/`)) {
-      await next();
-      return;
-    }
+  async function serve(ctx: AppContext): Promise<void> {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) ctx.set(name, value);
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
@@ -189,5 +185,8 @@ export function consoleAssets(dir: string = defaultConsoleDir()): Middleware<App
     }
     if (!file && isFileLike(name)) throw new AppError(ErrorCodes.NOT_FOUND, `no console file ${ctx.path}`);
     await send(ctx, current.files.get(INDEX)!, 'no-cache');
-  };
+  }
+
+  // Every API call passes here: it goes on at once, without a promise of this middleware's own.
+  return (ctx, next) => (ctx.path === PREFIX || ctx.path.startsWith(`${PREFIX}/`) ? serve(ctx) : next());
 }

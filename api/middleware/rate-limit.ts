@@ -73,12 +73,19 @@ async function limitInbound(ctx: AppContext, limiter: RateLimiter, next: () => P
  * user; calls without valid credentials count against the client address. Headers go on every response.
  */
 export function rateLimit(limiter: RateLimiter): Middleware<AppState> {
-  return async (ctx, next) => {
+  // Not async: koa-compose turns a synchronous throw (a 429) into a rejected promise.
+  return (ctx, next) => {
     const family = rateFamilyOf(ctx.method, ctx.path);
     if (family === 'inbound') return limitInbound(ctx, limiter, next);
     const decision = limiter.take(ctx.state.principal?.rateKey ?? `ip:${ctx.ip}`, family);
-    // Most decisions are made at once: no await (and no turn of the event loop) for them.
-    apply(ctx, decision instanceof Promise ? await decision : decision);
-    await next();
+    if (decision instanceof Promise) {
+      return decision.then((made) => {
+        apply(ctx, made);
+        return next();
+      });
+    }
+    // Most decisions are made at once: no promise (and no turn of the event loop) for them.
+    apply(ctx, decision);
+    return next();
   };
 }
