@@ -283,7 +283,7 @@ export function mountRoute(router: Router<AppState>, route: AnyRoute, { bodyPars
   const endpoint: Middleware<AppState> = parser
     ? (ctx) => {
         checkRequest(ctx);
-        return parser(ctx, () => handle(ctx));
+        return parser(ctx, () => handle(ctx)) as Promise<unknown>;
       }
     : (ctx) => {
         checkRequest(ctx);

@@ -24,10 +24,10 @@ export function routerWithStaticLookup(router: Router<AppState>, paths: Iterable
   }
   return (ctx, next) => {
     const endpoint = table.get(`${ctx.method} ${ctx.path}`);
-    if (!endpoint) return dispatch(ctx, next);
+    if (!endpoint) return dispatch(ctx, next) as Promise<unknown>;
     // What the router gives a route without parameters.
     ctx.params = {};
     (ctx.request as { params?: unknown }).params = ctx.params;
-    return endpoint(ctx, next);
+    return endpoint(ctx, next) as Promise<unknown>;
   };
 }

@@ -39,7 +39,7 @@ class StateWithLazySignal {
  */
 export function requestSignal(): Middleware<AppState> {
   return (ctx, next) => {
-    ctx.state = Object.assign(new StateWithLazySignal(ctx), ctx.state) as unknown as AppState;
+    ctx.state = Object.assign(new StateWithLazySignal(ctx), ctx.state);
     return next();
   };
 }
