@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import { MongoClient } from 'mongodb';
 import { randomToken } from '../common/ids';
 import { bareOneActivityWorkflow } from './bare-workflow';
 import { printProfile, type TimedRequest } from './completion-profile';
-import { envelopePoster, freePort, percentile, ratio, startProcess, startServer, stopServer } from './load';
+import { benchServiceEnv, envelopePoster, freePort, percentile, ratio, startProcess, startServer, stopServer } from './load';
 
 const ROUNDS = Number(process.env.BENCH_COMPLETION_ROUNDS ?? 3);
 const PER_ROUND = Number(process.env.BENCH_COMPLETIONS_PER_ROUND ?? 40);
@@ -73,19 +72,7 @@ export async function benchCompletions(): Promise<void> {
   const apiPort = await freePort();
   const key = `combo_${randomToken(8)}_${randomToken(32)}`;
   const model = await startInstantModel();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    MONGODB_DB: `bench_cmp_${suffix}`,
-    TEMPORAL_TASK_QUEUE: `bench-cmp-${suffix}`,
-    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    BOOTSTRAP_API_KEY: key,
-    LLM_BASE_URL: model.url,
-    RATE_LIMIT_COMPLETIONS_PER_MIN: '100000000',
-    RATE_LIMIT_DEFAULT_PER_MIN: '100000000',
-    API_HOST: '127.0.0.1',
-    API_PORT: String(apiPort),
-    LOG_LEVEL: 'warn',
-  };
+  const env = benchServiceEnv('cmp', suffix, { key, modelUrl: model.url, apiPort });
   const bareQueue = `${env.TEMPORAL_TASK_QUEUE}-bare`;
   const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
   const client = new Client({ connection });

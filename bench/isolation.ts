@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import { Agent, request as httpRequest } from 'undici';
 import { randomToken } from '../common/ids';
 import { createEventLog } from '../stores/event-log';
 import { startInstantModel } from './completions';
-import { envelopePoster, freePort, percentile, ratio, startProcess, startServer, stopServer } from './load';
+import { benchServiceEnv, envelopePoster, freePort, percentile, ratio, startProcess, startServer, stopServer } from './load';
 
 /** Events recorded at once for the delivery burst. */
 const EVENTS = Number(process.env.BENCH_ISOLATION_EVENTS ?? 10_000);
@@ -69,20 +68,9 @@ export async function benchIsolation(): Promise<void> {
   const model = await startInstantModel();
   const consumer = await startConsumer();
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    MONGODB_DB: `bench_iso_${suffix}`,
+    ...benchServiceEnv('iso', suffix, { key, modelUrl: model.url, apiPort }),
     ELASTICSEARCH_INDEX_PREFIX: `bench_iso_${suffix}`,
-    TEMPORAL_TASK_QUEUE: `bench-iso-${suffix}`,
-    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    BOOTSTRAP_API_KEY: key,
-    LLM_BASE_URL: model.url,
     ALLOW_PRIVATE_URLS: 'true',
-    RATE_LIMIT_COMPLETIONS_PER_MIN: '100000000',
-    RATE_LIMIT_UPLOADS_PER_MIN: '100000000',
-    RATE_LIMIT_DEFAULT_PER_MIN: '100000000',
-    API_HOST: '127.0.0.1',
-    API_PORT: String(apiPort),
-    LOG_LEVEL: 'warn',
   };
   const base = `http://127.0.0.1:${apiPort}/v1`;
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };

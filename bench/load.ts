@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 
@@ -103,5 +104,31 @@ export function envelopePoster(base: string, headers: Record<string, string>) {
     const json = (await res.json()) as { code: number; data: Record<string, string> };
     if (json.code !== 0) throw new Error(`${path} answered ${JSON.stringify(json)}`);
     return json.data;
+  };
+}
+
+/**
+ * The environment of a bench's own API and worker: its own database and task queue (`name` and a
+ * random suffix), a bootstrap key, the scripted model, and rate limits no load reaches (the limiter
+ * still counts and answers its headers).
+ */
+export function benchServiceEnv(
+  name: string,
+  suffix: string,
+  { key, modelUrl, apiPort }: { key: string; modelUrl: string; apiPort: number },
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    MONGODB_DB: `bench_${name}_${suffix}`,
+    TEMPORAL_TASK_QUEUE: `bench-${name}-${suffix}`,
+    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    BOOTSTRAP_API_KEY: key,
+    LLM_BASE_URL: modelUrl,
+    RATE_LIMIT_COMPLETIONS_PER_MIN: '100000000',
+    RATE_LIMIT_UPLOADS_PER_MIN: '100000000',
+    RATE_LIMIT_DEFAULT_PER_MIN: '100000000',
+    API_HOST: '127.0.0.1',
+    API_PORT: String(apiPort),
+    LOG_LEVEL: 'warn',
   };
 }

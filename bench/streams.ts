@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { randomToken } from '../common/ids';
-import { envelopePoster, freePort, percentile, ratio, startProcess, startServer, stopServer } from './load';
+import { benchServiceEnv, envelopePoster, freePort, percentile, ratio, startProcess, startServer, stopServer } from './load';
 import { startMongoCommandCounter } from './mongo-command-counter';
 import { cpuBetween, cpuSnapshot } from './process-cpu';
 
@@ -108,18 +107,8 @@ export async function benchStreams(): Promise<void> {
   const store = new URL(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/');
   const counter = await startMongoCommandCounter({ host: store.hostname, port: Number(store.port || 27017) });
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    MONGODB_DB: `bench_str_${suffix}`,
-    TEMPORAL_TASK_QUEUE: `bench-str-${suffix}`,
-    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    BOOTSTRAP_API_KEY: key,
-    LLM_BASE_URL: model.url,
-    RATE_LIMIT_COMPLETIONS_PER_MIN: '100000000',
-    RATE_LIMIT_DEFAULT_PER_MIN: '100000000',
+    ...benchServiceEnv('str', suffix, { key, modelUrl: model.url, apiPort }),
     COMPLETION_REPLY_WAIT_MS: '600000',
-    API_HOST: '127.0.0.1',
-    API_PORT: String(apiPort),
-    LOG_LEVEL: 'warn',
   };
   const base = `http://127.0.0.1:${apiPort}/v1`;
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
