@@ -268,7 +268,7 @@ const median = <T>(sorted: T[]) => sorted[Math.floor(sorted.length / 2)]!;
  * itself adds), each round on a fresh deployment (a fresh index, like the baseline's) and followed by
  * the raw bulk baseline on the same chunks: the machine's noise shows in the spread of the rounds.
  */
-async function ingestRows(es: EsClient, instantUrl: string, label: string, uploads: Upload[]): Promise<string[]> {
+async function ingestRows(es: EsClient, instantUrl: string, label: string, uploads: Upload[], target: number): Promise<string[]> {
   const rounds: Array<{ service: Awaited<ReturnType<typeof ingest>>; raw: Awaited<ReturnType<typeof rawBulk>> }> = [];
   for (let round = 0; round < ROUNDS; round++) {
     const fast = await deploy({
@@ -293,7 +293,7 @@ async function ingestRows(es: EsClient, instantUrl: string, label: string, uploa
   return [
     `| ingest, ${label} (${service.documents} documents, ${service.chunks} chunks; ${perDoc}), instant embedding upstream, upload to searchable, median of ${ROUNDS} (chunks/s) | ${service.rate.toFixed(1)} |`,
     `| baseline: the same pre-embedded chunks, bulk API in 500s + refresh, median (chunks/s) | ${median(rounds.map((r) => r.raw.rate).sort((a, b) => a - b)).toFixed(1)} |`,
-    `| ratio ingest / raw bulk, ${label}: median (each round) (target >= 0.5) | ${median(ratios).toFixed(3)} (${ratios.map((r) => r.toFixed(2)).join(', ')}) |`,
+    `| ratio ingest / raw bulk, ${label}: median (each round) (target >= ${target}) | ${median(ratios).toFixed(3)} (${ratios.map((r) => r.toFixed(2)).join(', ')}) |`,
     `| CPU per document during the median round's import, by process (ms; the machine's ${availableParallelism()} cores give ${((availableParallelism() * 1000 * service.seconds) / service.documents).toFixed(0)}) | ${cpuPerDoc.join(', ')} |`,
     `| the same for its raw bulk baseline (ms of Elasticsearch CPU per document's chunks) | ${(raw.esCpuMs / service.documents).toFixed(0)} |`,
   ];
@@ -333,7 +333,7 @@ async function searchLatencyRows(d: Deployment, es: EsClient, kbId: string, vect
   return [
     `| search via the API, ${label}, no reranking: p50 / p99 ms (${SEARCHES} requests) | ${p(serviceTimes)} |`,
     `| baseline: the raw Elasticsearch query the service issues (vector precomputed): p50 / p99 ms | ${p(rawTimes)} |`,
-    `| ratio search p50 / raw p50, ${label} (target <= 1.2) | ${(percentile(serviceTimes, 50) / percentile(rawTimes, 50)).toFixed(2)} |`,
+    `| ratio search p50 / raw p50, ${label}${label.startsWith('instant') ? ' (target <= 1.05)' : ' (reported)'} | ${(percentile(serviceTimes, 50) / percentile(rawTimes, 50)).toFixed(2)} |`,
   ];
 }
 
@@ -406,8 +406,8 @@ export async function benchKnowledge(): Promise<void> {
   const instant = await startInstantEmbeddings();
   const rows: string[] = [];
   try {
-    if (PARTS.has('books')) rows.push(...(await ingestRows(es, instant.url, 'book-size documents', bookDocuments())));
-    if (PARTS.has('small')) rows.push(...(await ingestRows(es, instant.url, 'small documents', smallDocuments())));
+    if (PARTS.has('books')) rows.push(...(await ingestRows(es, instant.url, 'book-size documents', bookDocuments(), 0.8)));
+    if (PARTS.has('small')) rows.push(...(await ingestRows(es, instant.url, 'small documents', smallDocuments(), 0.5)));
     if (PARTS.has('search')) rows.push(...(await searchRows(es, instant.url)));
     if (PARTS.has('local')) rows.push(...(await localModelRows(es)));
   } finally {
