@@ -245,21 +245,19 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     const agentRead = deps.agents.get(tenantId, agentId);
     agentRead.catch(() => undefined);
     const [input, agent] = await Promise.all([
-      prepareCompletionInput(
-        { ...deps, agents: { get: () => agentRead } },
-        {
-          traceId,
-          tenantId,
-          agentId,
-          sessionId: body.session_id,
-          question: body.question,
-          // A background run streams its model's answer into its events, for whoever follows it.
-          stream: body.stream || body.background,
-          route: body.route,
-          attachments: body.attachments,
-          contextIds: body.context_ids,
-        },
-      ),
+      prepareCompletionInput(deps, {
+        traceId,
+        tenantId,
+        agentId,
+        sessionId: body.session_id,
+        question: body.question,
+        // A background run streams its model's answer into its events, for whoever follows it.
+        stream: body.stream || body.background,
+        route: body.route,
+        attachments: body.attachments,
+        contextIds: body.context_ids,
+        agentRead,
+      }),
       agentRead,
     ]);
     // The run's record and its submission go together; a refused submission removes the record. A

@@ -177,11 +177,12 @@ export function createWebhookDispatchCommands({ temporal, config, webhooks, even
       for (const id of claimedSince.keys()) if (!seen.has(id)) claimedSince.delete(id);
       for (const p of claimedBefore) if (!claimedSince.has(p.deliveryId)) claimedSince.set(p.deliveryId, now);
       const overdue = claimedBefore.filter((p) => now - claimedSince.get(p.deliveryId)! > config.WEBHOOK_BATCH_TAKEOVER_MS);
-      const records = await webhooks.deliveriesProgress(overdue.map((p) => p.deliveryId));
+      const overdueIds = new Set(overdue.map((p) => p.deliveryId));
+      const records = await webhooks.deliveriesProgress([...overdueIds]);
       const claimTimes = await webhooks.claimTimes(overdue.filter((p) => !records.has(p.deliveryId)).map((p) => p.deliveryId));
       const unsettled = new Set<string>();
       const handedOver = claimedBefore.flatMap((p) => {
-        const step = overdue.includes(p) ? settleClaimed(records.get(p.deliveryId), claimTimes.get(p.deliveryId)) : 'wait';
+        const step = overdueIds.has(p.deliveryId) ? settleClaimed(records.get(p.deliveryId), claimTimes.get(p.deliveryId)) : 'wait';
         if (step === 'wait') unsettled.add(p.eventId);
         return typeof step === 'number' ? [{ ...p, firstAttempt: step }] : [];
       });

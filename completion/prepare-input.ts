@@ -32,6 +32,8 @@ export interface CompletionRequest {
   route?: string;
   attachments: string[];
   contextIds: string[];
+  /** The agent's read when the caller has started it already (it needs the agent too): not read again. */
+  agentRead?: Promise<Agent>;
 }
 
 /** The session must exist in the tenant, belong to the agent and be active (archived: 10005). */
@@ -79,7 +81,7 @@ async function activeSkills(services: PreparationDeps, tenantId: string, agent: 
 export async function prepareCompletionInput(services: PreparationDeps, request: CompletionRequest): Promise<CompletionInput> {
   const { config } = services;
   const { tenantId, agentId } = request;
-  const agentRead = services.agents.get(tenantId, agentId);
+  const agentRead = request.agentRead ?? services.agents.get(tenantId, agentId);
   const [agent, session, skills, turns] = await Promise.all([
     agentRead,
     sessionOfAgent(services, tenantId, agentId, request.sessionId),
