@@ -28,6 +28,9 @@ start_postgres() {
     -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -c unix_socket_directories=/tmp -c max_connections=200 -c fsync=on" start >/dev/null
   "$pgbin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='ferretdb'" | grep -q 1 ||
     "$pgbin/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres ferretdb
+  # Indexes FerretDB's queries can use (see the file); applied before FerretDB starts, on every start.
+  "$pgbin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -d ferretdb -v ON_ERROR_STOP=1 -q \
+    -c "SET client_min_messages = warning" -f "$(dirname "${BASH_SOURCE[0]}")/ferretdb-gin-indexes.sql" >/dev/null
 }
 
 start_ferretdb() {
