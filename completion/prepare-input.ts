@@ -63,12 +63,14 @@ async function checkContextDocuments(services: PreparationDeps, tenantId: string
   );
 }
 
-/** The agent's own skills and those activated on the session; a skill removed since is skipped. */
-async function activeSkills(services: PreparationDeps, tenantId: string, agent: Agent, sessionId: string): Promise<ActiveSkill[]> {
-  const [ofSession, ofAgent] = await Promise.all([
-    services.skills.activeForSession(tenantId, sessionId),
-    services.skills.byIds(tenantId, agent.skills),
-  ]);
+/** The agent's own skills and those activated on the session (read already); a skill removed since is skipped. */
+async function activeSkills(
+  services: PreparationDeps,
+  tenantId: string,
+  agent: Agent,
+  sessionSkills: Promise<ActiveSkill[]>,
+): Promise<ActiveSkill[]> {
+  const [ofSession, ofAgent] = await Promise.all([sessionSkills, services.skills.byIds(tenantId, agent.skills)]);
   const byId = new Map<string, ActiveSkill>();
   for (const skill of [...ofAgent, ...ofSession]) byId.set(skill.skill_id, skill);
   return [...byId.values()];
@@ -82,10 +84,13 @@ export async function prepareCompletionInput(services: PreparationDeps, request:
   const { config } = services;
   const { tenantId, agentId } = request;
   const agentRead = request.agentRead ?? services.agents.get(tenantId, agentId);
+  // The session's skills do not depend on the agent: read beside it, not after it.
+  const sessionSkills = services.skills.activeForSession(tenantId, request.sessionId);
+  sessionSkills.catch(() => undefined);
   const [agent, session, skills, turns] = await Promise.all([
     agentRead,
     sessionOfAgent(services, tenantId, agentId, request.sessionId),
-    agentRead.then((a) => activeSkills(services, tenantId, a, request.sessionId)),
+    agentRead.then((a) => activeSkills(services, tenantId, a, sessionSkills)),
     services.sessions.recentTurns(tenantId, request.sessionId, {
       maxMessages: config.HISTORY_MAX_MESSAGES,
       maxChars: config.HISTORY_MAX_CHARS,
