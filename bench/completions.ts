@@ -7,6 +7,7 @@ import { randomToken } from '../common/ids';
 import { bareOneActivityWorkflow } from './bare-workflow';
 import { printProfile, type TimedRequest } from './completion-profile';
 import { benchServiceEnv, envelopePoster, freePort, percentile, ratio, startProcess, startServer, stopServer } from './load';
+import { cpuBetween, cpuSnapshot } from './process-cpu';
 
 const ROUNDS = Number(process.env.BENCH_COMPLETION_ROUNDS ?? 3);
 const PER_ROUND = Number(process.env.BENCH_COMPLETIONS_PER_ROUND ?? 40);
@@ -184,10 +185,19 @@ export async function benchCompletions(): Promise<void> {
       );
       return (CONCURRENT_CLIENTS * CONCURRENT_PER_CLIENT) / ((performance.now() - started) / 1000);
     };
+    // CPU each process spends per operation (the machine's whole budget, all parts): what bounds throughput here.
+    const cpuPerOperation = async (run: () => Promise<number>) => {
+      const pids = { API: api.pid!, worker: worker.pid!, 'bare worker': bareWorker.pid! };
+      const before = cpuSnapshot(pids);
+      const rate = await run();
+      const used = cpuBetween(before, cpuSnapshot(pids));
+      const operations = CONCURRENT_CLIENTS * CONCURRENT_PER_CLIENT;
+      return { rate, cpuMs: new Map([...used].map(([part, msUsed]) => [part, msUsed / operations])) };
+    };
     const throughput = async () => {
-      const bareRate = await perSecond(() => bareRoundTrip());
-      const completionRate = await perSecond((c) => completion(concurrentSessions[c]));
-      return { bareRate, completionRate };
+      const bare = await cpuPerOperation(() => perSecond(() => bareRoundTrip()));
+      const completions = await cpuPerOperation(() => perSecond((c) => completion(concurrentSessions[c])));
+      return { bareRate: bare.rate, completionRate: completions.rate, bareCpu: bare.cpuMs, completionCpu: completions.cpuMs };
     };
     const one = await throughput();
     extraWorkers.push(await startProcess(join(__dirname, 'bare-worker.js'), { ...env, TEMPORAL_TASK_QUEUE: bareQueue }, 'ready'));
@@ -206,6 +216,13 @@ export async function benchCompletions(): Promise<void> {
         `| ${workers} | ${r.bareRate.toFixed(1)} | ${r.completionRate.toFixed(1)} | **${ratio(r.completionRate, r.bareRate)}** |`,
       );
     console.log('\n(2 workers on this 2-core machine share its CPUs with the API, Temporal and the store: contention, not scaling.)');
+    console.log('\nCPU ms per operation, 1 worker (a bare round trip, a JSON completion):\n');
+    console.log('| process | bare round trip | JSON completion |');
+    console.log('|---|---|---|');
+    const parts = [...new Set([...one.bareCpu.keys(), ...one.completionCpu.keys()])];
+    const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+    for (const part of parts) console.log(`| ${part} | ${ms(one.bareCpu.get(part) ?? 0)} | ${ms(one.completionCpu.get(part) ?? 0)} |`);
+    console.log(`| all | ${ms(total(one.bareCpu))} | ${ms(total(one.completionCpu))} |`);
   } finally {
     for (const extra of extraWorkers) await stopServer(extra);
     await stopServer(worker);
