@@ -231,6 +231,11 @@ export const configSchema = z
     EMBEDDING_PROVIDER: z.enum(['local', 'openai']).default('local'),
     /** Folder holding the local model's ONNX file and tokenizer; default `.stack/models/all-minilm-l6-v2`. */
     EMBEDDING_MODEL_DIR: optionalText,
+    /**
+     * Threads the local model computes on, per process; 0: one fewer than the machine's cores (at
+     * least 1, at most 8), so a bulk ingest leaves a core to the worker's interactive work.
+     */
+    EMBEDDING_LOCAL_THREADS: z.coerce.number().int().min(0).max(64).default(0),
     /** OpenAI-compatible base URL (e.g. https://api.openai.com/v1); enables the `openai:` models. */
     EMBEDDING_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
     EMBEDDING_API_KEY: optionalText,

@@ -19,7 +19,11 @@ export interface KnowledgeCatalog {
 
 export function createKnowledgeCatalog(config: Config): KnowledgeCatalog {
   const providers = new Map<string, EmbeddingProvider>();
-  const local = createEmbeddingProvider({ provider: 'local', modelDir: config.EMBEDDING_MODEL_DIR });
+  const local = createEmbeddingProvider({
+    provider: 'local',
+    modelDir: config.EMBEDDING_MODEL_DIR,
+    threads: config.EMBEDDING_LOCAL_THREADS || undefined,
+  });
   providers.set(local.model, local);
   if (config.EMBEDDING_BASE_URL) {
     const remote = createEmbeddingProvider({

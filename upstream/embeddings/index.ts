@@ -13,6 +13,8 @@ export type EmbeddingSettings =
       provider: 'local';
       /** Unset: `<repo>/.stack/models/all-minilm-l6-v2`, where the stack installer puts the model. */
       modelDir?: string;
+      /** Threads the model computes on; unset: one fewer than the cores (see minilm-runtime). */
+      threads?: number;
     }
   | ({ provider: 'openai' } & OpenAiEmbeddingsOptions);
 
@@ -20,7 +22,7 @@ export type EmbeddingSettings =
 export function createEmbeddingProvider(settings: EmbeddingSettings): EmbeddingProvider {
   switch (settings.provider) {
     case 'local':
-      return createLocalMiniLm({ modelDir: settings.modelDir ?? defaultLocalModelDir() });
+      return createLocalMiniLm({ modelDir: settings.modelDir ?? defaultLocalModelDir(), threads: settings.threads });
     case 'openai': {
       const { provider: _provider, ...options } = settings;
       return createOpenAiEmbeddings(options);

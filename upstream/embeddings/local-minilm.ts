@@ -10,19 +10,21 @@ const GROUP_SIZE = 32;
 export interface LocalMiniLmOptions {
   /** Folder holding all-minilm-l6-v2-q.onnx and all-minilm-l6-v2-q-tokenizer.json. */
   modelDir: string;
+  /** Threads the model computes on; unset: one fewer than the cores (see minilm-runtime). */
+  threads?: number;
 }
 
 /**
  * all-MiniLM-L6-v2 run in-process with onnxruntime: 384 dimensions, no network at run time.
  * Embedding is CPU work; create this in the worker, never in the API process.
  */
-export function createLocalMiniLm({ modelDir }: LocalMiniLmOptions): EmbeddingProvider {
+export function createLocalMiniLm({ modelDir, threads }: LocalMiniLmOptions): EmbeddingProvider {
   return {
     model: LOCAL_MINILM_MODEL,
     dimension: MINILM_DIMENSION,
     async embed(texts) {
       if (texts.length === 0) return [];
-      const runtime = await loadMiniLm(modelDir);
+      const runtime = await loadMiniLm(modelDir, threads);
       const vectors: number[][] = [];
       for (let start = 0; start < texts.length; start += GROUP_SIZE) {
         const group = texts.slice(start, start + GROUP_SIZE).map((text) => runtime.tokenize(text));
