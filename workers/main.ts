@@ -10,6 +10,7 @@ import { connectMongo, ensureIndexes } from '../stores/mongo';
 import { composeWorker } from './composition';
 import { ensureSystemSchedules } from '../commands/system-schedules';
 import { type PollingWorker, startHealthServer } from './health-server';
+import { watchMemory } from './memory-figures';
 import { createQueueWorkers, queuesToPoll } from './worker';
 
 /**
@@ -24,6 +25,7 @@ async function main() {
   logUnhandledRejections(log);
   // Up first: an orchestrator sees the process live (and not yet ready) while it connects.
   let polling: () => readonly PollingWorker[] = () => [];
+  const memory = watchMemory();
   const health =
     config.WORKER_HEALTH_PORT === undefined
       ? undefined
@@ -31,6 +33,7 @@ async function main() {
           host: config.WORKER_HEALTH_HOST,
           port: config.WORKER_HEALTH_PORT,
           workers: () => polling(),
+          memory: () => memory.figures(),
         });
   if (health) log.info('worker health endpoint listening', { port: health.port });
   const mongo = await connectMongo(config.MONGODB_URI, config.MONGODB_DB);
@@ -82,6 +85,7 @@ async function main() {
     await es.close();
     await mongo.close();
     await health?.close();
+    memory.stop();
   }
 }
 

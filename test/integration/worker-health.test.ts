@@ -13,7 +13,19 @@ describe('the worker health endpoint', () => {
     try {
       const live = await fetch(`${base}/live`);
       expect(live.status).toBe(200);
-      expect(await live.json()).toMatchObject({ status: 'live' });
+      // With the process's memory: RSS, and the heap left by its last full collection (null before the first).
+      const liveBody = (await live.json()) as { status: string; memory: Record<string, number | null> };
+      expect(liveBody).toMatchObject({
+        status: 'live',
+        memory: {
+          rss_bytes: expect.any(Number),
+          heap_committed_bytes: expect.any(Number),
+          heap_used_bytes: expect.any(Number),
+          full_gcs: expect.any(Number),
+        },
+      });
+      expect(liveBody.memory.rss_bytes).toBeGreaterThan(liveBody.memory.heap_used_bytes!);
+      expect(liveBody.memory.heap_after_full_gc_bytes === null || typeof liveBody.memory.heap_after_full_gc_bytes === 'number').toBe(true);
       // 'worker running' is logged as the worker starts polling: ready at once, or within moments.
       const ready = await eventually(async () => {
         const res = await fetch(`${base}/ready`);
