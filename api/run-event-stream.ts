@@ -1,10 +1,12 @@
 import { PassThrough } from 'node:stream';
 import { once } from 'node:events';
-import { ErrorCodes } from '../common/errors';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AppError, ErrorCodes } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { StreamFormat } from '../common/schemas/completions';
 import { MessageShaper } from '../common/stream-messages';
-import { type RunEventStore, type RunOwner, streamEventId } from '../stores/run-events';
+import { type RunEventStore, type RunOwner, type StoredStreamEvent, streamEventId } from '../stores/run-events';
+import type { StreamOpening } from '../commands/completions';
 import type { RunEventFeed } from './run-event-feed';
 import type { AppContext } from './context';
 
@@ -37,6 +39,10 @@ const frame = (traceId: string, seq: number, event: string, data: unknown, first
  * API process can serve any stream, and a client reconnecting with Last-Event-ID gets exactly the
  * events after the one it names. `message` events go out as `format` asks (see MessageShaper). Ends after `done`. If the workflow
  * ends without one (terminated by an operator, say), `error` and `done` are written for it.
+ *
+ * A stream opened before its run was handed over (`opening`) sends its first event from memory at
+ * once, then follows the store once the hand-over has settled (keeping the connection alive
+ * meanwhile); a hand-over that failed with nothing recorded ends it with `error` and `done`.
  */
 export function streamRunEvents(
   ctx: AppContext,
@@ -45,6 +51,7 @@ export function streamRunEvents(
   owner: RunOwner,
   fromSeq: number,
   format: StreamFormat = 'answer',
+  opening?: StreamOpening,
 ): void {
   ctx.status = 200;
   ctx.type = 'text/event-stream';
@@ -62,15 +69,66 @@ export function streamRunEvents(
   const markEnded = () => (endedAt = Date.now());
   // A failed wait counts as an end too: the stream then closes itself after END_GRACE_MS. A wait the
   // client's leaving ended is no failure.
-  deps.runEnded(owner.tenant_id, traceId, signal).then(markEnded, (err: unknown) => {
-    if (!signal.aborted)
-      deps.log.warn("could not follow the run's end; the stream closes itself if no done comes", { trace_id: traceId, error: String(err) });
-    markEnded();
-  });
+  const followEnd = () =>
+    deps.runEnded(owner.tenant_id, traceId, signal).then(markEnded, (err: unknown) => {
+      if (!signal.aborted)
+        deps.log.warn("could not follow the run's end; the stream closes itself if no done comes", {
+          trace_id: traceId,
+          error: String(err),
+        });
+      markEnded();
+    });
+
+  let first = true;
+  const send = (event: Pick<StoredStreamEvent, 'seq' | 'event' | 'data' | 'recordedAt'>, data: object = event.data) => {
+    const flowing = out.write(frame(traceId, event.seq, event.event, { ...data, timestamp: event.recordedAt.toISOString() }, first));
+    first = false;
+    return flowing;
+  };
+
+  /**
+   * Sends the opening's first event, then waits for the hand-over with keep-alives: true when the
+   * stream goes on from the store, false when it has ended (the client left, or the hand-over failed
+   * with nothing recorded: `error` and `done` sent from memory).
+   */
+  const open = async ({ first: accepted, handedOver }: StreamOpening): Promise<boolean> => {
+    send(accepted);
+    const settled = handedOver.then(
+      () => null,
+      (err: unknown) => (err instanceof AppError ? err : new AppError(ErrorCodes.INTERNAL, 'the completion could not be started')),
+    );
+    for (;;) {
+      // The pause ends with the wait: no timer outlives it.
+      const pause = new AbortController();
+      const paused = sleep(deps.keepAliveMs, 'idle' as const, { signal: AbortSignal.any([signal, pause.signal]) }).catch(
+        () => 'over' as const,
+      );
+      const failure = await Promise.race([settled, paused]);
+      pause.abort();
+      if (signal.aborted || failure === 'over') return false;
+      if (failure === 'idle') {
+        out.write(': keep-alive\n\n');
+        continue;
+      }
+      if (failure === null) return true;
+      const at = new Date();
+      send({ seq: accepted.seq + 1, event: 'error', data: { code: failure.code, message: failure.message }, recordedAt: at });
+      send({
+        seq: accepted.seq + 2,
+        event: 'done',
+        data: { session_id: owner.session_id, trace_id: traceId, stop_reason: 'failed' },
+        recordedAt: at,
+      });
+      return false;
+    }
+  };
 
   const pump = async () => {
+    if (opening && !(await open(opening))) return;
+    followEnd();
     const messages = new MessageShaper(format);
-    if (fromSeq > 0) {
+    // An opened stream's client has only the `accepted` event: nothing of the answer to go on from.
+    if (fromSeq > 0 && !opening) {
       // What the client has: a resumed stream goes on from the answer's text so far.
       const before = await deps.runEvents.readBefore(traceId, fromSeq);
       // Resumed after its `done`: the stream has nothing more to send.
@@ -79,14 +137,11 @@ export function streamRunEvents(
     }
     const listener = deps.feed.listen(traceId, fromSeq);
     let lastWrite = Date.now();
-    let first = true;
     try {
       while (!signal.aborted) {
         const event = await listener.next(Math.min(deps.keepAliveMs, END_CHECK_MS), signal);
         if (event) {
-          const data = event.event === 'message' ? messages.shape(event.data) : event.data;
-          const flowing = out.write(frame(traceId, event.seq, event.event, { ...data, timestamp: event.recordedAt.toISOString() }, first));
-          first = false;
+          const flowing = send(event, event.event === 'message' ? messages.shape(event.data) : event.data);
           lastWrite = Date.now();
           if (event.event === 'done') break;
           // A slow client holds up only its own stream: it reads on from the store once it has fallen behind the run's reader.

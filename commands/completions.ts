@@ -3,14 +3,15 @@ import { type Client, isGrpcDeadlineError, WorkflowFailedError, WorkflowNotFound
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { canonicalJson } from '../common/canonical-json';
 import { AppError, conflict, ErrorCodes, invalid } from '../common/errors';
+import type { Logger } from '../common/logger';
 import type { MultitaskStrategy } from '../common/schemas/agents';
-import type { CompletionBody, CompletionReply, CompletionRun, RunAccepted, RunListQuery } from '../common/schemas/completions';
+import type { CompletionBody, CompletionReply, CompletionRun, RunAccepted, RunKind, RunListQuery } from '../common/schemas/completions';
 import { type PreparationDeps, prepareCompletionInput } from '../completion/prepare-input';
 import { type CompletionInput, RUN_FAILURE_TYPE } from '../completion/run-input';
-import { createRunStartRecorder } from '../completion/run-start-recorder';
+import { acceptedEvent, createRunStartRecorder } from '../completion/run-start-recorder';
 import type { SessionStore } from '../stores/sessions';
-import { type CompletionRunStore, ENDED_STATUSES } from '../stores/completion-runs';
-import type { RunEventStore, RunOwner } from '../stores/run-events';
+import { type CompletionRunStore, ENDED_STATUSES, type NewRun } from '../stores/completion-runs';
+import type { RunEventStore, RunOwner, StoredStreamEvent } from '../stores/run-events';
 import type { CompletionOutcome } from '../workflows/completion';
 import { cancelQueuedRun } from '../workflows/session-runs';
 import { completionWorkflowId, sessionRunsWorkflowId } from '../common/workflow-ids';
@@ -32,6 +33,15 @@ export interface CompletionCommandDeps extends PreparationDeps {
   temporal: Client;
   completionRuns: CompletionRunStore;
   runEvents: RunEventStore;
+  log: Logger;
+}
+
+/** A completion request read and checked, ready to be handed to its session. */
+interface CheckedRun {
+  input: CompletionInput;
+  strategy: MultitaskStrategy;
+  /** Another run of the session that has not ended (a chat run: the strategy decides what becomes of this one). */
+  unended: { traceId: string; kind: RunKind } | null;
 }
 
 /** Who asks: the tenant, the principal an Idempotency-Key belongs to, and the person behind it. */
@@ -56,12 +66,23 @@ export interface CompletionRequest {
 }
 
 /**
- * What a completion request comes to: its run's stream from an event on, its JSON reply, or the
- * 202 of a run that goes on without the client. `replayed`: an earlier request with the same
- * Idempotency-Key started the run.
+ * A stream that opens before its run is handed to its session: its first event (`accepted`, number
+ * 0), sent from memory, and the hand-over going on behind it, which settles once the run is handed
+ * over or its failure is recorded on its stream (`error`, `done`). It rejects, with the error the
+ * stream ends with, only when nothing of that could be recorded.
+ */
+export interface StreamOpening {
+  first: StoredStreamEvent;
+  handedOver: Promise<void>;
+}
+
+/**
+ * What a completion request comes to: its run's stream from an event on (opened early: `opening`
+ * comes before it), its JSON reply, or the 202 of a run that goes on without the client.
+ * `replayed`: an earlier request with the same Idempotency-Key started the run.
  */
 export type CompletionAnswer = { replayed: boolean } & (
-  | { kind: 'stream'; traceId: string; owner: RunOwner; fromSeq: number }
+  | { kind: 'stream'; traceId: string; owner: RunOwner; fromSeq: number; opening?: StreamOpening }
   | { kind: 'reply'; reply: CompletionReply }
   | { kind: 'accepted'; accepted: RunAccepted }
 );
@@ -156,21 +177,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
    * that run; a client may ask again right after `done`, while the answered run is still closing, so
    * when every earlier run has recorded its end the session waits a moment for them to close.
    */
-  async function submit(
-    input: CompletionInput,
-    strategy: MultitaskStrategy,
-    unendedRun: ReturnType<CompletionRunStore['unendedRun']>,
-    signal?: AbortSignal,
-  ): Promise<Omit<StartedRun, 'input'>> {
-    const unended = await unendedRun;
-    // An agent task's run goes round the session's workflow, which cannot queue behind or cancel it.
-    if (unended && unended.kind !== 'chat') {
-      throw conflict(`session ${input.sessionId} has an agent task's run going (${unended.traceId}); wait for it to finish`, {
-        session_id: input.sessionId,
-        running_trace_id: unended.traceId,
-        workflow_id: completionWorkflowId(unended.traceId),
-      });
-    }
+  async function submit({ input, strategy, unended }: CheckedRun, signal?: AbortSignal): Promise<Omit<StartedRun, 'input'>> {
     const closing = strategy === 'reject' && unended === null;
     const admission = await submitCompletion(
       temporal,
@@ -225,26 +232,18 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
   }
 
   /**
-   * Checks a completion request, builds the workflow's input and hands it to its session's
-   * workflow, which starts it at once, queues it, or (strategy `reject`) refuses it with 10005
-   * while another run of the session is going. Everything the run reads of the agent, session
-   * and skills is read here, once.
+   * Checks a completion request and builds the workflow's input; everything the run reads of the
+   * agent, session and skills is read here, once. A run of an agent task going in the session is
+   * 10005: it goes round the session's workflow, which cannot queue behind or cancel it.
    */
-  async function start(
-    tenantId: string,
-    agentId: string,
-    body: CompletionBody,
-    traceId: string,
-    requested: { by: string; hash: string },
-    signal?: AbortSignal,
-  ): Promise<StartedRun> {
-    // Read beside the input, not after it: a request's reads before its hand-over go side by side.
+  async function check(tenantId: string, agentId: string, body: CompletionBody, traceId: string): Promise<CheckedRun> {
+    // Read beside the input, not after it: a request's reads go side by side.
     const unendedRun = completionRuns.unendedRun(tenantId, body.session_id, traceId);
     unendedRun.catch(() => undefined);
     // The agent is read once: the input is built from it, and its multitask strategy applies.
     const agentRead = deps.agents.get(tenantId, agentId);
     agentRead.catch(() => undefined);
-    const [input, agent] = await Promise.all([
+    const [input, agent, unended] = await Promise.all([
       prepareCompletionInput(deps, {
         traceId,
         tenantId,
@@ -259,34 +258,56 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         agentRead,
       }),
       agentRead,
+      unendedRun,
     ]);
+    if (unended && unended.kind !== 'chat') {
+      throw conflict(`session ${input.sessionId} has an agent task's run going (${unended.traceId}); wait for it to finish`, {
+        session_id: input.sessionId,
+        running_trace_id: unended.traceId,
+        workflow_id: completionWorkflowId(unended.traceId),
+      });
+    }
+    return { input, strategy: body.multitask_strategy ?? agent.multitask_strategy, unended };
+  }
+
+  const newRunOf = ({ input }: CheckedRun, body: CompletionBody, requested: { by: string; hash: string }): NewRun => ({
+    traceId: input.traceId,
+    tenantId: input.tenantId,
+    agentId: input.agentId,
+    sessionId: input.sessionId,
+    kind: 'chat',
+    workflowId: completionWorkflowId(input.traceId),
+    route: input.route.text,
+    question: body.question,
+    stream: body.stream,
+    offline: input.offline,
+    requestedBy: requested.by,
+    requestHash: requested.hash,
+    separateDuties: input.approval?.separateDuties ?? false,
+  });
+
+  /**
+   * Records a checked run and hands it to its session's workflow, which starts it at once, queues
+   * it, or (strategy `reject`) refuses it with 10005 while another run of the session is going.
+   */
+  async function start(
+    checked: CheckedRun,
+    body: CompletionBody,
+    requested: { by: string; hash: string },
+    signal?: AbortSignal,
+  ): Promise<StartedRun> {
+    const { traceId } = checked.input;
     // The run's record and its submission go together; a refused submission removes the record. A
     // trace id recorded already is a second request racing with the same Idempotency-Key.
-    const recorded = startRecorder
-      .recordRun({
-        traceId,
-        tenantId,
-        agentId,
-        sessionId: input.sessionId,
-        kind: 'chat',
-        workflowId: completionWorkflowId(traceId),
-        route: input.route.text,
-        question: body.question,
-        stream: body.stream,
-        offline: input.offline,
-        requestedBy: requested.by,
-        requestHash: requested.hash,
-        separateDuties: input.approval?.separateDuties ?? false,
-      })
-      .then((created) => {
-        if (!created)
-          throw conflict('a request with this Idempotency-Key is still being processed; retry later', {
-            field: 'header.Idempotency-Key',
-          });
-      });
+    const recorded = startRecorder.recordRun(newRunOf(checked, body, requested)).then((created) => {
+      if (!created)
+        throw conflict('a request with this Idempotency-Key is still being processed; retry later', {
+          field: 'header.Idempotency-Key',
+        });
+    });
     let submitted: Omit<StartedRun, 'input'>;
     try {
-      [, submitted] = await Promise.all([recorded, submit(input, body.multitask_strategy ?? agent.multitask_strategy, unendedRun, signal)]);
+      [, submitted] = await Promise.all([recorded, submit(checked, signal)]);
     } catch (err) {
       await recorded.then(() => completionRuns.discard(traceId)).catch(() => undefined);
       throw err;
@@ -295,7 +316,69 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     // from Temporal until its end records it): FerretDB applies an update by rewriting the whole
     // document, so a second writer racing the run's end could undo it.
     if (submitted.status === 'queued') await completionRuns.queued(traceId);
-    return { input, ...submitted };
+    return { input: checked.input, ...submitted };
+  }
+
+  /**
+   * Hands a checked run over behind its stream, which has opened on `accepted` already. The record
+   * comes first (nothing is handed over unrecorded: the stream's wait for the run's end reads it),
+   * then the submission beside the `accepted` event's write, and `queued` once the session queues
+   * the run. The client leaving does not cut it short: the submission then hands the run over with
+   * signal-with-start, durable at once. A failed submission ends the run failed, with `error` and
+   * `done` on its stream; only when that cannot be recorded either does this reject, with the
+   * error for the stream to end with, and the record is removed so that nothing looks alive.
+   */
+  async function handOverBehindStream(
+    checked: CheckedRun,
+    body: CompletionBody,
+    requested: { by: string; hash: string },
+    owner: RunOwner,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const { input } = checked;
+    const { traceId } = input;
+    const first = { route: input.route.text, offline: input.offline, queued: false, owner, recordedAt: new Date(input.requestedAt) };
+    let created: boolean;
+    try {
+      created = await startRecorder.recordRun(newRunOf(checked, body, requested));
+    } catch (err) {
+      throw streamError(traceId, err);
+    }
+    // Only an Idempotency-Key names a trace id twice, and keyed requests do not come this way.
+    if (!created) throw streamError(traceId, new Error(`run ${traceId} was recorded already`));
+    const acceptedWrite = startRecorder.recordFirstEvents(traceId, first);
+    acceptedWrite.catch(() => undefined);
+    let submitted: Omit<StartedRun, 'input'>;
+    try {
+      submitted = await submit(checked, signal);
+    } catch (err) {
+      const error = streamError(traceId, err);
+      try {
+        // Event 0 first, written again if its first write failed (it is keyed: never twice).
+        await acceptedWrite.catch(() => startRecorder.recordFirstEvents(traceId, first));
+        await startRecorder.recordFailedHandOver(input, { code: error.code, message: error.message }, new Date());
+      } catch (recordErr) {
+        deps.log.error('could not record a failed hand-over; its stream ends from memory', { trace_id: traceId, error: String(recordErr) });
+        await completionRuns.discard(traceId).catch(() => undefined);
+        throw error;
+      }
+      return;
+    }
+    // The run goes on: a failed write of its first events leaves the stream to the run's own.
+    await acceptedWrite.catch((err: unknown) =>
+      deps.log.error("could not record a run's accepted event", { trace_id: traceId, error: String(err) }),
+    );
+    if (submitted.status === 'queued')
+      await Promise.all([completionRuns.queued(traceId), startRecorder.recordQueued(traceId)]).catch((err: unknown) =>
+        deps.log.error("could not record a run's queued event", { trace_id: traceId, error: String(err) }),
+      );
+  }
+
+  /** The error a stream that opened early ends with when its run could not be handed over: a contract code, the cause logged. */
+  function streamError(traceId: string, err: unknown): AppError {
+    if (err instanceof AppError) return err;
+    deps.log.error('a completion could not be handed to its session after its stream opened', { trace_id: traceId, error: String(err) });
+    return new AppError(ErrorCodes.INTERNAL, 'the completion could not be started; ask again');
   }
 
   /**
@@ -382,7 +465,9 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
      * with its Idempotency-Key attaches to the run the key started (the run's trace id, and so its
      * workflow id, follows from the key, from any API process); else the run starts, its first
      * stream events are recorded, and the answer is its stream, its reply (waited for at most
-     * COMPLETION_REPLY_WAIT_MS, else a 202 saying where it is) or a 202 for a background run.
+     * COMPLETION_REPLY_WAIT_MS, else a 202 saying where it is) or a 202 for a background run. A
+     * stream that nothing left can refuse with an HTTP error opens once the request is checked,
+     * before its run is handed over (see handOverBehindStream).
      */
     async ask(caller: Caller, request: CompletionRequest): Promise<CompletionAnswer> {
       const { agentId, body } = request;
@@ -407,7 +492,32 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         const attached = await attach(caller.tenantId, request, traceId, requestHash);
         if (attached) return attached;
       }
-      const run = await start(caller.tenantId, agentId, body, traceId, { by: caller.ownerId, hash: requestHash }, request.signal);
+      const checked = await check(caller.tenantId, agentId, body, traceId);
+      const requested = { by: caller.ownerId, hash: requestHash };
+      // A stream opens at once on its `accepted` event when nothing left can refuse its run with an
+      // HTTP error: not `reject` (10005 before any stream), not a keyed request (a concurrent one
+      // with its key may hold its trace id, and a failed hand-over must leave the key free).
+      if (body.stream && checked.strategy !== 'reject' && !request.idempotencyKey) {
+        const owner = runOwner(caller.tenantId, {
+          session_id: checked.input.sessionId,
+          agent_id: agentId,
+          workflow_id: completionWorkflowId(traceId),
+          run_id: null,
+        });
+        const handedOver = handOverBehindStream(checked, body, requested, owner, request.signal);
+        handedOver.catch(() => undefined);
+        // The same event as the one recorded: number 0, stamped with the request's time.
+        const { key: _key, ...accepted } = acceptedEvent(traceId, { route: checked.input.route.text, offline: checked.input.offline });
+        return {
+          replayed: false,
+          kind: 'stream',
+          traceId,
+          owner,
+          fromSeq: 1,
+          opening: { first: { ...accepted, seq: 0, recordedAt: new Date(checked.input.requestedAt) }, handedOver },
+        };
+      }
+      const run = await start(checked, body, requested, request.signal);
       const owner = runOwner(caller.tenantId, {
         session_id: run.input.sessionId,
         agent_id: run.input.agentId,

@@ -48,7 +48,7 @@ const noAttachmentParsing: Pick<AttachmentExtraction, 'extract'> = {
  */
 export function createCommands({ config, log, temporal, db, es, stores, catalog, attachmentParsing = noAttachmentParsing }: CommandDeps) {
   return {
-    completions: createCompletionCommands({ ...stores, config, temporal }),
+    completions: createCompletionCommands({ ...stores, config, temporal, log }),
     approvals: createApprovalCommands({ ...stores, temporal }),
     documents: createDocumentCommands({ ...stores, config, temporal }),
     files: createFileCommands({ files: stores.files, extraction: attachmentParsing }),

@@ -5,6 +5,7 @@ import type { Cost, StopReason } from '../common/schemas/completions';
 import { agentStepEvent } from './agent-step-event';
 import { parseModelImport } from './import-items';
 import { importArtifact, importEventData, reviewEventData } from './run-artifacts';
+import type { KeyedStreamEvent } from '../stores/run-events';
 import type { RunEnding } from './run-end-recorder';
 import type { AnswerStep, Passage, RunContext, RunRoute } from './run-input';
 
@@ -43,17 +44,18 @@ const costAt = (tokens: number, requestedAt: number, at: Date): Cost => ({
   duration_ms: Math.max(0, at.getTime() - requestedAt),
 });
 
-const doneEvent = (ctx: RunContext, cost: Cost, stopReason: StopReason | 'failed') => ({
+const doneEvent = (ctx: Pick<RunContext, 'sessionId' | 'traceId'>, cost: Cost, stopReason: StopReason | 'failed') => ({
   key: 'end:done',
   event: 'done' as const,
   data: { session_id: ctx.sessionId, trace_id: ctx.traceId, cost, stop_reason: stopReason },
 });
 
 /** A failed run's stream ends with `error`, then `done` (`stop_reason: failed`). */
-const failedStream = (ctx: RunContext, error: { code: number; message: string }, cost: Cost) => [
-  { key: 'end:error', event: 'error' as const, data: error },
-  doneEvent(ctx, cost, 'failed'),
-];
+export const failedStream = (
+  ctx: Pick<RunContext, 'sessionId' | 'traceId'>,
+  error: { code: number; message: string },
+  cost: Cost,
+): KeyedStreamEvent[] => [{ key: 'end:error', event: 'error' as const, data: error }, doneEvent(ctx, cost, 'failed')];
 
 /**
  * An answered run: the question and answer as the session's turn, `agent.step` and

@@ -119,7 +119,7 @@ export const completionRoutes = (services: Services) => {
         if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
         if (answer.kind === 'reply') return answer.reply;
         if (answer.kind === 'accepted') return answerAccepted(ctx, answer.accepted);
-        streamRunEvents(ctx, streamDeps, answer.traceId, answer.owner, answer.fromSeq, body.stream_format);
+        streamRunEvents(ctx, streamDeps, answer.traceId, answer.owner, answer.fromSeq, body.stream_format, answer.opening);
         return STREAMED;
       },
     }),

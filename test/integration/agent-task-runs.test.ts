@@ -73,6 +73,15 @@ describe('agent task runs', () => {
       multitask_strategy: 'enqueue',
     });
     expect(intruder.json).toMatchObject({ code: 10005, data: { running_trace_id: run.trace_id } });
+    // Streamed too: refused before any stream opens.
+    const streamed = await call('POST', `/v1/combo/agents/${agentId}/completions`, {
+      session_id: run.session_id,
+      question: 'me too, streamed',
+      multitask_strategy: 'enqueue',
+      stream: true,
+    });
+    expect(streamed.status).toBe(409);
+    expect(streamed.json).toMatchObject({ code: 10005, data: { running_trace_id: run.trace_id } });
     expect((await call('GET', `/v1/combo/completions/${run.trace_id}`)).json.data.run_id).toBe(run.run_id);
 
     const cancel = await call('POST', `/v1/combo/completions/${run.trace_id}/cancel`);

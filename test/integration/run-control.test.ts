@@ -272,6 +272,37 @@ describe('run control', () => {
     expect(cancelled.json.data).toMatchObject({ status: 'canceled', run_id: null });
   });
 
+  it('opens a streamed run behind another at once (accepted, then queued), while reject still answers 409 before any stream', async () => {
+    const sessionId = await newSession();
+    scriptModel(slowAnswer(), { stream: streamedAnswer('Waited my turn.', { pieces: 2 }) });
+    const firstTrace = (await complete({ session_id: sessionId, question: 'first', background: true })).json.data.trace_id;
+    await modelAsked();
+    const stream = (body: Record<string, unknown>) =>
+      readSse(`${api.url}/v1/combo/agents/${agentId}/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${api.adminKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ session_id: sessionId, ...body, stream: true }),
+      });
+
+    const refused = await stream({ question: 'rejected' });
+    expect(refused.status).toBe(409);
+    expect(refused.contentType).toMatch(/^application\/json/);
+    expect(refused.events[0]!.data).toMatchObject({ code: 10005, data: { running_trace_id: firstTrace } });
+
+    const queued = await stream({ question: 'second', multitask_strategy: 'enqueue' });
+    const traceId = queued.events[0]!.data.trace_id as string;
+    expect(queued.events.map((e) => e.id)).toEqual(queued.events.map((_, i) => `${traceId}:${i}`));
+    expect(queued.events.slice(0, 2).map((e) => [e.event, e.data.phase])).toEqual([
+      ['thinking', 'accepted'],
+      ['thinking', 'queued'],
+    ]);
+    expect(queued.events.at(-2)).toMatchObject({ event: 'message', data: { answer: 'Waited my turn.' } });
+    expect(queued.events.at(-1)).toMatchObject({ event: 'done', data: { stop_reason: 'answered' } });
+    const [first, second] = [await ended(firstTrace), await getRun(traceId)];
+    expect(first.status).toBe('completed');
+    expect(new Date(second.started_at).getTime()).toBeGreaterThanOrEqual(new Date(first.finished_at).getTime());
+  });
+
   it('starts one run per Idempotency-Key and attaches a repeat to it', async () => {
     const sessionId = await newSession();
     scriptModel({ body: chatAnswer('Once.'), delayMs: 500 });
