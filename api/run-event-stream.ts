@@ -40,9 +40,9 @@ const frame = (traceId: string, seq: number, event: string, data: unknown, first
  * events after the one it names. `message` events go out as `format` asks (see MessageShaper). Ends after `done`. If the workflow
  * ends without one (terminated by an operator, say), `error` and `done` are written for it.
  *
- * A stream opened before its run was handed over (`opening`) sends its first event from memory at
- * once, then follows the store once the hand-over has settled (keeping the connection alive
- * meanwhile); a hand-over that failed with nothing recorded ends it with `error` and `done`.
+ * A new run's stream (`opening`) sends its first event from memory at once, then follows the store
+ * once the run's hand-over has settled (keeping the connection alive meanwhile); a hand-over that
+ * failed with nothing recorded ends it with `error` and `done`.
  */
 export function streamRunEvents(
   ctx: AppContext,
@@ -67,17 +67,6 @@ export function streamRunEvents(
 
   let endedAt: number | null = null;
   const markEnded = () => (endedAt = Date.now());
-  // A failed wait counts as an end too: the stream then closes itself after END_GRACE_MS. A wait the
-  // client's leaving ended is no failure.
-  const followEnd = () =>
-    deps.runEnded(owner.tenant_id, traceId, signal).then(markEnded, (err: unknown) => {
-      if (!signal.aborted)
-        deps.log.warn("could not follow the run's end; the stream closes itself if no done comes", {
-          trace_id: traceId,
-          error: String(err),
-        });
-      markEnded();
-    });
 
   let first = true;
   const send = (event: Pick<StoredStreamEvent, 'seq' | 'event' | 'data' | 'recordedAt'>, data: object = event.data) => {
@@ -125,7 +114,16 @@ export function streamRunEvents(
 
   const pump = async () => {
     if (opening && !(await open(opening))) return;
-    followEnd();
+    // A failed wait counts as an end too: the stream then closes itself after END_GRACE_MS. A wait the
+    // client's leaving ended is no failure.
+    deps.runEnded(owner.tenant_id, traceId, signal).then(markEnded, (err: unknown) => {
+      if (!signal.aborted)
+        deps.log.warn("could not follow the run's end; the stream closes itself if no done comes", {
+          trace_id: traceId,
+          error: String(err),
+        });
+      markEnded();
+    });
     const messages = new MessageShaper(format);
     // An opened stream's client has only the `accepted` event: nothing of the answer to go on from.
     if (fromSeq > 0 && !opening) {

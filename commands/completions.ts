@@ -66,10 +66,11 @@ export interface CompletionRequest {
 }
 
 /**
- * A stream that opens before its run is handed to its session: its first event (`accepted`, number
- * 0), sent from memory, and the hand-over going on behind it, which settles once the run is handed
- * over or its failure is recorded on its stream (`error`, `done`). It rejects, with the error the
- * stream ends with, only when nothing of that could be recorded.
+ * How a new run's stream opens: on its first event (`accepted`, number 0), sent from memory, while
+ * what its start still writes goes on behind it. `handedOver` settles once the run is handed over
+ * and its first events are recorded, or (a stream opened before the hand-over) once its failure is
+ * recorded on its stream (`error`, `done`); it rejects, with the error the stream ends with, only
+ * when nothing of that could be recorded.
  */
 export interface StreamOpening {
   first: StoredStreamEvent;
@@ -374,6 +375,15 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       );
   }
 
+  /**
+   * A new run's stream opens on its `accepted` event from memory: the same event as the one
+   * recorded (number 0, which only this request writes), stamped with the request's time.
+   */
+  const openingOf = (input: CompletionInput, handedOver: Promise<void>): StreamOpening => {
+    const { key: _key, ...accepted } = acceptedEvent(input.traceId, { route: input.route.text, offline: input.offline });
+    return { first: { ...accepted, seq: 0, recordedAt: new Date(input.requestedAt) }, handedOver };
+  };
+
   /** The error a stream that opened early ends with when its run could not be handed over: a contract code, the cause logged. */
   function streamError(traceId: string, err: unknown): AppError {
     if (err instanceof AppError) return err;
@@ -506,16 +516,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         });
         const handedOver = handOverBehindStream(checked, body, requested, owner, request.signal);
         handedOver.catch(() => undefined);
-        // The same event as the one recorded: number 0, stamped with the request's time.
-        const { key: _key, ...accepted } = acceptedEvent(traceId, { route: checked.input.route.text, offline: checked.input.offline });
-        return {
-          replayed: false,
-          kind: 'stream',
-          traceId,
-          owner,
-          fromSeq: 1,
-          opening: { first: { ...accepted, seq: 0, recordedAt: new Date(checked.input.requestedAt) }, handedOver },
-        };
+        return { replayed: false, kind: 'stream', traceId, owner, fromSeq: 1, opening: openingOf(checked.input, handedOver) };
       }
       const run = await start(checked, body, requested, request.signal);
       const owner = runOwner(caller.tenantId, {
@@ -540,8 +541,11 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         };
       }
       if (body.stream) {
-        await written;
-        return { replayed: false, kind: 'stream', traceId, owner, fromSeq: 0 };
+        // Handed over: nothing is left to fail but the first events' write, which leaves the stream to the run's own events.
+        const handedOver = written.catch((err: unknown) =>
+          deps.log.error("could not record a run's first events", { trace_id: traceId, error: String(err) }),
+        );
+        return { replayed: false, kind: 'stream', traceId, owner, fromSeq: 1, opening: openingOf(run.input, handedOver) };
       }
       const [, reply] = await Promise.all([written, awaitReply(run, request.signal)]);
       if (reply) return { replayed: false, kind: 'reply', reply };
