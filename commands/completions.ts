@@ -78,8 +78,8 @@ export interface StreamOpening {
 }
 
 /**
- * What a completion request comes to: its run's stream from an event on (opened early: `opening`
- * comes before it), its JSON reply, or the 202 of a run that goes on without the client.
+ * What a completion request comes to: its run's stream from an event on (a new run's, after the
+ * `opening`), its JSON reply, or the 202 of a run that goes on without the client.
  * `replayed`: an earlier request with the same Idempotency-Key started the run.
  */
 export type CompletionAnswer = { replayed: boolean } & (
