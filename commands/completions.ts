@@ -16,7 +16,7 @@ import type { CompletionOutcome } from '../workflows/completion';
 import { cancelQueuedRun } from '../workflows/session-runs';
 import { completionWorkflowId, sessionRunsWorkflowId } from '../common/workflow-ids';
 import { submitCompletion } from './workflow-starts';
-import { boundedCalls, pause, type WaitBounds } from './temporal-waits';
+import { boundedCalls, isPassingTemporalError, pause, type WaitBounds } from './temporal-waits';
 
 export interface StartedRun {
   input: CompletionInput;
@@ -134,6 +134,8 @@ const NOT_STARTED_FIRST_POLL_MS = 10;
  */
 const RESULT_ATTEMPT_MS = 180_000;
 const KNOWN_CODES = new Set<number>(Object.values(ErrorCodes));
+/** A wait for a run's end asks again after this when Temporal failed for the moment (isPassingTemporalError). */
+const TEMPORAL_RETRY_MS = 250;
 
 /** The error a failed run ended with, as the spec's code (30001 model, 30002 tool timeout, ...). */
 function runError(err: unknown): AppError {
@@ -219,6 +221,10 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         return { outcome: await boundedCalls(temporal, { signal: AbortSignal.any(signals), deadline }, () => handle.result()) };
       } catch (err) {
         if (signal?.aborted || attempt.signal.aborted || isGrpcDeadlineError(err)) continue;
+        if (isPassingTemporalError(err)) {
+          await pause(Math.min(TEMPORAL_RETRY_MS, deadline - Date.now()), signal);
+          continue;
+        }
         if (!(err instanceof WorkflowNotFoundError)) return { error: err };
         // Queued, or handed to a session no worker has taken up yet: its workflow is still to come.
         const run = await completionRuns.get(tenantId, traceId).catch(() => null);

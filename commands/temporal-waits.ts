@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Client } from '@temporalio/client';
+import { type Client, ServiceError } from '@temporalio/client';
 
 /**
  * When a wait on Temporal ends early: `signal` aborts when its caller leaves (the API aborts a
@@ -31,3 +31,15 @@ export const pause = (ms: number, signal?: AbortSignal): Promise<void> =>
   sleep(ms, undefined, { signal }).catch((err: unknown) => {
     if (!signal?.aborted) throw err;
   });
+
+/** gRPC codes a call fails with for the moment: UNKNOWN, RESOURCE_EXHAUSTED, ABORTED, INTERNAL, UNAVAILABLE. */
+const PASSING_GRPC_CODES = new Set([2, 8, 10, 13, 14]);
+
+/**
+ * Whether a Temporal client call failed for the moment (its server loaded or restarting): a loaded
+ * server answers a history read so ("Failed to get Workflow execution history"), and a wait that
+ * may still go on asks again rather than failing its request. Not found, refusals and deadlines are
+ * not passing.
+ */
+export const isPassingTemporalError = (err: unknown): boolean =>
+  err instanceof ServiceError && PASSING_GRPC_CODES.has((err.cause as { code?: unknown } | undefined)?.code as number);
