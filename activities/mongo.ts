@@ -22,6 +22,11 @@ export interface MaintenanceActivityDeps {
 }
 
 const DAY_MS = 86_400_000;
+/**
+ * How long a run's head outlives the run's end: streams of the run still going find its last events
+ * there. Heads are the stream readers' one query a tick, so they are kept to the runs going now.
+ */
+const ENDED_RUN_HEAD_KEEP_MS = 60_000;
 /** The instant before which what is `days` old goes; null when `days` is 0 (kept). */
 const cutoff = (days: number): Date | null => (days > 0 ? new Date(Date.now() - days * DAY_MS) : null);
 
@@ -47,9 +52,11 @@ export function createMongoActivities({
     async purgeExpiredRateCounters(): Promise<number> {
       return rateCounters.purgeExpired();
     },
-    /** Completion stream events past STREAM_RETENTION_HOURS: no client can resume from them any more. */
+    /** Completion stream events past STREAM_RETENTION_HOURS: no client can resume from them any more; heads of ended runs. */
     async purgeExpiredStreamEvents(): Promise<number> {
-      return runEvents.purgeBefore(new Date(Date.now() - streamRetentionHours * 3_600_000));
+      return runEvents.purgeBefore(new Date(Date.now() - streamRetentionHours * 3_600_000), {
+        endedBefore: new Date(Date.now() - ENDED_RUN_HEAD_KEEP_MS),
+      });
     },
     /** Received inbound events past INBOUND_EVENT_RETENTION_DAYS. */
     async purgeExpiredInboundEvents(): Promise<number> {

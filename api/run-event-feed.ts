@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../common/logger';
-import type { RunEventStore, StoredStreamEvent } from '../stores/run-events';
+import type { RunEventHead, RunEventStore, StoredStreamEvent } from '../stores/run-events';
 
-/** Longest pause between two reads of a run that has nothing new. */
-const MAX_POLL_MS = 200;
+/** Longest pause between two reads of a run that has no head (see below) and nothing new. */
+const MAX_DIRECT_POLL_MS = 200;
 /**
  * Events of a run kept in memory for its listeners. A listener further behind (its client reads
  * slowly, or it resumed from early on) reads the events it misses from the store itself until it
@@ -19,10 +18,15 @@ interface RunFollow {
   listeners: number;
   /** Listeners waiting for the reader's next event. */
   waiting: Set<() => void>;
-  /** Aborted when the last listener leaves: the reader's wait ends at once. */
-  stop: AbortController;
+  /** The last listener left: nothing reads the run any more. */
+  closed: boolean;
   /** The reader has read the run's `done`: nothing follows it. */
   ended: boolean;
+  /** A read of the run's events is going: ticks leave the run to it. */
+  reading: boolean;
+  /** A run without a head is read by number: when next, and the pause after a read that found nothing. */
+  directAt: number;
+  directWait: number;
 }
 
 /** One listener's place in a run's events. */
@@ -35,17 +39,34 @@ export interface RunEventListener {
   close(): void;
 }
 
+/** Where a read of a run's events stops: before `until`, after `max` events, or at the first not found. */
+interface ReadBound {
+  until?: number;
+  max?: number;
+  /** Events already at hand (a head's), used instead of reading them. */
+  carried?: StoredStreamEvent[];
+}
+
 /**
  * Follows runs' stream events for every stream of this API process: one reader per followed run
- * (not one per client) reads the run's events by number and keeps the latest in memory for all the
- * run's listeners, however many follow it. Polling, since FerretDB has no change streams; a run
- * that has nothing new is read less often, down to every MAX_POLL_MS.
+ * (not one per client) keeps the run's latest events in memory for all its listeners, however many
+ * follow it.
  *
- * Not batched across runs: FerretDB (1.x on PostgreSQL) hands only equality filters to its
- * backend, so one query for many runs' next events (`$in` or ranges on `_id`) scans the collection.
+ * Reads follow events rather than time: every `pollMs` one query reads the heads of all followed
+ * runs (the number after each run's latest event, with the latest write's events: see
+ * RunEventStore.heads), and only runs whose head moved on are read, usually from the head itself.
+ * So a run that waits to start, or is quiet, costs nothing but its share of that one query, however
+ * many runs the process follows. A run's first event is read by number at once (a new stream
+ * starts without waiting for the tick). A run with no head (written before heads existed, or ended
+ * long ago) is read by number, more rarely while it has nothing new, down to every
+ * MAX_DIRECT_POLL_MS. Polling, since FerretDB has no change streams.
  */
-export function createRunEventFeed(store: Pick<RunEventStore, 'read'>, { pollMs, log }: { pollMs: number; log: Logger }) {
+export function createRunEventFeed(store: Pick<RunEventStore, 'read' | 'heads'>, { pollMs, log }: { pollMs: number; log: Logger }) {
   const follows = new Map<string, RunFollow>();
+  /** Whether a tick is due or going (ticks run while the process follows a run). */
+  let ticking = false;
+
+  const nextSeq = (follow: RunFollow) => follow.base + follow.window.length;
 
   const wake = (follow: RunFollow) => {
     const waiting = [...follow.waiting];
@@ -53,33 +74,80 @@ export function createRunEventFeed(store: Pick<RunEventStore, 'read'>, { pollMs,
     for (const resume of waiting) resume();
   };
 
-  async function read(follow: RunFollow): Promise<void> {
-    let wait = pollMs;
-    while (!follow.stop.signal.aborted && !follow.ended) {
-      let event: StoredStreamEvent | null = null;
-      try {
-        event = await store.read(follow.traceId, follow.base + follow.window.length);
-      } catch (err) {
-        log.warn('reading a run stream failed; trying again', { trace_id: follow.traceId, error: String(err) });
-      }
-      if (event) {
-        follow.window.push(event);
-        if (follow.window.length > WINDOW_EVENTS) {
-          follow.window.shift();
-          follow.base++;
-        }
-        follow.ended = event.event === 'done';
-        wait = pollMs;
-        wake(follow);
-        continue;
-      }
-      await sleep(wait, undefined, { signal: follow.stop.signal }).catch(() => undefined);
-      wait = Math.min(MAX_POLL_MS, Math.ceil(wait * 1.5));
+  const keep = (follow: RunFollow, event: StoredStreamEvent) => {
+    follow.window.push(event);
+    if (follow.window.length > WINDOW_EVENTS) {
+      follow.window.shift();
+      follow.base++;
     }
+    follow.ended = event.event === 'done';
+    wake(follow);
+  };
+
+  /** Reads the run's next events within `bound`; true when it found one. */
+  async function readRun(follow: RunFollow, { until = Infinity, max = Infinity, carried = [] }: ReadBound): Promise<boolean> {
+    follow.reading = true;
+    let found = 0;
+    try {
+      while (!follow.closed && !follow.ended && found < max && nextSeq(follow) < until) {
+        const seq = nextSeq(follow);
+        const event = carried.find((e) => e.seq === seq) ?? (await store.read(follow.traceId, seq));
+        // Not visible yet (a head of a concurrent writer ahead of it): the next tick reads on.
+        if (!event) break;
+        keep(follow, event);
+        found++;
+      }
+    } catch (err) {
+      log.warn('reading a run stream failed; trying again', { trace_id: follow.traceId, error: String(err) });
+    } finally {
+      follow.reading = false;
+    }
+    return found > 0;
   }
 
+  /** A run without a head: read by number when due, less often while it has nothing new. */
+  async function readHeadless(follow: RunFollow): Promise<void> {
+    const found = await readRun(follow, {});
+    follow.directWait = found ? pollMs : Math.min(MAX_DIRECT_POLL_MS, Math.ceil(follow.directWait * 1.5));
+    follow.directAt = Date.now() + follow.directWait;
+  }
+
+  function advance(follow: RunFollow, head: RunEventHead | undefined): void {
+    if (follow.closed || follow.ended || follow.reading) return;
+    if (head) {
+      if (head.next > nextSeq(follow)) void readRun(follow, { until: head.next, carried: head.events });
+    } else if (Date.now() >= follow.directAt) void readHeadless(follow);
+  }
+
+  async function tick(): Promise<void> {
+    const started = Date.now();
+    const due = [...follows.values()].filter((f) => !f.ended && !f.reading);
+    if (due.length > 0) {
+      try {
+        const heads = await store.heads(due.map((f) => f.traceId));
+        for (const follow of due) advance(follow, heads.get(follow.traceId));
+      } catch (err) {
+        log.warn("reading the followed runs' heads failed; trying again", { runs: due.length, error: String(err) });
+      }
+    }
+    if (follows.size === 0) {
+      ticking = false;
+      return;
+    }
+    // The ticks keep no process alive by themselves (the streams' connections do).
+    setTimeout(runTick, Math.max(0, pollMs - (Date.now() - started))).unref();
+  }
+
+  // tick() survives the store's failures itself: what gets here is a fault of its own.
+  const runTick = () => {
+    tick().catch((err: unknown) => {
+      log.error('the run stream reader stopped', { error: String(err) });
+      ticking = false;
+    });
+  };
+
   /** Waits for the run's reader to read on, at most `timeoutMs` and until `signal` aborts. */
-  function readOn(follow: RunFollow, timeoutMs: number, signal: AbortSignal): Promise<void> {
+  function readerMovesOn(follow: RunFollow, timeoutMs: number, signal: AbortSignal): Promise<void> {
     if (signal.aborted) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = () => {
@@ -105,12 +173,19 @@ export function createRunEventFeed(store: Pick<RunEventStore, 'read'>, { pollMs,
           window: [],
           listeners: 0,
           waiting: new Set(),
-          stop: new AbortController(),
+          closed: false,
           ended: false,
+          reading: false,
+          directAt: 0,
+          directWait: pollMs,
         };
         follows.set(traceId, created);
-        // read() survives the store's failures itself: what gets here is a fault of its own.
-        read(created).catch((err: unknown) => log.error('a run stream reader stopped', { trace_id: traceId, error: String(err) }));
+        // The stream's first event at once (a new run's is written before its stream starts).
+        void readRun(created, { max: 1 });
+        if (!ticking) {
+          ticking = true;
+          setTimeout(runTick, pollMs).unref();
+        }
         follow = created;
       }
       follow.listeners++;
@@ -132,7 +207,7 @@ export function createRunEventFeed(store: Pick<RunEventStore, 'read'>, { pollMs,
               return kept;
             }
             if (waited || signal.aborted || run.ended) return null;
-            await readOn(run, timeoutMs, signal);
+            await readerMovesOn(run, timeoutMs, signal);
           }
         },
         position: () => seq,
@@ -140,7 +215,7 @@ export function createRunEventFeed(store: Pick<RunEventStore, 'read'>, { pollMs,
           if (closed) return;
           closed = true;
           if (--run.listeners > 0) return;
-          run.stop.abort();
+          run.closed = true;
           wake(run);
           if (follows.get(traceId) === run) follows.delete(traceId);
         },

@@ -319,8 +319,12 @@ export const configSchema = z
     COST_AGGREGATE_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
     /** Default per-tenant cost threshold in tokens per period (cost.threshold_exceeded); unset: none. */
     COST_THRESHOLD_TOKENS: optionalNumber(z.number().int().min(1)),
-    /** How often an API process looks for a stream's next event. */
-    STREAM_POLL_MS: z.coerce.number().int().min(1).max(1_000).default(15),
+    /**
+     * How often an API process looks whether the runs its streams follow have new events: one query
+     * for all of them (each run's head), whatever their number. Adds up to this much to an event's
+     * delay; a stream's first event is read at once.
+     */
+    STREAM_POLL_MS: z.coerce.number().int().min(1).max(1_000).default(100),
     /** Keep-alive comment interval on an idle stream. */
     STREAM_KEEPALIVE_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     /** Hours a stream's events are kept for reconnecting clients. */

@@ -27,6 +27,32 @@ interface RunEventDoc {
   key?: string;
 }
 
+/**
+ * A run's head: the number after its latest event, and the events of its latest write when they are
+ * small, so that a reader learns from one query for all the runs it follows which of them moved on
+ * (and usually gets their new events with it) instead of asking each run for its next event. One a
+ * run, written after the events it announces; the maintenance run removes it soon after the run ends.
+ */
+interface RunEventHeadDoc {
+  _id: string;
+  next: number;
+  events: Array<Omit<RunEventDoc, '_id' | 'trace_id' | 'key'>>;
+  updated_at: Date;
+  /** The run's `done` is written: nothing follows it. */
+  ended_at?: Date;
+}
+
+/** A run's head as read: the number after its latest event, and the latest write's events (none when they were large). */
+export interface RunEventHead {
+  next: number;
+  events: StoredStreamEvent[];
+}
+
+/** A write's events ride in the run's head up to this size (JSON characters), else only its number does. */
+const HEAD_EVENTS_MAX_CHARS = 16_384;
+/** Heads asked for in one query (the `$in` list of one command). */
+const HEADS_PER_QUERY = 1_000;
+
 /** A stream event a run writes once, named by `key` (unique within the run). */
 export type KeyedStreamEvent = StreamEvent & { key: string };
 
@@ -42,7 +68,7 @@ export function parseStreamEventId(text: string): { traceId: string; seq: number
 export type StoredStreamEvent = StreamEvent & { seq: number; recordedAt: Date; owner?: RunOwner };
 
 // Written by append from a StreamEvent, so name and data belong together.
-const storedEvent = (doc: RunEventDoc): StoredStreamEvent => ({
+const storedEvent = (doc: Pick<RunEventDoc, 'event' | 'data' | 'seq' | 'created_at' | 'owner'>): StoredStreamEvent => ({
   ...({ event: doc.event, data: doc.data } as StreamEvent),
   seq: doc.seq,
   recordedAt: doc.created_at,
@@ -63,6 +89,35 @@ const docId = (traceId: string, seq: number) => `${traceId}:${String(seq).padSta
  */
 export function createRunEventStore(db: Db) {
   const events = db.collection<RunEventDoc>('completion_events');
+  const heads = db.collection<RunEventHeadDoc>('completion_event_heads');
+
+  /**
+   * Moves the run's head to `next` with the events just written (`ended`: the batch holds the run's
+   * `done`, written now or by an earlier attempt). A head already further on (a
+   * concurrent writer of the run that wrote later numbers) is left as it is: the filter does not
+   * match it, and the upsert's insert then meets its `_id`.
+   */
+  async function moveHead(traceId: string, next: number, written: RunEventDoc[], ended: boolean): Promise<void> {
+    const carried = written.map(({ _id, trace_id, key, ...event }) => event);
+    const small = JSON.stringify(carried).length <= HEAD_EVENTS_MAX_CHARS;
+    const now = new Date();
+    try {
+      await heads.updateOne(
+        { _id: traceId, next: { $lt: next } },
+        {
+          $set: {
+            next,
+            events: small ? carried : [],
+            updated_at: now,
+            ...(ended ? { ended_at: now } : {}),
+          },
+        },
+        { upsert: true },
+      );
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+  }
 
   /**
    * Writes events from `seq` on; returns the number after the last one written. `recordedAt` (now by
@@ -76,19 +131,22 @@ export function createRunEventStore(db: Db) {
     { owner, recordedAt }: { owner?: RunOwner; recordedAt?: Date } = {},
   ): Promise<number> {
     let next = seq;
+    const written: RunEventDoc[] = [];
     for (const [i, item] of batch.entries()) {
       for (;;) {
+        const doc: RunEventDoc = {
+          _id: docId(traceId, next),
+          trace_id: traceId,
+          seq: next,
+          event: item.event,
+          data: item.data,
+          created_at: recordedAt ?? new Date(),
+          ...(owner && i === 0 ? { owner } : {}),
+          ...(item.key !== undefined ? { key: item.key } : {}),
+        };
         try {
-          await events.insertOne({
-            _id: docId(traceId, next),
-            trace_id: traceId,
-            seq: next,
-            event: item.event,
-            data: item.data,
-            created_at: recordedAt ?? new Date(),
-            ...(owner && i === 0 ? { owner } : {}),
-            ...(item.key !== undefined ? { key: item.key } : {}),
-          });
+          await events.insertOne(doc);
+          written.push(doc);
           next++;
           break;
         } catch (err) {
@@ -102,6 +160,14 @@ export function createRunEventStore(db: Db) {
         }
       }
     }
+    // After the events: a reader that sees the head finds every event it announces.
+    if (next > seq)
+      await moveHead(
+        traceId,
+        next,
+        written,
+        batch.some((item) => item.event === 'done'),
+      );
     return next;
   }
 
@@ -122,6 +188,20 @@ export function createRunEventStore(db: Db) {
     },
 
     /**
+     * The heads of these runs (those that have one: runs written before heads existed, and runs
+     * ended a while ago, have none). One query per HEADS_PER_QUERY runs; on FerretDB the `$in` scans
+     * the heads collection, which holds only runs that are going or ended in the last minutes.
+     */
+    async heads(traceIds: string[]): Promise<Map<string, RunEventHead>> {
+      const found = new Map<string, RunEventHead>();
+      for (let i = 0; i < traceIds.length; i += HEADS_PER_QUERY) {
+        const docs = await heads.find({ _id: { $in: traceIds.slice(i, i + HEADS_PER_QUERY) } }).toArray();
+        for (const doc of docs) found.set(doc._id, { next: doc.next, events: doc.events.map(storedEvent) });
+      }
+      return found;
+    },
+
+    /**
      * The run's events before `seq`, in order: what a resumed stream needs to know of what its
      * client has (the answer's text so far). One query by `trace_id` equality, which FerretDB hands
      * to its backend, where a range or `$in` on `_id` would scan the collection.
@@ -134,8 +214,13 @@ export function createRunEventStore(db: Db) {
         .map(storedEvent);
     },
 
-    /** Removes streams older than `before` (maintenance). */
-    async purgeBefore(before: Date): Promise<number> {
+    /**
+     * Removes streams older than `before`, and the heads of runs that ended before `endedBefore` or
+     * were last written before `before` (a run that never wrote its `done`) (maintenance). Returns
+     * the events removed.
+     */
+    async purgeBefore(before: Date, { endedBefore }: { endedBefore: Date }): Promise<number> {
+      await heads.deleteMany({ $or: [{ ended_at: { $lt: endedBefore } }, { updated_at: { $lt: before } }] });
       const { deletedCount } = await events.deleteMany({ created_at: { $lt: before } });
       return deletedCount;
     },
