@@ -112,11 +112,16 @@ export function createRunEventFeed(store: Pick<RunEventStore, 'read' | 'heads'>,
     follow.directAt = Date.now() + follow.directWait;
   }
 
+  /** Reads of runs go on beside the ticks; they survive the store's failures themselves. */
+  function beside(reading: Promise<unknown>, traceId: string): void {
+    reading.catch((err: unknown) => log.error('a run stream read stopped', { trace_id: traceId, error: String(err) }));
+  }
+
   function advance(follow: RunFollow, head: RunEventHead | undefined): void {
     if (follow.closed || follow.ended || follow.reading) return;
     if (head) {
-      if (head.next > nextSeq(follow)) void readRun(follow, { until: head.next, carried: head.events });
-    } else if (Date.now() >= follow.directAt) void readHeadless(follow);
+      if (head.next > nextSeq(follow)) beside(readRun(follow, { until: head.next, carried: head.events }), follow.traceId);
+    } else if (Date.now() >= follow.directAt) beside(readHeadless(follow), follow.traceId);
   }
 
   async function tick(): Promise<void> {
@@ -181,7 +186,7 @@ export function createRunEventFeed(store: Pick<RunEventStore, 'read' | 'heads'>,
         };
         follows.set(traceId, created);
         // The stream's first event at once (a new run's is written before its stream starts).
-        void readRun(created, { max: 1 });
+        beside(readRun(created, { max: 1 }), traceId);
         if (!ticking) {
           ticking = true;
           setTimeout(runTick, pollMs).unref();

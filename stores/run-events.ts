@@ -98,7 +98,13 @@ export function createRunEventStore(db: Db) {
    * match it, and the upsert's insert then meets its `_id`.
    */
   async function moveHead(traceId: string, next: number, written: RunEventDoc[], ended: boolean): Promise<void> {
-    const carried = written.map(({ _id, trace_id, key, ...event }) => event);
+    const carried = written.map(({ event, data, seq, created_at, owner }) => ({
+      event,
+      data,
+      seq,
+      created_at,
+      ...(owner ? { owner } : {}),
+    }));
     const small = JSON.stringify(carried).length <= HEAD_EVENTS_MAX_CHARS;
     const now = new Date();
     try {
