@@ -1,5 +1,5 @@
 import type { Logger } from '../common/logger';
-import type { RunEventHead, RunEventStore, StoredStreamEvent } from '../stores/run-events';
+import { headMoveSecond, type RunEventHead, type RunEventStore, type StoredStreamEvent } from '../stores/run-events';
 
 /** Longest pause between two reads of a run that has no head (see below) and nothing new. */
 const MAX_DIRECT_POLL_MS = 200;
@@ -9,6 +9,13 @@ const MAX_DIRECT_POLL_MS = 200;
  * is back within them: it neither holds the others up nor makes the process keep more.
  */
 const WINDOW_EVENTS = 256;
+/**
+ * Every this often a tick reads the heads of every followed run (a `$in`, which FerretDB scans):
+ * what the ticks' reads by second missed (a writer's clock more than a second behind) comes then.
+ */
+const FULL_READ_MS = 10_000;
+/** Seconds of moves a tick reads at most; a tick later than that (a blocked event loop) reads every followed head. */
+const MAX_SECONDS_BEHIND = 3;
 
 interface RunFollow {
   traceId: string;
@@ -24,6 +31,8 @@ interface RunFollow {
   ended: boolean;
   /** A read of the run's events is going: ticks leave the run to it. */
   reading: boolean;
+  /** The run had no head when last looked for: it is read by number. */
+  headless: boolean;
   /** A run without a head is read by number: when next, and the pause after a read that found nothing. */
   directAt: number;
   directWait: number;
@@ -39,10 +48,9 @@ export interface RunEventListener {
   close(): void;
 }
 
-/** Where a read of a run's events stops: before `until`, after `max` events, or at the first not found. */
+/** Where a read of a run's events stops: before `until`, or at the first not found. */
 interface ReadBound {
   until?: number;
-  max?: number;
   /** Events already at hand (a head's), used instead of reading them. */
   carried?: StoredStreamEvent[];
 }
@@ -52,16 +60,22 @@ interface ReadBound {
  * (not one per client) keeps the run's latest events in memory for all its listeners, however many
  * follow it.
  *
- * Reads follow events rather than time: every `pollMs` one query reads the heads of all followed
- * runs (the number after each run's latest event, with the latest write's events: see
- * RunEventStore.heads), and only runs whose head moved on are read, usually from the head itself.
- * So a run that waits to start, or is quiet, costs nothing but its share of that one query, however
- * many runs the process follows. A run's first event is read by number at once (a new stream
- * starts without waiting for the tick). A run with no head (written before heads existed, or ended
- * long ago) is read by number, more rarely while it has nothing new, down to every
- * MAX_DIRECT_POLL_MS. Polling, since FerretDB has no change streams.
+ * Reads follow events rather than time. Each write of a run's events moves the run's head (the
+ * number after its latest event, with the write's events: RunEventStore.heads), stamped with the
+ * second it moved in. Every `pollMs` one query reads the heads that moved in the current second
+ * (an equality, cheap on FerretDB too; the second before as well once the second changed), and
+ * only followed runs among them are read on, usually from the head itself. A run that waits to
+ * start, or is quiet, costs nothing, however many runs the process follows. A new follow reads its
+ * run's head by `_id` at once (a new stream does not wait for the tick), and every FULL_READ_MS a
+ * tick reads the heads of all followed runs, which bounds what a writer's clock running behind
+ * could hold up. A run with no head (written before heads existed, or ended long ago) is read by
+ * number, more rarely while it has nothing new, down to every MAX_DIRECT_POLL_MS. Polling, since
+ * FerretDB has no change streams.
  */
-export function createRunEventFeed(store: Pick<RunEventStore, 'read' | 'heads'>, { pollMs, log }: { pollMs: number; log: Logger }) {
+export function createRunEventFeed(
+  store: Pick<RunEventStore, 'read' | 'heads' | 'headsMovedIn'>,
+  { pollMs, log }: { pollMs: number; log: Logger },
+) {
   const follows = new Map<string, RunFollow>();
   /** Whether a tick is due or going (ticks run while the process follows a run). */
   let ticking = false;
@@ -85,11 +99,11 @@ export function createRunEventFeed(store: Pick<RunEventStore, 'read' | 'heads'>,
   };
 
   /** Reads the run's next events within `bound`; true when it found one. */
-  async function readRun(follow: RunFollow, { until = Infinity, max = Infinity, carried = [] }: ReadBound): Promise<boolean> {
+  async function readRun(follow: RunFollow, { until = Infinity, carried = [] }: ReadBound): Promise<boolean> {
     follow.reading = true;
     let found = 0;
     try {
-      while (!follow.closed && !follow.ended && found < max && nextSeq(follow) < until) {
+      while (!follow.closed && !follow.ended && nextSeq(follow) < until) {
         const seq = nextSeq(follow);
         const event = carried.find((e) => e.seq === seq) ?? (await store.read(follow.traceId, seq));
         // Not visible yet (a head of a concurrent writer ahead of it): the next tick reads on.
@@ -124,15 +138,57 @@ export function createRunEventFeed(store: Pick<RunEventStore, 'read' | 'heads'>,
     } else if (Date.now() >= follow.directAt) beside(readHeadless(follow), follow.traceId);
   }
 
+  /** Reads the run's head by `_id` (cheap everywhere), then its events up to it: a new follow's start. */
+  async function begin(follow: RunFollow): Promise<void> {
+    follow.reading = true;
+    let head: RunEventHead | undefined;
+    try {
+      head = (await store.heads([follow.traceId])).get(follow.traceId);
+    } catch (err) {
+      log.warn("reading a run's head failed; reading its events by number", { trace_id: follow.traceId, error: String(err) });
+    } finally {
+      follow.reading = false;
+    }
+    follow.headless = head === undefined;
+    if (head) await readRun(follow, { until: head.next, carried: head.events });
+    else await readHeadless(follow);
+  }
+
+  /** The second of the last tick's reads of moved heads (null: none yet since the ticks started). */
+  let lastSecond: number | null = null;
+  let lastFullAt = 0;
+
   async function tick(): Promise<void> {
     const started = Date.now();
-    const due = [...follows.values()].filter((f) => !f.ended && !f.reading);
-    if (due.length > 0) {
+    const second = headMoveSecond(started);
+    const going = [...follows.values()].filter((f) => !f.ended && !f.closed);
+    if (going.length > 0) {
       try {
-        const heads = await store.heads(due.map((f) => f.traceId));
-        for (const follow of due) advance(follow, heads.get(follow.traceId));
+        if (lastSecond === null || started - lastFullAt >= FULL_READ_MS || second - lastSecond > MAX_SECONDS_BEHIND) {
+          const due = going.filter((f) => !f.reading);
+          const heads = await store.heads(due.map((f) => f.traceId));
+          for (const follow of due) {
+            const head = heads.get(follow.traceId);
+            follow.headless = head === undefined;
+            advance(follow, head);
+          }
+          lastFullAt = started;
+        } else {
+          // The heads moved since the last tick's second (that one again: a head may have moved in it since).
+          for (let s = lastSecond; s <= second; s++) {
+            for (const [traceId, head] of await store.headsMovedIn(s)) {
+              const follow = follows.get(traceId);
+              if (!follow) continue;
+              follow.headless = false;
+              advance(follow, head);
+            }
+          }
+          for (const follow of going) if (follow.headless) advance(follow, undefined);
+        }
+        lastSecond = second;
       } catch (err) {
-        log.warn("reading the followed runs' heads failed; trying again", { runs: due.length, error: String(err) });
+        // lastSecond stays: the next tick reads the seconds this one missed.
+        log.warn("reading the followed runs' heads failed; trying again", { runs: going.length, error: String(err) });
       }
     }
     if (follows.size === 0) {
@@ -181,14 +237,19 @@ export function createRunEventFeed(store: Pick<RunEventStore, 'read' | 'heads'>,
           closed: false,
           ended: false,
           reading: false,
+          headless: false,
           directAt: 0,
           directWait: pollMs,
         };
         follows.set(traceId, created);
         // The stream's first event at once (a new run's is written before its stream starts).
-        beside(readRun(created, { max: 1 }), traceId);
+        // At once (a new run's first events are written before its stream starts), not at the next tick.
+        beside(begin(created), traceId);
         if (!ticking) {
           ticking = true;
+          // Each follow reads its head as it starts: the ticks begin with the moves from now on.
+          lastSecond = headMoveSecond(Date.now());
+          lastFullAt = Date.now();
           setTimeout(runTick, pollMs).unref();
         }
         follow = created;

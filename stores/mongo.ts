@@ -136,6 +136,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('event_triggers').createIndex({ tenant_id: 1, 'trigger.source': 1 }),
     // Costs by agent and by day aggregate a tenant's runs of a time range.
     db.collection('cost_runs').createIndex({ tenant_id: 1, at: 1 }),
+    // Stream readers ask every tick for the run heads that moved in the current second.
+    db.collection('completion_event_heads').createIndex({ moved: 1 }),
   ]);
   await Promise.all(RETIRED_INDEXES.map(([collection, name]) => dropIndexIfPresent(db, collection, name)));
 }

@@ -38,6 +38,8 @@ interface RunEventHeadDoc {
   next: number;
   events: Array<Omit<RunEventDoc, '_id' | 'trace_id' | 'key'>>;
   updated_at: Date;
+  /** The second (by the writer's clock, headMoveSecond) of the head's latest move. */
+  moved: number;
   /** The run's `done` is written: nothing follows it. */
   ended_at?: Date;
 }
@@ -52,6 +54,12 @@ export interface RunEventHead {
 const HEAD_EVENTS_MAX_CHARS = 16_384;
 /** Heads asked for in one query (the `$in` list of one command). */
 const HEADS_PER_QUERY = 1_000;
+
+/**
+ * The second a head moved in, as its `moved` field holds it: readers ask for the heads that moved
+ * in a second by equality, which FerretDB hands to PostgreSQL (a `$in` of run ids it scans in Go).
+ */
+export const headMoveSecond = (ms: number) => Math.floor(ms / 1_000);
 
 /** A stream event a run writes once, named by `key` (unique within the run). */
 export type KeyedStreamEvent = StreamEvent & { key: string };
@@ -74,6 +82,8 @@ const storedEvent = (doc: Pick<RunEventDoc, 'event' | 'data' | 'seq' | 'created_
   recordedAt: doc.created_at,
   ...(doc.owner ? { owner: doc.owner } : {}),
 });
+
+const headOf = (doc: RunEventHeadDoc): RunEventHead => ({ next: doc.next, events: doc.events.map(storedEvent) });
 
 const docId = (traceId: string, seq: number) => `${traceId}:${String(seq).padStart(6, '0')}`;
 
@@ -115,6 +125,7 @@ export function createRunEventStore(db: Db) {
             next,
             events: small ? carried : [],
             updated_at: now,
+            moved: headMoveSecond(now.getTime()),
             ...(ended ? { ended_at: now } : {}),
           },
         },
@@ -201,10 +212,23 @@ export function createRunEventStore(db: Db) {
     async heads(traceIds: string[]): Promise<Map<string, RunEventHead>> {
       const found = new Map<string, RunEventHead>();
       for (let i = 0; i < traceIds.length; i += HEADS_PER_QUERY) {
-        const docs = await heads.find({ _id: { $in: traceIds.slice(i, i + HEADS_PER_QUERY) } }).toArray();
-        for (const doc of docs) found.set(doc._id, { next: doc.next, events: doc.events.map(storedEvent) });
+        const ids = traceIds.slice(i, i + HEADS_PER_QUERY);
+        const docs =
+          ids.length === 1
+            ? await heads.find({ _id: ids[0]! }).toArray()
+            : await heads.find({ _id: { $in: ids } }, { batchSize: ids.length }).toArray();
+        for (const doc of docs) found.set(doc._id, headOf(doc));
       }
       return found;
+    },
+
+    /**
+     * The heads of every run that moved in this second (headMoveSecond), by its writer's clock: one
+     * equality query, cheap on FerretDB too (PostgreSQL filters; only those heads are decoded).
+     */
+    async headsMovedIn(second: number): Promise<Map<string, RunEventHead>> {
+      const docs = await heads.find({ moved: second }, { batchSize: 1_000 }).toArray();
+      return new Map(docs.map((doc) => [doc._id, headOf(doc)]));
     },
 
     /**

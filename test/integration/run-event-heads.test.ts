@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import { randomToken } from '../../common/ids';
 import { connectMongo, type MongoHandle } from '../../stores/mongo';
-import { createRunEventStore, type RunEventStore } from '../../stores/run-events';
+import { createRunEventStore, headMoveSecond, type RunEventStore } from '../../stores/run-events';
 import { testConfig } from '../support/config';
 
 /**
@@ -57,6 +57,12 @@ describe('run heads', () => {
     ]);
     // What a head announces is stored when the head is written.
     expect(await store.read(a, 11)).not.toBeNull();
+    // Readers find it among the heads moved in this second (or the one before, if it just changed).
+    const second = headMoveSecond(Date.now());
+    const moved = new Map([...(await store.headsMovedIn(second - 1)), ...(await store.headsMovedIn(second))]);
+    expect(moved.get(a)?.next).toBe(12);
+    expect(moved.has(unknown)).toBe(false);
+    expect(await store.headsMovedIn(second + 5)).toEqual(new Map());
   });
 
   it('are purged once their run ended a while ago, or stopped writing before the retention', async () => {

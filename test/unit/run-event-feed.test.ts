@@ -1,19 +1,26 @@
 import { createRunEventFeed, type RunEventListener } from '../../api/run-event-feed';
 import { createLogger } from '../../common/logger';
-import type { RunEventHead, StoredStreamEvent } from '../../stores/run-events';
+import { headMoveSecond, type RunEventHead, type StoredStreamEvent } from '../../stores/run-events';
 
 /**
  * Runs' events in memory, numbered from 0 per run, each write moving the run's head (with the
- * write's events) as the store does; counts reads by number and reads of heads.
+ * write's events, in the current second) as the store does; counts reads by number and of heads.
  */
 function memoryStore({ withHeads = true } = {}) {
   const runs = new Map<string, StoredStreamEvent[]>();
-  const heads = new Map<string, RunEventHead>();
+  const heads = new Map<string, RunEventHead & { moved: number }>();
   const reads: Array<{ traceId: string; seq: number }> = [];
   const found: number[] = [];
-  const headReads: string[][] = [];
+  /** Reads of heads: by run (how many runs asked for) or by second ('moved'). */
+  const headReads: Array<number | 'moved'> = [];
   let failHeads = 0;
   const eventsOf = (traceId: string) => runs.get(traceId) ?? runs.set(traceId, []).get(traceId)!;
+  const failing = () => {
+    if (failHeads === 0) return false;
+    failHeads--;
+    return true;
+  };
+  const headOf = ({ next, events }: RunEventHead) => ({ next, events });
   return {
     reads,
     found,
@@ -31,7 +38,7 @@ function memoryStore({ withHeads = true } = {}) {
         events.push(stored);
         return stored;
       });
-      if (withHeads) heads.set(traceId, { next: events.length, events: written });
+      if (withHeads) heads.set(traceId, { next: events.length, events: written, moved: headMoveSecond(Date.now()) });
     },
     read: async (traceId: string, seq: number) => {
       reads.push({ traceId, seq });
@@ -40,12 +47,14 @@ function memoryStore({ withHeads = true } = {}) {
       return event;
     },
     heads: async (traceIds: string[]) => {
-      headReads.push(traceIds);
-      if (failHeads > 0) {
-        failHeads--;
-        throw new Error('store unavailable');
-      }
-      return new Map(traceIds.flatMap((id) => (heads.has(id) ? [[id, heads.get(id)!] as const] : [])));
+      headReads.push(traceIds.length);
+      if (failing()) throw new Error('store unavailable');
+      return new Map(traceIds.flatMap((id) => (heads.has(id) ? [[id, headOf(heads.get(id)!)] as const] : [])));
+    },
+    headsMovedIn: async (second: number) => {
+      headReads.push('moved');
+      if (failing()) throw new Error('store unavailable');
+      return new Map([...heads].filter(([, head]) => head.moved === second).map(([id, head]) => [id, headOf(head)] as const));
     },
   };
 }
@@ -85,35 +94,40 @@ describe('run event feed', () => {
         await listeners[0]!.next(5_000, never);
       }
       for (const listener of listeners.slice(1)) expect(await readToDone(listener)).toEqual([0, 1, 2, 3]);
-      // The one read by number is the run's first (at once, before any tick): the rest came with the heads.
-      expect(store.reads).toEqual([{ traceId: 'trc_1', seq: 0 }]);
+      // Every event came with the run's head: read at once for the first, by second for the rest.
+      expect(store.reads).toEqual([]);
+      expect(store.headReads[0]).toBe(1);
+      expect(store.headReads.slice(1).every((read) => read === 'moved')).toBe(true);
     } finally {
       for (const listener of listeners) listener.close();
     }
     expect(feed.followedRuns()).toBe(0);
   });
 
-  it('reads quiet runs with one query of heads a tick, and only the runs that moved on by number', async () => {
+  it('reads quiet runs with one query of moved heads a tick, and only the runs that moved on', async () => {
     const store = memoryStore();
     const feed = createRunEventFeed(store, { pollMs: 1, log });
     const RUNS = 50;
     const traceIds = Array.from({ length: RUNS }, (_, i) => `trc_${i}`);
     for (const id of traceIds) store.write(['thinking'], id);
     const listeners = traceIds.map((id) => feed.listen(id, 0));
-    for (const listener of listeners) expect((await listener.next(5_000, never))?.seq).toBe(0);
-    const readsBefore = store.reads.length;
-    // Many ticks while no run writes: heads only, one query for every run each.
-    await until(() => store.headReads.length >= 20);
-    expect(store.reads.length).toBe(readsBefore);
-    expect(store.headReads.at(-1)).toHaveLength(RUNS);
-    // Two writes to one run between ticks: the head carries the later, the earlier is read by number.
-    store.write(['thinking'], 'trc_7');
-    store.write(['thinking', 'done'], 'trc_7');
-    expect(await readToDone(listeners[7]!)).toEqual([1, 2, 3]);
-    expect(store.reads.slice(readsBefore)).toEqual([{ traceId: 'trc_7', seq: 1 }]);
-    // An ended run drops out of the ticks' query.
-    await until(() => store.headReads.at(-1)!.length === RUNS - 1);
-    for (const listener of listeners) listener.close();
+    try {
+      for (const listener of listeners) expect((await listener.next(5_000, never))?.seq).toBe(0);
+      // Each new follow read its run's head by itself, once.
+      expect(store.headReads.filter((read) => read !== 'moved')).toEqual(Array.from({ length: RUNS }, () => 1));
+      const readsBefore = store.headReads.length;
+      // Many ticks while no run writes: one query of moved heads each, and no run is read.
+      await until(() => store.headReads.length >= readsBefore + 20);
+      expect(store.headReads.slice(readsBefore).every((read) => read === 'moved')).toBe(true);
+      expect(store.reads).toEqual([]);
+      // Two writes to one run between ticks: the head carries the later, the earlier is read by number.
+      store.write(['thinking'], 'trc_7');
+      store.write(['thinking', 'done'], 'trc_7');
+      expect(await readToDone(listeners[7]!)).toEqual([1, 2, 3]);
+      expect(store.reads).toEqual([{ traceId: 'trc_7', seq: 1 }]);
+    } finally {
+      for (const listener of listeners) listener.close();
+    }
     expect(feed.followedRuns()).toBe(0);
   });
 
