@@ -33,6 +33,9 @@ interface RunFollow {
   reading: boolean;
   /** The run had no head when last looked for: it is read by number. */
   headless: boolean;
+  /** The furthest head seen of the run: the number after its latest event, and the events it carried. */
+  announced: number;
+  carried: StoredStreamEvent[];
   /** A run without a head is read by number: when next, and the pause after a read that found nothing. */
   directAt: number;
   directWait: number;
@@ -46,13 +49,6 @@ export interface RunEventListener {
   position(): number;
   /** Leaves the run: its reader stops with its last listener. */
   close(): void;
-}
-
-/** Where a read of a run's events stops: before `until`, or at the first not found. */
-interface ReadBound {
-  until?: number;
-  /** Events already at hand (a head's), used instead of reading them. */
-  carried?: StoredStreamEvent[];
 }
 
 /**
@@ -98,15 +94,17 @@ export function createRunEventFeed(
     wake(follow);
   };
 
-  /** Reads the run's next events within `bound`; true when it found one. */
-  async function readRun(follow: RunFollow, { until = Infinity, carried = [] }: ReadBound): Promise<boolean> {
+  /**
+   * Reads the run's next events, each from its furthest head when it carries it, else by number: up
+   * to that head, or (`direct`, a run without one) until one is not found. True when it found one.
+   */
+  async function readRun(follow: RunFollow, direct = false): Promise<boolean> {
     follow.reading = true;
     let found = 0;
     try {
-      while (!follow.closed && !follow.ended && nextSeq(follow) < until) {
+      while (!follow.closed && !follow.ended && (direct || nextSeq(follow) < follow.announced)) {
         const seq = nextSeq(follow);
-        const event = carried.find((e) => e.seq === seq) ?? (await store.read(follow.traceId, seq));
-        // Not visible yet (a head of a concurrent writer ahead of it): the next tick reads on.
+        const event = follow.carried.find((e) => e.seq === seq) ?? (await store.read(follow.traceId, seq));
         if (!event) break;
         keep(follow, event);
         found++;
@@ -121,7 +119,7 @@ export function createRunEventFeed(
 
   /** A run without a head: read by number when due, less often while it has nothing new. */
   async function readHeadless(follow: RunFollow): Promise<void> {
-    const found = await readRun(follow, {});
+    const found = await readRun(follow, true);
     follow.directWait = found ? pollMs : Math.min(MAX_DIRECT_POLL_MS, Math.ceil(follow.directWait * 1.5));
     follow.directAt = Date.now() + follow.directWait;
   }
@@ -131,11 +129,20 @@ export function createRunEventFeed(
     reading.catch((err: unknown) => log.error('a run stream read stopped', { trace_id: traceId, error: String(err) }));
   }
 
+  /**
+   * Takes note of the run's head (if any, and further than any seen) and reads on up to it, unless a
+   * read of the run is going: that one reads on to the furthest head seen (a head seen meanwhile is
+   * not lost, though it may not come again). A run without a head is read by number when due.
+   */
   function advance(follow: RunFollow, head: RunEventHead | undefined): void {
-    if (follow.closed || follow.ended || follow.reading) return;
-    if (head) {
-      if (head.next > nextSeq(follow)) beside(readRun(follow, { until: head.next, carried: head.events }), follow.traceId);
-    } else if (Date.now() >= follow.directAt) beside(readHeadless(follow), follow.traceId);
+    if (follow.closed || follow.ended) return;
+    if (head && head.next > follow.announced) {
+      follow.announced = head.next;
+      follow.carried = head.events;
+    }
+    if (follow.reading) return;
+    if (follow.announced > nextSeq(follow)) beside(readRun(follow), follow.traceId);
+    else if (follow.headless && Date.now() >= follow.directAt) beside(readHeadless(follow), follow.traceId);
   }
 
   /** Reads the run's head by `_id` (cheap everywhere), then its events up to it: a new follow's start. */
@@ -150,8 +157,7 @@ export function createRunEventFeed(
       follow.reading = false;
     }
     follow.headless = head === undefined;
-    if (head) await readRun(follow, { until: head.next, carried: head.events });
-    else await readHeadless(follow);
+    advance(follow, head);
   }
 
   /** The second of the last tick's reads of moved heads (null: none yet since the ticks started). */
@@ -165,9 +171,8 @@ export function createRunEventFeed(
     if (going.length > 0) {
       try {
         if (lastSecond === null || started - lastFullAt >= FULL_READ_MS || second - lastSecond > MAX_SECONDS_BEHIND) {
-          const due = going.filter((f) => !f.reading);
-          const heads = await store.heads(due.map((f) => f.traceId));
-          for (const follow of due) {
+          const heads = await store.heads(going.map((f) => f.traceId));
+          for (const follow of going) {
             const head = heads.get(follow.traceId);
             follow.headless = head === undefined;
             advance(follow, head);
@@ -183,7 +188,8 @@ export function createRunEventFeed(
               advance(follow, head);
             }
           }
-          for (const follow of going) if (follow.headless) advance(follow, undefined);
+          // Runs without a head when due, and runs whose read stopped short of their head (a failed read).
+          for (const follow of going) advance(follow, undefined);
         }
         lastSecond = second;
       } catch (err) {
@@ -238,6 +244,8 @@ export function createRunEventFeed(
           ended: false,
           reading: false,
           headless: false,
+          announced: fromSeq,
+          carried: [],
           directAt: 0,
           directWait: pollMs,
         };
