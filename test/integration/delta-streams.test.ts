@@ -192,7 +192,7 @@ describe('delta streams', () => {
       const listeners = Array.from({ length: LISTENERS }, (_, i) => follow(traceId, i % 2 ? '?stream_format=delta' : ''));
       // The leaving client comes once the run's reader has started for a listener that stays: a
       // reader whose last listener left stops, and a later listener would start another.
-      await eventually(async () => (found.length > 0 ? true : undefined));
+      await eventually(async () => (headReads > 0 ? true : undefined));
       const leaving = follow(traceId, '?stream_format=delta', undefined, { stopAfter: 2 });
       const all = await Promise.all(listeners);
       expect((await leaving).events).toHaveLength(2);
