@@ -28,15 +28,17 @@ interface RunEventDoc {
 }
 
 /**
- * A run's head: the number after its latest event, and the events of its latest write when they are
- * small, so that a reader learns from one query for all the runs it follows which of them moved on
+ * A run's head: the number after its latest event, and its latest events (those its writer's
+ * process wrote, when they are small), so that a reader learns from one query for all the runs it follows which of them moved on
  * (and usually gets their new events with it) instead of asking each run for its next event. One a
  * run, written after the events it announces; the maintenance run removes it soon after the run ends.
  */
+type CarriedEvent = Omit<RunEventDoc, '_id' | 'trace_id' | 'key'>;
+
 interface RunEventHeadDoc {
   _id: string;
   next: number;
-  events: Array<Omit<RunEventDoc, '_id' | 'trace_id' | 'key'>>;
+  events: CarriedEvent[];
   updated_at: Date;
   /** The second (by the writer's clock, headMoveSecond) of the head's latest move. */
   moved: number;
@@ -50,8 +52,12 @@ export interface RunEventHead {
   events: StoredStreamEvent[];
 }
 
-/** A write's events ride in the run's head up to this size (JSON characters), else only its number does. */
+/** A head carries up to this many of the run's latest events (that its writer's process wrote)... */
+const HEAD_EVENTS = 8;
+/** ... and up to this size of them (JSON characters), the oldest left out first. */
 const HEAD_EVENTS_MAX_CHARS = 16_384;
+/** Runs whose latest events a process remembers for their heads (the longest unwritten forgotten first). */
+const RECENT_RUNS = 1_000;
 /** Heads asked for in one query (the `$in` list of one command). */
 const HEADS_PER_QUERY = 1_000;
 
@@ -102,20 +108,33 @@ export function createRunEventStore(db: Db) {
   const heads = db.collection<RunEventHeadDoc>('completion_event_heads');
 
   /**
+   * The latest events this process wrote of each run it writes, for the run's head: a reader that
+   * missed a write or two between its ticks finds them there rather than reading them one by one.
+   * Bounded (RECENT_RUNS runs, HEAD_EVENTS events each); a run is forgotten once it ends.
+   */
+  const recent = new Map<string, CarriedEvent[]>();
+  function remember(traceId: string, written: CarriedEvent[], ended: boolean): CarriedEvent[] {
+    const latest = [...(recent.get(traceId) ?? []), ...written].slice(-HEAD_EVENTS);
+    recent.delete(traceId);
+    if (ended) return latest;
+    recent.set(traceId, latest);
+    if (recent.size > RECENT_RUNS) recent.delete(recent.keys().next().value!);
+    return latest;
+  }
+
+  /**
    * Moves the run's head to `next` with the events just written (`ended`: the batch holds the run's
    * `done`, written now or by an earlier attempt). A head already further on (a
    * concurrent writer of the run that wrote later numbers) is left as it is: the filter does not
    * match it, and the upsert's insert then meets its `_id`.
    */
   async function moveHead(traceId: string, next: number, written: RunEventDoc[], ended: boolean): Promise<void> {
-    const carried = written.map(({ event, data, seq, created_at, owner }) => ({
-      event,
-      data,
-      seq,
-      created_at,
-      ...(owner ? { owner } : {}),
-    }));
-    const small = JSON.stringify(carried).length <= HEAD_EVENTS_MAX_CHARS;
+    let carried = remember(
+      traceId,
+      written.map(({ event, data, seq, created_at, owner }) => ({ event, data, seq, created_at, ...(owner ? { owner } : {}) })),
+      ended,
+    );
+    while (carried.length > 0 && JSON.stringify(carried).length > HEAD_EVENTS_MAX_CHARS) carried = carried.slice(1);
     const now = new Date();
     try {
       await heads.updateOne(
@@ -123,7 +142,7 @@ export function createRunEventStore(db: Db) {
         {
           $set: {
             next,
-            events: small ? carried : [],
+            events: carried,
             updated_at: now,
             moved: headMoveSecond(now.getTime()),
             ...(ended ? { ended_at: now } : {}),

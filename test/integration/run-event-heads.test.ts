@@ -29,7 +29,7 @@ const thinking = { event: 'thinking' as const, data: { phase: 'model' as const }
 const done = (traceId: string) => ({ event: 'done' as const, data: { session_id: 'ses_x', trace_id: traceId } });
 
 describe('run heads', () => {
-  it("move with each write, carry the write's events when small, and never go back", async () => {
+  it('move with each write, carry the latest events when small, and never go back', async () => {
     const [a, b, unknown] = [newTrace(), newTrace(), newTrace()];
     await store.append(a, 0, [thinking, thinking]);
     await store.append(b, 0, [thinking]);
@@ -51,7 +51,10 @@ describe('run heads', () => {
     await store.append(a, 2, [thinking]);
     heads = await store.heads([a]);
     expect(heads.get(a)!.next).toBe(12);
+    // It carries the run's latest events this process wrote, from before the gap too.
     expect(heads.get(a)!.events.map((e) => [e.seq, e.event])).toEqual([
+      [0, 'thinking'],
+      [1, 'thinking'],
       [10, 'thinking'],
       [11, 'done'],
     ]);
