@@ -116,7 +116,7 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
           // No person asked for it: under separate duties only an admin decides its tool calls.
           separateDuties: completion.approval?.separateDuties ?? false,
         },
-        { route: completion.route.text, offline: completion.offline, queued: false },
+        { route: completion.route.text, offline: completion.offline, queued: false, announce: completion.stream },
       );
       return { completion, completionWorkflowId: workflowIdOfRun };
     },

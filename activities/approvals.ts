@@ -66,7 +66,7 @@ export function createApprovalActivities(deps: ApprovalActivityDeps) {
         event: 'approval_required' as const,
         data: { approval_id: a.approvalId, tool: a.tool, args: a.args, step: input.step, expires_at: expiresAt.toISOString() },
       }));
-      return { nextSeq: await deps.runEvents.append(ctx.traceId, input.seq, events) };
+      return { nextSeq: await deps.runEvents.append(ctx.traceId, input.seq, events, { announce: ctx.stream }) };
     },
 
     async recordApprovalDecision(input: {
@@ -101,12 +101,17 @@ export function createApprovalActivities(deps: ApprovalActivityDeps) {
         ),
       ]);
       if (!recordsEvents(ctx)) return { nextSeq: input.seq };
-      const nextSeq = await deps.runEvents.append(ctx.traceId, input.seq, [
-        {
-          event: 'approval_decided',
-          data: { approval_id: input.approvalId, tool: input.tool, status: verdict.status, comment: verdict.comment },
-        },
-      ]);
+      const nextSeq = await deps.runEvents.append(
+        ctx.traceId,
+        input.seq,
+        [
+          {
+            event: 'approval_decided',
+            data: { approval_id: input.approvalId, tool: input.tool, status: verdict.status, comment: verdict.comment },
+          },
+        ],
+        { announce: ctx.stream },
+      );
       return { nextSeq };
     },
   };

@@ -166,7 +166,7 @@ export function createLlmActivities({
         // Awaited only once the model is done: a failed write must not surface before as an unhandled rejection.
         writes = startedEarly(
           writes.then(async () => {
-            next = await runEvents.append(ctx.traceId, next, events);
+            next = await runEvents.append(ctx.traceId, next, events, { announce: ctx.stream });
           }),
         );
       };

@@ -62,7 +62,9 @@ export function createRetrievalActivities(deps: RetrievalDeps & { runEvents: Run
     async searchKnowledge(input: { ctx: RunContext; seq: number; kbIds: string[]; docIds: string[]; question: string; topK: number }) {
       let nextSeq = input.seq;
       if (recordsEvents(input.ctx))
-        nextSeq = await deps.runEvents.append(input.ctx.traceId, nextSeq, [{ event: 'thinking', data: { phase: 'retrieval' } }]);
+        nextSeq = await deps.runEvents.append(input.ctx.traceId, nextSeq, [{ event: 'thinking', data: { phase: 'retrieval' } }], {
+          announce: input.ctx.stream,
+        });
       const passages = await searchPassages(deps, input.ctx.tenantId, input.kbIds, input.docIds, input.question, input.topK);
       return { passages, nextSeq };
     },

@@ -156,7 +156,9 @@ export function createToolActivities(deps: ToolActivityDeps) {
       ]);
       let seq = input.seq;
       if (recordsEvents(ctx))
-        seq = await deps.runEvents.append(ctx.traceId, seq, [{ event: 'tool_call', data: { tool: call.name, args } }]);
+        seq = await deps.runEvents.append(ctx.traceId, seq, [{ event: 'tool_call', data: { tool: call.name, args } }], {
+          announce: ctx.stream,
+        });
 
       if (!outcome) {
         const binding = input.binding;
@@ -168,7 +170,9 @@ export function createToolActivities(deps: ToolActivityDeps) {
       const result = outcome.ok ? outcome.result : { error: outcome.error };
       if (!outcome.ok) await recordToolError(input, outcome.error);
       if (recordsEvents(ctx))
-        seq = await deps.runEvents.append(ctx.traceId, seq, [{ event: 'tool_result', data: { tool: call.name, result } }]);
+        seq = await deps.runEvents.append(ctx.traceId, seq, [{ event: 'tool_result', data: { tool: call.name, result } }], {
+          announce: ctx.stream,
+        });
       return { content: JSON.stringify(result).slice(0, MAX_RESULT_CHARS), ok: outcome.ok, nextSeq: seq };
     },
   };

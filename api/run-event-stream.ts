@@ -147,10 +147,16 @@ export function streamRunEvents(
           continue;
         }
         if (endedAt !== null && Date.now() - endedAt > END_GRACE_MS) {
-          await deps.runEvents.append(traceId, listener.position(), [
-            { event: 'error', data: { code: ErrorCodes.INTERNAL, message: 'the run ended without finishing its stream' } },
-            { event: 'done', data: { session_id: owner.session_id, trace_id: traceId } },
-          ]);
+          // Announced whatever the run was: its followers in other processes may follow its head.
+          await deps.runEvents.append(
+            traceId,
+            listener.position(),
+            [
+              { event: 'error', data: { code: ErrorCodes.INTERNAL, message: 'the run ended without finishing its stream' } },
+              { event: 'done', data: { session_id: owner.session_id, trace_id: traceId } },
+            ],
+            { announce: true },
+          );
           continue;
         }
         if (Date.now() - lastWrite >= deps.keepAliveMs) {

@@ -537,6 +537,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         queued: run.status === 'queued',
         owner,
         recordedAt: new Date(run.input.requestedAt),
+        announce: run.input.stream,
       });
       if (body.background) {
         await written;

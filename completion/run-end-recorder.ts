@@ -80,7 +80,8 @@ export function createRunEndRecorder(stores: RunEndStores) {
     ]);
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
-    if (recordsEvents(ctx) && ending.stream.length > 0) await stores.runEvents.appendOnce(ctx.traceId, ending.seq, ending.stream);
+    if (recordsEvents(ctx) && ending.stream.length > 0)
+      await stores.runEvents.appendOnce(ctx.traceId, ending.seq, ending.stream, { announce: ctx.stream });
     return true;
   }
 

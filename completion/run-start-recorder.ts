@@ -17,6 +17,8 @@ export interface FirstEvents {
   owner?: RunOwner;
   /** The events' timestamp: the request's time for an API run (its workflow may write before these are stored). */
   recordedAt?: Date;
+  /** The run's writes move its head: a streamed or background run (see AppendOptions in stores/run-events); false by default. */
+  announce?: boolean;
 }
 
 /** The stream's first event (number 0): the run was accepted, on this route. */
@@ -42,6 +44,7 @@ export function createRunStartRecorder(stores: RunStartStores) {
     await stores.runEvents.appendOnce(traceId, 0, events, {
       ...(first.owner ? { owner: first.owner } : {}),
       ...(first.recordedAt ? { recordedAt: first.recordedAt } : {}),
+      announce: first.announce ?? false,
     });
   }
 

@@ -67,6 +67,21 @@ const HEADS_PER_QUERY = 1_000;
  */
 export const headMoveSecond = (ms: number) => Math.floor(ms / 1_000);
 
+/** How a write of a run's events is made. */
+export interface AppendOptions {
+  /** Carried by the first event: who may read the stream. */
+  owner?: RunOwner;
+  /** The events' timestamp (now by default). */
+  recordedAt?: Date;
+  /**
+   * The write moves the run's head, so that readers following heads learn of it. Every write of a
+   * run must say the same: a streamed or background run announces (its followers are expected and
+   * many), a JSON run does not (its rare followers read it event by event, as runs without a head),
+   * so its reply does not wait for head updates.
+   */
+  announce?: boolean;
+}
+
 /** A stream event a run writes once, named by `key` (unique within the run). */
 export type KeyedStreamEvent = StreamEvent & { key: string };
 
@@ -158,13 +173,14 @@ export function createRunEventStore(db: Db) {
   /**
    * Writes events from `seq` on; returns the number after the last one written. `recordedAt` (now by
    * default) is their `timestamp`: the API's first events give the request's time, since the run's
-   * workflow may write its own before the API's are stored.
+   * workflow may write its own before the API's are stored. `announce`: the write moves the run's
+   * head (see AppendOptions).
    */
   async function append(
     traceId: string,
     seq: number,
     batch: Array<StreamEvent & { key?: string }>,
-    { owner, recordedAt }: { owner?: RunOwner; recordedAt?: Date } = {},
+    { owner, recordedAt, announce = false }: AppendOptions = {},
   ): Promise<number> {
     let next = seq;
     const written: RunEventDoc[] = [];
@@ -197,7 +213,7 @@ export function createRunEventStore(db: Db) {
       }
     }
     // After the events: a reader that sees the head finds every event it announces.
-    if (next > seq)
+    if (announce && next > seq)
       await moveHead(
         traceId,
         next,
@@ -215,7 +231,7 @@ export function createRunEventStore(db: Db) {
      * earlier attempt wrote is not written again, so a retried recording adds no second `done`. Costs
      * nothing over append unless a number is taken. Returns the number after the last one.
      */
-    appendOnce: (traceId: string, seq: number, batch: KeyedStreamEvent[], options: { owner?: RunOwner; recordedAt?: Date } = {}) =>
+    appendOnce: (traceId: string, seq: number, batch: KeyedStreamEvent[], options: AppendOptions = {}) =>
       append(traceId, seq, batch, options),
 
     async read(traceId: string, seq: number): Promise<StoredStreamEvent | null> {

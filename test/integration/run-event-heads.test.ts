@@ -27,12 +27,14 @@ afterAll(async () => {
 const newTrace = () => `trc_${randomToken(20)}`;
 const thinking = { event: 'thinking' as const, data: { phase: 'model' as const } };
 const done = (traceId: string) => ({ event: 'done' as const, data: { session_id: 'ses_x', trace_id: traceId } });
+/** The writes of a streamed run: they move its head. */
+const announced = { announce: true };
 
 describe('run heads', () => {
   it('move with each write, carry the latest events when small, and never go back', async () => {
     const [a, b, unknown] = [newTrace(), newTrace(), newTrace()];
-    await store.append(a, 0, [thinking, thinking]);
-    await store.append(b, 0, [thinking]);
+    await store.append(a, 0, [thinking, thinking], announced);
+    await store.append(b, 0, [thinking], announced);
     let heads = await store.heads([a, b, unknown]);
     expect([...heads.keys()].sort()).toEqual([a, b].sort());
     expect(heads.get(a)!.next).toBe(2);
@@ -42,13 +44,13 @@ describe('run heads', () => {
     ]);
     // A large write: only its number rides in the head, its event is read by number.
     const long = { event: 'message' as const, data: { answer: 'x'.repeat(40_000), reference: [] } };
-    await store.append(b, 1, [long]);
+    await store.append(b, 1, [long], announced);
     heads = await store.heads([b]);
     expect(heads.get(b)).toEqual({ next: 2, events: [] });
     // Two writers of one run whose head updates land out of order (here: the later numbers written
     // first): the head stays at the later write.
-    await store.append(a, 10, [thinking, done(a)]);
-    await store.append(a, 2, [thinking]);
+    await store.append(a, 10, [thinking, done(a)], announced);
+    await store.append(a, 2, [thinking], announced);
     heads = await store.heads([a]);
     expect(heads.get(a)!.next).toBe(12);
     // It carries the run's latest events this process wrote, from before the gap too.
@@ -68,11 +70,19 @@ describe('run heads', () => {
     expect(await store.headsMovedIn(second + 5)).toEqual(new Map());
   });
 
+  it('are not written for a run whose writes do not announce (a JSON run: its followers read it by number)', async () => {
+    const quiet = newTrace();
+    await store.append(quiet, 0, [thinking]);
+    await store.appendOnce(quiet, 1, [{ ...done(quiet), key: 'end:done' }]);
+    expect(await store.heads([quiet])).toEqual(new Map());
+    expect((await store.read(quiet, 1))?.event).toBe('done');
+  });
+
   it('are purged once their run ended a while ago, or stopped writing before the retention', async () => {
     const [ended, going, stale] = [newTrace(), newTrace(), newTrace()];
-    await store.append(ended, 0, [thinking, done(ended)]);
-    await store.append(going, 0, [thinking]);
-    await store.append(stale, 0, [thinking]);
+    await store.append(ended, 0, [thinking, done(ended)], announced);
+    await store.append(going, 0, [thinking], announced);
+    await store.append(stale, 0, [thinking], announced);
     const heads = db.collection<{ _id: string; updated_at: Date }>('completion_event_heads');
     await heads.updateOne({ _id: stale }, { $set: { updated_at: new Date(Date.now() - 3_600_000) } });
     // Ended just now: kept while streams may still read its last events.
