@@ -344,7 +344,14 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
   ): Promise<void> {
     const { input } = checked;
     const { traceId } = input;
-    const first = { route: input.route.text, offline: input.offline, queued: false, owner, recordedAt: new Date(input.requestedAt) };
+    const first = {
+      route: input.route.text,
+      offline: input.offline,
+      queued: false,
+      owner,
+      recordedAt: new Date(input.requestedAt),
+      announce: true,
+    };
     let created: boolean;
     try {
       created = await startRecorder.recordRun(newRunOf(checked, body, requested));

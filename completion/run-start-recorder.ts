@@ -51,19 +51,23 @@ export function createRunStartRecorder(stores: RunStartStores) {
   return {
     recordRun,
     recordFirstEvents,
-    /** The `queued` event after event 0, for a run whose `accepted` was recorded before its session queued it. */
+    /**
+     * The `queued` event after event 0, for a run whose `accepted` was recorded before its session
+     * queued it: a streamed run (its stream opened at once), so the write moves its head.
+     */
     async recordQueued(traceId: string): Promise<void> {
-      await stores.runEvents.appendOnce(traceId, 1, [queuedEvent]);
+      await stores.runEvents.appendOnce(traceId, 1, [queuedEvent], { announce: true });
     },
     /**
      * A run whose hand-over to its session failed after its stream had opened on `accepted` (event
      * 0): its record failed with `error`, its stream ended with `error` and `done` after that event.
      * It never ran: no outbound event, no cost. The record goes first, so a reader of `done` finds it.
+     * A streamed run: the write moves its head.
      */
     async recordFailedHandOver(run: { traceId: string; sessionId: string }, error: { code: number; message: string }, at: Date) {
       const cost = { tokens: 0, duration_ms: 0 };
       await stores.runs.fail(run.traceId, error, cost, at);
-      await stores.runEvents.appendOnce(run.traceId, 1, failedStream(run, error, cost));
+      await stores.runEvents.appendOnce(run.traceId, 1, failedStream(run, error, cost), { announce: true });
     },
     /** Both, in order: for a run whose start nothing else decides between them (an agent task). */
     async recordStart(run: NewRun, first: FirstEvents): Promise<void> {
