@@ -8,7 +8,7 @@ import type { MultitaskStrategy } from '../common/schemas/agents';
 import type { CompletionBody, CompletionReply, CompletionRun, RunAccepted, RunKind, RunListQuery } from '../common/schemas/completions';
 import { type PreparationDeps, prepareCompletionInput } from '../completion/prepare-input';
 import { type CompletionInput, RUN_FAILURE_TYPE } from '../completion/run-input';
-import { acceptedEvent, createRunStartRecorder } from '../completion/run-start-recorder';
+import { acceptedEvent, createRunStartRecorder, type FirstEvents } from '../completion/run-start-recorder';
 import type { SessionStore } from '../stores/sessions';
 import { type CompletionRunStore, ENDED_STATUSES, type NewRun } from '../stores/completion-runs';
 import type { RunEventStore, RunOwner, StoredStreamEvent } from '../stores/run-events';
@@ -134,8 +134,17 @@ const NOT_STARTED_FIRST_POLL_MS = 10;
  */
 const RESULT_ATTEMPT_MS = 180_000;
 const KNOWN_CODES = new Set<number>(Object.values(ErrorCodes));
-/** A wait for a run's end asks again after this when Temporal failed for the moment (isPassingTemporalError). */
+/**
+ * A wait for a run's end asks again when Temporal failed for the moment (isPassingTemporalError):
+ * after TEMPORAL_RETRY_MS, doubling to TEMPORAL_RETRY_MAX_MS, for at most TEMPORAL_FAILING_MAX_MS
+ * in a row (a wait without a deadline too: a stream then ends by its own grace rules).
+ */
 const TEMPORAL_RETRY_MS = 250;
+const TEMPORAL_RETRY_MAX_MS = 5_000;
+const TEMPORAL_FAILING_MAX_MS = 120_000;
+/** Tries of a handed-over run's first events after their first write failed (recordFirstEventsAgain). */
+const FIRST_EVENTS_ATTEMPTS = 5;
+const FIRST_EVENTS_RETRY_MS = 250;
 
 /** The error a failed run ended with, as the spec's code (30001 model, 30002 tool timeout, ...). */
 function runError(err: unknown): AppError {
@@ -213,6 +222,8 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
   ): Promise<{ outcome?: CompletionOutcome; error?: unknown } | null> {
     const handle = temporal.workflow.getHandle<(input: CompletionInput) => Promise<CompletionOutcome>>(completionWorkflowId(traceId));
     let notStartedPollMs = NOT_STARTED_FIRST_POLL_MS;
+    let temporalRetryMs = TEMPORAL_RETRY_MS;
+    let failingSince: number | null = null;
     while (!signal?.aborted && Date.now() < deadline) {
       const attempt = new AbortController();
       const signals = signal ? [signal, attempt.signal] : [attempt.signal];
@@ -222,9 +233,14 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       } catch (err) {
         if (signal?.aborted || attempt.signal.aborted || isGrpcDeadlineError(err)) continue;
         if (isPassingTemporalError(err)) {
-          await pause(Math.min(TEMPORAL_RETRY_MS, deadline - Date.now()), signal);
+          failingSince ??= Date.now();
+          if (Date.now() - failingSince > TEMPORAL_FAILING_MAX_MS) return { error: err };
+          await pause(Math.min(temporalRetryMs, deadline - Date.now()), signal);
+          temporalRetryMs = Math.min(TEMPORAL_RETRY_MAX_MS, temporalRetryMs * 2);
           continue;
         }
+        failingSince = null;
+        temporalRetryMs = TEMPORAL_RETRY_MS;
         if (!(err instanceof WorkflowNotFoundError)) return { error: err };
         // Queued, or handed to a session no worker has taken up yet: its workflow is still to come.
         const run = await completionRuns.get(tenantId, traceId).catch(() => null);
@@ -378,10 +394,8 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       }
       return;
     }
-    // The run goes on: a failed write of its first events leaves the stream to the run's own.
-    await acceptedWrite.catch((err: unknown) =>
-      deps.log.error("could not record a run's accepted event", { trace_id: traceId, error: String(err) }),
-    );
+    // The run goes on: a failed write of its first events is tried again behind it.
+    await acceptedWrite.catch(() => recordFirstEventsAgain(traceId, first));
     if (submitted.status === 'queued')
       await Promise.all([completionRuns.queued(traceId), startRecorder.recordQueued(traceId)]).catch((err: unknown) =>
         deps.log.error("could not record a run's queued event", { trace_id: traceId, error: String(err) }),
@@ -396,6 +410,28 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     const { key: _key, ...accepted } = acceptedEvent(input.traceId, { route: input.route.text, offline: input.offline });
     return { first: { ...accepted, seq: 0, recordedAt: new Date(input.requestedAt) }, handedOver };
   };
+
+  /**
+   * The first events of a run handed over already, after their first write failed: tried again
+   * (they are keyed: never twice) a few times, FIRST_EVENTS_RETRY_MS doubling apart, since a follower
+   * from event 0 (GET …/events, a repeated keyed request) waits for event 0 before any other.
+   */
+  async function recordFirstEventsAgain(traceId: string, first: FirstEvents): Promise<void> {
+    let waitMs = FIRST_EVENTS_RETRY_MS;
+    for (let attempt = 1; ; attempt++) {
+      await pause(waitMs);
+      try {
+        await startRecorder.recordFirstEvents(traceId, first);
+        return;
+      } catch (err) {
+        if (attempt >= FIRST_EVENTS_ATTEMPTS) {
+          deps.log.error("could not record a run's first events", { trace_id: traceId, error: String(err) });
+          return;
+        }
+        waitMs *= 2;
+      }
+    }
+  }
 
   /** The error a stream that opened early ends with when its run could not be handed over: a contract code, the cause logged. */
   function streamError(traceId: string, err: unknown): AppError {
@@ -538,14 +574,15 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         workflow_id: run.workflowId,
         run_id: run.runId,
       });
-      const written = startRecorder.recordFirstEvents(traceId, {
+      const first = {
         route: run.input.route.text,
         offline: run.input.offline,
         queued: run.status === 'queued',
         owner,
         recordedAt: new Date(run.input.requestedAt),
         announce: run.input.stream,
-      });
+      };
+      const written = startRecorder.recordFirstEvents(traceId, first);
       if (body.background) {
         await written;
         return {
@@ -555,10 +592,8 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         };
       }
       if (body.stream) {
-        // Handed over: nothing is left to fail but the first events' write, which leaves the stream to the run's own events.
-        const handedOver = written.catch((err: unknown) =>
-          deps.log.error("could not record a run's first events", { trace_id: traceId, error: String(err) }),
-        );
+        // Handed over: nothing is left to fail but the first events' write, tried again behind the stream.
+        const handedOver = written.catch(() => recordFirstEventsAgain(traceId, first));
         return { replayed: false, kind: 'stream', traceId, owner, fromSeq: 1, opening: openingOf(run.input, handedOver) };
       }
       const [, reply] = await Promise.all([written, awaitReply(run, request.signal)]);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from 'mongodb';
 import { isDuplicateKey } from './mongo';
 
@@ -58,6 +59,9 @@ const HEAD_EVENTS = 8;
 const HEAD_EVENTS_MAX_CHARS = 16_384;
 /** Runs whose latest events a process remembers for their heads (the longest unwritten forgotten first). */
 const RECENT_RUNS = 1_000;
+/** Tries of a head's move after its events were stored, HEAD_MOVE_RETRY_MS × the try apart. */
+const HEAD_MOVE_ATTEMPTS = 3;
+const HEAD_MOVE_RETRY_MS = 100;
 /** Heads asked for in one query (the `$in` list of one command). */
 const HEADS_PER_QUERY = 1_000;
 
@@ -212,14 +216,21 @@ export function createRunEventStore(db: Db) {
         }
       }
     }
-    // After the events: a reader that sees the head finds every event it announces.
-    if (announce && next > seq)
-      await moveHead(
-        traceId,
-        next,
-        written,
-        batch.some((item) => item.event === 'done'),
-      );
+    // After the events: a reader that sees the head finds every event it announces. The events are
+    // stored: a head that will not move must not fail the write (a caller retrying it would write
+    // its unkeyed events again); the run's next write moves it on, carrying these events.
+    if (announce && next > seq) {
+      const ended = batch.some((item) => item.event === 'done');
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await moveHead(traceId, next, written, ended);
+          break;
+        } catch {
+          if (attempt >= HEAD_MOVE_ATTEMPTS) break;
+          await sleep(HEAD_MOVE_RETRY_MS * attempt);
+        }
+      }
+    }
     return next;
   }
 
