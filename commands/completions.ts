@@ -10,12 +10,13 @@ import { type PreparationDeps, prepareCompletionInput } from '../completion/prep
 import { type CompletionInput, RUN_FAILURE_TYPE } from '../completion/run-input';
 import { acceptedEvent, createRunStartRecorder, type FirstEvents } from '../completion/run-start-recorder';
 import type { SessionStore } from '../stores/sessions';
+import type { SessionTurnStore } from '../stores/session-turns';
 import { type CompletionRunStore, ENDED_STATUSES, type NewRun } from '../stores/completion-runs';
 import type { RunEventStore, RunOwner, StoredStreamEvent } from '../stores/run-events';
 import type { CompletionOutcome } from '../workflows/completion';
 import { cancelQueuedRun } from '../workflows/session-runs';
 import { completionWorkflowId, sessionRunsWorkflowId } from '../common/workflow-ids';
-import { submitCompletion } from './workflow-starts';
+import { startCompletionInTurn, submitCompletion } from './workflow-starts';
 import { boundedCalls, isPassingTemporalError, pause, type WaitBounds } from './temporal-waits';
 
 export interface StartedRun {
@@ -30,6 +31,7 @@ export interface StartedRun {
 
 export interface CompletionCommandDeps extends PreparationDeps {
   sessions: SessionStore;
+  sessionTurns: SessionTurnStore;
   temporal: Client;
   completionRuns: CompletionRunStore;
   runEvents: RunEventStore;
@@ -114,6 +116,12 @@ const runOwner = (tenantId: string, run: Pick<CompletionRun, 'session_id' | 'age
   run_id: run.run_id ?? '',
 });
 
+/**
+ * How long a request that took its session's turn waits for its run's workflow to start. The turn
+ * stays taken when no answer came (the start may have gone through): the session's workflow takes
+ * it from a holder that has no workflow a minute later (activities/session-turns.ts).
+ */
+const TURN_START_DEADLINE_MS = 20_000;
 /** How long a request waits for a session's previous run to close once that run has answered. */
 const CLOSING_RUN_WAIT_MS = 5_000;
 /** How long a cancel waits for the run to record its end before it answers with the run as it is. */
@@ -185,11 +193,20 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
   const taskQueue = config.TEMPORAL_TASK_QUEUE;
 
   /**
-   * Hands the run to its session. A refusal (`reject` while an earlier run is going) is 10005 naming
+   * Hands the run to its session: an idle one's run starts at once (startInTurn; `recorded` settles
+   * once the run's record is written), else the session's workflow takes it. A refusal (`reject` while an earlier run is going) is 10005 naming
    * that run; a client may ask again right after `done`, while the answered run is still closing, so
    * when every earlier run has recorded its end the session waits a moment for them to close.
    */
-  async function submit({ input, strategy, unended }: CheckedRun, signal?: AbortSignal): Promise<Omit<StartedRun, 'input'>> {
+  async function submit(
+    { input, strategy, unended }: CheckedRun,
+    recorded: Promise<void>,
+    signal?: AbortSignal,
+  ): Promise<Omit<StartedRun, 'input'>> {
+    if (unended === null) {
+      const started = await startInTurn(input, recorded);
+      if (started) return started;
+    }
     const closing = strategy === 'reject' && unended === null;
     const admission = await submitCompletion(
       temporal,
@@ -208,6 +225,27 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       });
     }
     return { workflowId, runId: admission.runId, status: admission.status, admitted: true };
+  }
+
+  /**
+   * Starts the run of an idle session itself, without a round trip through the session's workflow,
+   * when the request can take the session's turn (stores/session-turns.ts); null when someone holds
+   * it (a run, or the session's workflow with runs of its own): the session's workflow decides then.
+   */
+  async function startInTurn(input: CompletionInput, recorded: Promise<void>): Promise<Omit<StartedRun, 'input'> | null> {
+    if (!(await deps.sessionTurns.take(input.tenantId, input.sessionId, input.traceId))) return null;
+    try {
+      // The run's workflow writes its end into the run's record: the record is there first.
+      await recorded;
+      const runId = await temporal.withDeadline(Date.now() + TURN_START_DEADLINE_MS, () =>
+        startCompletionInTurn(temporal, taskQueue, input),
+      );
+      return { workflowId: completionWorkflowId(input.traceId), runId, status: 'running', admitted: true };
+    } catch (err) {
+      // Refused: the turn goes back. No answer in time: the start may have gone through, the turn stays.
+      if (!isGrpcDeadlineError(err)) await deps.sessionTurns.release(input.sessionId, input.traceId).catch(() => undefined);
+      throw err;
+    }
   }
 
   /**
@@ -330,7 +368,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     });
     let submitted: Omit<StartedRun, 'input'>;
     try {
-      [, submitted] = await Promise.all([recorded, submit(checked, signal)]);
+      [, submitted] = await Promise.all([recorded, submit(checked, recorded, signal)]);
     } catch (err) {
       await recorded.then(() => completionRuns.discard(traceId)).catch(() => undefined);
       throw err;
@@ -380,7 +418,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     acceptedWrite.catch(() => undefined);
     let submitted: Omit<StartedRun, 'input'>;
     try {
-      submitted = await submit(checked, signal);
+      submitted = await submit(checked, Promise.resolve(), signal);
     } catch (err) {
       const error = streamError(traceId, err);
       try {
