@@ -78,7 +78,13 @@ describe('stream opening', () => {
         event: 'thinking',
         data: { phase: 'accepted', trace_id: traceId, route: '@chat@llm@default@', offline: false, timestamp: expect.any(String) },
       });
-      expect(await getRun(traceId)).toMatchObject({ status: 'running', run_id: null, answer: null });
+      // Recorded behind the stream; its session is idle, so its workflow is started (no worker needed
+      // for that) and waits for one.
+      const recorded = await eventually(async () => {
+        const now = await getRun(traceId);
+        return now.status === 'running' && now.run_id ? now : undefined;
+      });
+      expect(recorded).toMatchObject({ answer: null, run_id: expect.any(String) });
 
       // A client that stays: its stream goes on from the store once the run is handed over.
       const stayingSession = await newSession();
