@@ -42,5 +42,3 @@ export function createRunWatch(temporal: Client) {
     },
   };
 }
-
-export type RunWatch = ReturnType<typeof createRunWatch>;
