@@ -207,6 +207,9 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       const started = await startInTurn(input, recorded);
       if (started) return started;
     }
+    // Recorded first: a second request racing with the same Idempotency-Key (and so the same trace
+    // id, maybe the run that holds the turn) stops at its record, never reaching the session's workflow.
+    await recorded;
     const closing = strategy === 'reject' && unended === null;
     const admission = await submitCompletion(
       temporal,
