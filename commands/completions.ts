@@ -44,6 +44,8 @@ interface CheckedRun {
   strategy: MultitaskStrategy;
   /** Another run of the session that has not ended (a chat run: the strategy decides what becomes of this one). */
   unended: { traceId: string; kind: RunKind } | null;
+  /** The session's turn, when the request has tried to take it already: `held` by this request, or `busy`. */
+  turn?: 'held' | 'busy';
 }
 
 /** Who asks: the tenant, the principal an Idempotency-Key belongs to, and the person behind it. */
@@ -199,12 +201,12 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
    * when every earlier run has recorded its end the session waits a moment for them to close.
    */
   async function submit(
-    { input, strategy, unended }: CheckedRun,
+    { input, strategy, unended, turn }: CheckedRun,
     recorded: Promise<void>,
     signal?: AbortSignal,
   ): Promise<Omit<StartedRun, 'input'>> {
-    if (unended === null) {
-      const started = await startInTurn(input, recorded);
+    if (turn === 'held' || (turn === undefined && unended === null)) {
+      const started = await startInTurn(input, recorded, turn === 'held');
       if (started) return started;
     }
     // Recorded first: a second request racing with the same Idempotency-Key (and so the same trace
@@ -230,13 +232,16 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     return { workflowId, runId: admission.runId, status: admission.status, admitted: true };
   }
 
+  const takeTurn = (input: CompletionInput) => deps.sessionTurns.take(input.tenantId, input.sessionId, input.traceId);
+  const releaseTurn = (input: CompletionInput) => deps.sessionTurns.release(input.sessionId, input.traceId).catch(() => undefined);
+
   /**
    * Starts the run of an idle session itself, without a round trip through the session's workflow,
    * when the request can take the session's turn (stores/session-turns.ts); null when someone holds
    * it (a run, or the session's workflow with runs of its own): the session's workflow decides then.
    */
-  async function startInTurn(input: CompletionInput, recorded: Promise<void>): Promise<Omit<StartedRun, 'input'> | null> {
-    if (!(await deps.sessionTurns.take(input.tenantId, input.sessionId, input.traceId))) return null;
+  async function startInTurn(input: CompletionInput, recorded: Promise<void>, held: boolean): Promise<Omit<StartedRun, 'input'> | null> {
+    if (!held && !(await takeTurn(input))) return null;
     try {
       // The run's workflow writes its end into the run's record: the record is there first.
       await recorded;
@@ -246,7 +251,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       return { workflowId: completionWorkflowId(input.traceId), runId, status: 'running', admitted: true };
     } catch (err) {
       // Refused: the turn goes back. No answer in time: the start may have gone through, the turn stays.
-      if (!isGrpcDeadlineError(err)) await deps.sessionTurns.release(input.sessionId, input.traceId).catch(() => undefined);
+      if (!isGrpcDeadlineError(err)) await releaseTurn(input);
       throw err;
     }
   }
@@ -412,11 +417,13 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     let created: boolean;
     try {
       created = await startRecorder.recordRun(newRunOf(checked, body, requested));
+      // Only an Idempotency-Key names a trace id twice, and keyed requests do not come this way.
+      if (!created) throw new Error(`run ${traceId} was recorded already`);
     } catch (err) {
+      // Nothing was handed over: a turn the request took goes back.
+      if (checked.turn === 'held') await releaseTurn(input);
       throw streamError(traceId, err);
     }
-    // Only an Idempotency-Key names a trace id twice, and keyed requests do not come this way.
-    if (!created) throw streamError(traceId, new Error(`run ${traceId} was recorded already`));
     const acceptedWrite = startRecorder.recordFirstEvents(traceId, first);
     acceptedWrite.catch(() => undefined);
     let submitted: Omit<StartedRun, 'input'>;
@@ -441,6 +448,13 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       await Promise.all([completionRuns.queued(traceId), startRecorder.recordQueued(traceId)]).catch((err: unknown) =>
         deps.log.error("could not record a run's queued event", { trace_id: traceId, error: String(err) }),
       );
+  }
+
+  /** Whether the request took its idle session's turn (noted on `checked` either way, so that nothing tries again). */
+  async function tookTurn(checked: CheckedRun): Promise<boolean> {
+    if (checked.unended !== null) return false;
+    checked.turn = (await takeTurn(checked.input)) ? 'held' : 'busy';
+    return checked.turn === 'held';
   }
 
   /**
@@ -595,9 +609,10 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       const checked = await check(caller.tenantId, agentId, body, traceId);
       const requested = { by: caller.ownerId, hash: requestHash };
       // A stream opens at once on its `accepted` event when nothing left can refuse its run with an
-      // HTTP error: not `reject` (10005 before any stream), not a keyed request (a concurrent one
-      // with its key may hold its trace id, and a failed hand-over must leave the key free).
-      if (body.stream && checked.strategy !== 'reject' && !request.idempotencyKey) {
+      // HTTP error: a strategy that cannot refuse, or `reject` once the request holds its idle
+      // session's turn (else 10005 may come, before any stream); never a keyed request (a concurrent
+      // one with its key may hold its trace id, and a failed hand-over must leave the key free).
+      if (body.stream && !request.idempotencyKey && (checked.strategy !== 'reject' || (await tookTurn(checked)))) {
         const owner = runOwner(caller.tenantId, {
           session_id: checked.input.sessionId,
           agent_id: agentId,
