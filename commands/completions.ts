@@ -232,8 +232,9 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     return { workflowId, runId: admission.runId, status: admission.status, admitted: true };
   }
 
-  const takeTurn = (input: CompletionInput) => deps.sessionTurns.take(input.tenantId, input.sessionId, input.traceId);
-  const releaseTurn = (input: CompletionInput) => deps.sessionTurns.release(input.sessionId, input.traceId).catch(() => undefined);
+  type TurnOf = Pick<CompletionInput, 'tenantId' | 'sessionId' | 'traceId'>;
+  const takeTurn = (run: TurnOf) => deps.sessionTurns.take(run.tenantId, run.sessionId, run.traceId);
+  const releaseTurn = (run: TurnOf) => deps.sessionTurns.release(run.sessionId, run.traceId).catch(() => undefined);
 
   /**
    * Starts the run of an idle session itself, without a round trip through the session's workflow,
@@ -450,8 +451,36 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       );
   }
 
+  /**
+   * check(); a stream that may open early takes its session's turn beside it (its first event waits
+   * for the turn under `reject`), and gives it back when the request is refused.
+   */
+  async function checkBesideTurn(
+    tenantId: string,
+    agentId: string,
+    body: CompletionBody,
+    traceId: string,
+    early: boolean,
+  ): Promise<CheckedRun> {
+    if (!early) return check(tenantId, agentId, body, traceId);
+    const turn = { tenantId, sessionId: body.session_id, traceId };
+    // A store that fails here leaves the turn to be tried again on the way.
+    const taken = takeTurn(turn).catch(() => undefined);
+    let checked: CheckedRun;
+    try {
+      checked = await check(tenantId, agentId, body, traceId);
+    } catch (err) {
+      if (await taken) await releaseTurn(turn);
+      throw err;
+    }
+    const held = await taken;
+    if (held !== undefined) checked.turn = held ? 'held' : 'busy';
+    return checked;
+  }
+
   /** Whether the request took its idle session's turn (noted on `checked` either way, so that nothing tries again). */
   async function tookTurn(checked: CheckedRun): Promise<boolean> {
+    if (checked.turn !== undefined) return checked.turn === 'held';
     if (checked.unended !== null) return false;
     checked.turn = (await takeTurn(checked.input)) ? 'held' : 'busy';
     return checked.turn === 'held';
@@ -606,7 +635,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         const attached = await attach(caller.tenantId, request, traceId, requestHash);
         if (attached) return attached;
       }
-      const checked = await check(caller.tenantId, agentId, body, traceId);
+      const checked = await checkBesideTurn(caller.tenantId, agentId, body, traceId, Boolean(body.stream && !request.idempotencyKey));
       const requested = { by: caller.ownerId, hash: requestHash };
       // A stream opens at once on its `accepted` event when nothing left can refuse its run with an
       // HTTP error: a strategy that cannot refuse, or `reject` once the request holds its idle

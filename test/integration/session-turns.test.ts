@@ -91,6 +91,20 @@ describe('session turns', () => {
     expect(lastRequest.messages.map((m) => m.content)).toEqual(expect.arrayContaining(['one', 'Straight away.', 'two']));
   });
 
+  it('gives back the turn a refused streamed request took beside its checks', async () => {
+    const sessionId = await newSession();
+    const unknownContext = await api.call('POST', `/v1/combo/agents/${agentId}/completions`, {
+      key: api.adminKey,
+      body: { session_id: sessionId, question: 'refused', stream: true, context_ids: ['doc_NoSuchDocument0000'] },
+    });
+    expect(unknownContext.status).toBe(404);
+    expect(unknownContext.json).toMatchObject({ code: 10004 });
+    expect(await turnOf(sessionId)).toBeNull();
+    // And the session runs alone all the same.
+    scriptModel({ body: chatAnswer('Not refused.') });
+    expect((await complete({ session_id: sessionId, question: 'fine' })).json.data.answer).toBe('Not refused.');
+  });
+
   it("queues behind a run that holds the turn through the session's workflow, which gives the turn back once idle", async () => {
     const sessionId = await newSession();
     scriptModel(slowAnswer(), { body: chatAnswer('After you.') });
