@@ -136,11 +136,13 @@ describe('event streams as schemathesis reads them', () => {
       har,
       '--no-color',
     ];
-    const result = await new Promise<{ code: number | null; output: string }>((done) =>
+    // Its exit status, or the spawn error's code (ENOENT: not installed).
+    const result = await new Promise<{ code: number | string; output: string }>((done) =>
       execFile(join(VENV, 'bin/schemathesis'), args, { cwd: dir, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
-        done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
+        done({ code: err ? (err.code ?? 1) : 0, output: stdout + stderr }),
       ),
     );
+    if (result.code === 'ENOENT') throw new Error(`no schemathesis in ${VENV}: bash stack/install.sh schemathesis installs it`);
     if (result.code !== 0) throw new Error(`schemathesis failed (exit ${result.code}):\n${result.output}`);
 
     // It did read streams of each operation, not only refusals.
