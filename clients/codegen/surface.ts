@@ -18,6 +18,8 @@ export interface JsonSchema {
   description?: string;
   default?: unknown;
   format?: string;
+  contentMediaType?: string;
+  contentSchema?: JsonSchema;
 }
 
 interface OpenApiParameter {
@@ -72,6 +74,13 @@ export interface Operation {
 }
 
 export const refName = (ref: string): string => ref.slice(ref.lastIndexOf('/') + 1);
+
+/**
+ * The schema of what a client hands over: a string carrying JSON (an event's SSE `data:` line) is
+ * parsed by the clients, so it is what its `contentSchema` describes.
+ */
+export const parsedSchema = (schema: JsonSchema): JsonSchema =>
+  schema.type === 'string' && schema.contentMediaType === 'application/json' && schema.contentSchema ? schema.contentSchema : schema;
 
 function componentOf(schema: JsonSchema | undefined, where: string): string {
   if (!schema?.$ref) throw new Error(`${where}: expected a $ref to a component schema`);

@@ -4,7 +4,8 @@
  * - `models.ts`: one exported interface or type per component schema of the document (enums as
  *   string-literal unions, each with a `<Name>Values` array of its values, `type: [x, "null"]` as `X | null`, optional properties as `?`,
  *   `additionalProperties` as an index signature or a Record, the `CompletionEvent` oneOf as a union
- *   discriminated by `event`).
+ *   discriminated by `event`, a string carrying JSON (an event's `data`, which the client parses) as
+ *   its `contentSchema`).
  * - `resources.ts`: one class per resource node with one method per operation that is not written
  *   by hand (path parameters positional and camelCased, then one params object: the JSON body, the
  *   query, or the multipart fields; a query flag, a string enum of `"true"` and `"false"`, is a
@@ -16,7 +17,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { format, resolveConfig } from 'prettier';
-import { refName, resourceTree, type JsonSchema, type OpenApiDocument, type Operation, type ResourceNode } from './surface';
+import { parsedSchema, refName, resourceTree, type JsonSchema, type OpenApiDocument, type Operation, type ResourceNode } from './surface';
 
 const CLIENTS_DIR = resolve(__dirname, '..').replace(/\/dist\/clients$/, '/clients');
 const MODELS = 'typescript/src/generated/models.ts';
@@ -94,13 +95,13 @@ function indexType(schema: JsonSchema): string | undefined {
 
 function objectMembers(schema: JsonSchema): string {
   const required = new Set(schema.required ?? []);
-  const members = Object.entries(schema.properties ?? {}).map(
-    ([name, prop]) => `${doc([prop.description, defaultLine(prop)])}${key(name)}${required.has(name) ? '' : '?'}: ${tsType(prop)};`,
-  );
+  const members = Object.entries(schema.properties ?? {})
+    .map(([name, prop]) => [name, parsedSchema(prop)] as const)
+    .map(([name, prop]) => `${doc([prop.description, defaultLine(prop)])}${key(name)}${required.has(name) ? '' : '?'}: ${tsType(prop)};`);
   const index = indexType(schema);
   if (index !== undefined) {
     // Named properties must fit the index signature: widen it to unknown when one does not.
-    const fits = Object.values(schema.properties ?? {}).every((prop) => tsType(prop) === index);
+    const fits = Object.values(schema.properties ?? {}).every((prop) => tsType(parsedSchema(prop)) === index);
     members.push(`[key: string]: ${fits ? index : 'unknown'};`);
   }
   return members.join('\n');

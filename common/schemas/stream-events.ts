@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDate } from './common';
+import { jsonText } from './json-text';
 import { approvalId, cost, reference, STOP_REASONS, traceId } from './completions';
 import { sessionId } from './sessions';
 
@@ -111,13 +112,16 @@ export type StreamEventData = { [K in StreamEventName]: Omit<z.infer<(typeof str
 const names = Object.keys(streamEventData) as StreamEventName[];
 const componentName = (name: string) => `${name.replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase())}Event`;
 
-/** One frame as a client's SSE parser gives it: `event`, `id` (`<trace_id>:<n>`) and the JSON `data`. */
+/**
+ * One frame as a client's SSE parser gives it: `event`, `id` (`<trace_id>:<n>`) and `data`, the
+ * string of the `data:` line, which carries the event's JSON (its schema is the `contentSchema`).
+ */
 const frameOf = <K extends StreamEventName>(name: K) =>
   z
     .object({
       event: z.literal(name),
       id: z.string().meta({ description: '`<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume' }),
-      data: streamEventData[name],
+      data: jsonText(streamEventData[name], 'the `data:` line as sent: JSON text, to parse; `contentSchema` describes what it holds'),
     })
     .meta({ id: componentName(name) });
 

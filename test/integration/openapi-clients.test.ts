@@ -161,20 +161,24 @@ describe('clients generated from the OpenAPI document', () => {
     ).rejects.toThrow(/no such operation/);
     const events = '/v1/combo/completions/trc_x/events';
     const timestamp = '2026-11-26T09:00:00.000Z';
+    // A stream event as on the wire: `data` is the text of its `data:` line, JSON the document describes.
+    const done = (data: unknown) => ({ event: 'done', id: 'trc_x:1', data: JSON.stringify(data) });
+    await expect(
+      checkStreamEvent(api.url, 'GET', events, done({ session_id: 'ses_a', trace_id: 'trc_x', timestamp })),
+    ).resolves.toBeUndefined();
+    await expect(checkStreamEvent(api.url, 'GET', events, done({ trace_id: 'trc_x', timestamp }))).rejects.toThrow(/event done/);
+    await expect(checkStreamEvent(api.url, 'GET', events, done({ session_id: 'ses_a', trace_id: 'trc_x' }))).rejects.toThrow(
+      /missingProperty": "timestamp"/,
+    );
+    await expect(checkStreamEvent(api.url, 'GET', events, { ...done({}), data: '{"session_id": ' })).rejects.toThrow(/not JSON/);
     await expect(
       checkStreamEvent(api.url, 'GET', events, {
-        event: 'done',
-        id: 'trc_x:1',
-        data: { session_id: 'ses_a', trace_id: 'trc_x', timestamp },
+        ...done({}),
+        // What the document described before: `data` as an object. On the wire it is a string.
+        data: { session_id: 'ses_a', trace_id: 'trc_x', timestamp } as unknown as string,
       }),
-    ).resolves.toBeUndefined();
-    await expect(
-      checkStreamEvent(api.url, 'GET', events, { event: 'done', id: 'trc_x:1', data: { trace_id: 'trc_x', timestamp } }),
-    ).rejects.toThrow(/event done/);
-    await expect(
-      checkStreamEvent(api.url, 'GET', events, { event: 'done', id: 'trc_x:1', data: { session_id: 'ses_a', trace_id: 'trc_x' } }),
-    ).rejects.toThrow(/missingProperty": "timestamp"/);
-    await expect(checkStreamEvent(api.url, 'GET', events, { event: 'progress', id: 'trc_x:1', data: {} })).rejects.toThrow(
+    ).rejects.toThrow(/must be string/);
+    await expect(checkStreamEvent(api.url, 'GET', events, { event: 'progress', id: 'trc_x:1', data: '{}' })).rejects.toThrow(
       /event progress/,
     );
   });

@@ -1,4 +1,4 @@
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import Ajv2020, { type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { appendFileSync } from 'node:fs';
 
@@ -30,6 +30,7 @@ function loadChecker(baseUrl: string): Promise<Checker> {
     const doc = (await res.json()) as Document;
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
+    checkJsonContent(ajv);
     ajv.addSchema(closeObjects(structuredClone(doc)) as object, DOC_ID);
     const paths = Object.keys(doc.paths)
       .map((template) => ({
@@ -41,6 +42,44 @@ function loadChecker(baseUrl: string): Promise<Checker> {
     return { ajv, paths, doc, compiled: new Map() };
   })();
   return checker;
+}
+
+/**
+ * JSON Schema 2020-12 makes `contentSchema` an annotation only. A string whose `contentMediaType` is
+ * application/json (an SSE `data:` line) is parsed here and held to it, as outside validators that
+ * read the wire (schemathesis) do; its `$ref`s name the document's components.
+ */
+function checkJsonContent(ajv: Ajv2020): void {
+  ajv.removeKeyword('contentSchema');
+  ajv.addKeyword({
+    keyword: 'contentSchema',
+    schemaType: ['object', 'boolean'],
+    compile(contentSchema: object | boolean, parentSchema: AnySchemaObject) {
+      if (parentSchema.contentMediaType !== 'application/json') return () => true;
+      const rebased =
+        typeof contentSchema === 'object' && '$ref' in contentSchema && String(contentSchema.$ref).startsWith('#')
+          ? { $ref: `${DOC_ID}${String(contentSchema.$ref)}` }
+          : contentSchema;
+      const validateParsed = ajv.compile(rebased);
+      const validate = (data: unknown): boolean => {
+        if (typeof data !== 'string') return true;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(data);
+        } catch (err) {
+          validate.errors = [
+            { keyword: 'contentSchema', instancePath: '', schemaPath: '', params: {}, message: `not JSON: ${String(err)}` },
+          ];
+          return false;
+        }
+        const valid = validateParsed(parsed);
+        validate.errors = validateParsed.errors ?? undefined;
+        return valid;
+      };
+      validate.errors = undefined as Partial<ErrorObject>[] | undefined;
+      return validate;
+    },
+  });
 }
 
 /**
@@ -136,12 +175,16 @@ export async function checkResponse(baseUrl: string, x: Exchange): Promise<void>
   if (!validate(x.body)) fail(what, validate.errors, x.body);
 }
 
-/** Throws unless one server-sent event matches its operation's text/event-stream schema (one schema per event name). */
+/**
+ * Throws unless one server-sent event, as on the wire (`data` the text of its `data:` line), matches
+ * its operation's text/event-stream schema (one schema per event name, `data` a string whose JSON
+ * its `contentSchema` describes).
+ */
 export async function checkStreamEvent(
   baseUrl: string,
   method: string,
   path: string,
-  event: { event: string; id: string | undefined; data: unknown },
+  event: { event: string; id: string | undefined; data: string },
 ): Promise<void> {
   const c = await loadChecker(baseUrl);
   const found = findOperation(c, method, path);

@@ -33,9 +33,13 @@ export async function readSse(url: string, init: RequestInit, { stopAfter }: { s
     await checkResponse(origin, { method, path: pathname + search, status: res.status, contentType, body });
     return { status: res.status, contentType, events: [{ id: undefined, event: 'envelope', data: body }], comments };
   }
+  // As on the wire (`data` the text of the `data:` line), for the check against the document.
+  const wire: { id: string | undefined; event: string; data: string }[] = [];
   const parser = createParser({
-    onEvent: (message: EventSourceMessage) =>
-      events.push({ id: message.id, event: message.event ?? 'message', data: JSON.parse(message.data) }),
+    onEvent: (message: EventSourceMessage) => {
+      wire.push({ id: message.id, event: message.event ?? 'message', data: message.data });
+      events.push({ id: message.id, event: message.event ?? 'message', data: JSON.parse(message.data) });
+    },
     onComment: (comment) => comments.push(comment),
   });
   const reader = res.body!.getReader();
@@ -54,6 +58,6 @@ export async function readSse(url: string, init: RequestInit, { stopAfter }: { s
     if (!controller.signal.aborted) throw err;
   }
   const received = stopAfter !== undefined ? events.slice(0, stopAfter) : events;
-  for (const event of received) await checkStreamEvent(origin, method, pathname, event);
+  for (const event of wire.slice(0, received.length)) await checkStreamEvent(origin, method, pathname, event);
   return { status: res.status, contentType, events: received, comments };
 }

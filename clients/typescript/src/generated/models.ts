@@ -2,6 +2,115 @@
 
 import type { Uploadable } from '../uploads';
 
+/** What the run is doing: `accepted` (the first event), `queued` (it waits for an earlier run of its session), `retrieval`, `model`, `model_retry` */
+export interface StreamEventThinking {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
+  phase: 'accepted' | 'queued' | 'retrieval' | 'model' | 'model_retry';
+  /** `accepted` only */
+  trace_id?: string;
+  /** `accepted` only: the route the run takes */
+  route?: string;
+  /** `accepted` only: true when no language model is configured */
+  offline?: boolean;
+  /** `model` / `model_retry`: the model call of the run, from 1 */
+  step?: number;
+  /** `model` / `model_retry`: the attempt of that call, from 1 */
+  attempt?: number;
+}
+
+/** The model called a tool with these arguments */
+export interface StreamEventToolCall {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/** The model called a tool that needs a person's approval: the run waits (`waiting_approval`) for POST …/approvals/{approval_id}, at most until `expires_at` (then it counts as rejected) */
+export interface StreamEventApprovalRequired {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
+  /** approval id of one tool call waiting for a person */
+  approval_id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  step: number;
+  /** ISO 8601 UTC timestamp */
+  expires_at: string;
+}
+
+/** A waiting tool call was decided: `approved` (it runs now), `rejected` or `timed_out` (the model is told it did not run) */
+export interface StreamEventApprovalDecided {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
+  /** approval id of one tool call waiting for a person */
+  approval_id: string;
+  tool: string;
+  status: 'approved' | 'rejected' | 'timed_out';
+  comment: string | null;
+}
+
+export interface StreamEventToolResult {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
+  tool: string;
+  /** the tool's JSON result; a failed tool gives `{ "error": "..." }` */
+  result?: unknown;
+}
+
+export interface StreamEventMessage {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
+  /** the whole answer so far of the current model step; always there with `stream_format: answer` (the default). With `delta`: only on the last message (the whole answer) and on a message that replaces the text (a new model step) */
+  answer?: string;
+  /** `stream_format: delta` only: the text to append to the answer so far; the message then carries no `answer` */
+  delta?: string;
+  /** on the last message only */
+  reference?: Reference[];
+}
+
+export interface Reference {
+  /** the [n] the answer cites */
+  index: number;
+  chunk_id: string;
+  /** document id */
+  doc_id: string;
+  doc_name: string;
+  kb_id: string;
+  content: string;
+  similarity: number;
+}
+
+/** The run failed; always followed by `done` */
+export interface StreamEventError {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
+  /** 30001, 30002 or 20001 */
+  code: number;
+  message: string;
+}
+
+/** The last event; `cost` is absent when the run ended without finishing its stream */
+export interface StreamEventDone {
+  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
+  timestamp: string;
+  /** session id */
+  session_id: string;
+  /** trace id of one completion run */
+  trace_id: string;
+  cost?: Cost;
+  /** why the run ended: a StopReason, or `failed` after an `error` event; absent in streams written before it existed */
+  stop_reason?: 'answered' | 'step_limit' | 'token_limit' | 'canceled' | 'failed';
+}
+
+export interface Cost {
+  /** prompt + generated tokens of every model call of the run */
+  tokens: number;
+  /** from the request to the recorded answer */
+  duration_ms: number;
+}
+
 export interface Agent {
   /** agent id */
   agent_id: string;
@@ -245,25 +354,6 @@ export interface CompletionReply {
   artifacts: Array<Record<string, unknown>>;
 }
 
-export interface Reference {
-  /** the [n] the answer cites */
-  index: number;
-  chunk_id: string;
-  /** document id */
-  doc_id: string;
-  doc_name: string;
-  kb_id: string;
-  content: string;
-  similarity: number;
-}
-
-export interface Cost {
-  /** prompt + generated tokens of every model call of the run */
-  tokens: number;
-  /** from the request to the recorded answer */
-  duration_ms: number;
-}
-
 /** `step_limit` / `token_limit`: the run hit COMPLETION_MAX_STEPS / COMPLETION_MAX_TOKENS and answers with what it has; `canceled`: the run was cancelled (POST …/cancel, or a later run's `interrupt` / `rollback`) and `answer` is what it had written by then */
 export type StopReason = 'answered' | 'step_limit' | 'token_limit' | 'canceled';
 
@@ -281,36 +371,11 @@ export interface ThinkingEvent {
   data: StreamEventThinking;
 }
 
-/** What the run is doing: `accepted` (the first event), `queued` (it waits for an earlier run of its session), `retrieval`, `model`, `model_retry` */
-export interface StreamEventThinking {
-  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
-  timestamp: string;
-  phase: 'accepted' | 'queued' | 'retrieval' | 'model' | 'model_retry';
-  /** `accepted` only */
-  trace_id?: string;
-  /** `accepted` only: the route the run takes */
-  route?: string;
-  /** `accepted` only: true when no language model is configured */
-  offline?: boolean;
-  /** `model` / `model_retry`: the model call of the run, from 1 */
-  step?: number;
-  /** `model` / `model_retry`: the attempt of that call, from 1 */
-  attempt?: number;
-}
-
 export interface ToolCallEvent {
   event: 'tool_call';
   /** `<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume */
   id: string;
   data: StreamEventToolCall;
-}
-
-/** The model called a tool with these arguments */
-export interface StreamEventToolCall {
-  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
-  timestamp: string;
-  tool: string;
-  args: Record<string, unknown>;
 }
 
 export interface ApprovalRequiredEvent {
@@ -320,35 +385,11 @@ export interface ApprovalRequiredEvent {
   data: StreamEventApprovalRequired;
 }
 
-/** The model called a tool that needs a person's approval: the run waits (`waiting_approval`) for POST …/approvals/{approval_id}, at most until `expires_at` (then it counts as rejected) */
-export interface StreamEventApprovalRequired {
-  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
-  timestamp: string;
-  /** approval id of one tool call waiting for a person */
-  approval_id: string;
-  tool: string;
-  args: Record<string, unknown>;
-  step: number;
-  /** ISO 8601 UTC timestamp */
-  expires_at: string;
-}
-
 export interface ApprovalDecidedEvent {
   event: 'approval_decided';
   /** `<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume */
   id: string;
   data: StreamEventApprovalDecided;
-}
-
-/** A waiting tool call was decided: `approved` (it runs now), `rejected` or `timed_out` (the model is told it did not run) */
-export interface StreamEventApprovalDecided {
-  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
-  timestamp: string;
-  /** approval id of one tool call waiting for a person */
-  approval_id: string;
-  tool: string;
-  status: 'approved' | 'rejected' | 'timed_out';
-  comment: string | null;
 }
 
 export interface ToolResultEvent {
@@ -358,30 +399,11 @@ export interface ToolResultEvent {
   data: StreamEventToolResult;
 }
 
-export interface StreamEventToolResult {
-  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
-  timestamp: string;
-  tool: string;
-  /** the tool's JSON result; a failed tool gives `{ "error": "..." }` */
-  result?: unknown;
-}
-
 export interface MessageEvent {
   event: 'message';
   /** `<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume */
   id: string;
   data: StreamEventMessage;
-}
-
-export interface StreamEventMessage {
-  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
-  timestamp: string;
-  /** the whole answer so far of the current model step; always there with `stream_format: answer` (the default). With `delta`: only on the last message (the whole answer) and on a message that replaces the text (a new model step) */
-  answer?: string;
-  /** `stream_format: delta` only: the text to append to the answer so far; the message then carries no `answer` */
-  delta?: string;
-  /** on the last message only */
-  reference?: Reference[];
 }
 
 export interface ErrorEvent {
@@ -391,33 +413,11 @@ export interface ErrorEvent {
   data: StreamEventError;
 }
 
-/** The run failed; always followed by `done` */
-export interface StreamEventError {
-  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
-  timestamp: string;
-  /** 30001, 30002 or 20001 */
-  code: number;
-  message: string;
-}
-
 export interface DoneEvent {
   event: 'done';
   /** `<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume */
   id: string;
   data: StreamEventDone;
-}
-
-/** The last event; `cost` is absent when the run ended without finishing its stream */
-export interface StreamEventDone {
-  /** when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these */
-  timestamp: string;
-  /** session id */
-  session_id: string;
-  /** trace id of one completion run */
-  trace_id: string;
-  cost?: Cost;
-  /** why the run ended: a StopReason, or `failed` after an `error` event; absent in streams written before it existed */
-  stop_reason?: 'answered' | 'step_limit' | 'token_limit' | 'canceled' | 'failed';
 }
 
 /** HTTP 202, code 0: the run is accepted and goes on (a `background` request, or one that did not answer within COMPLETION_REPLY_WAIT_MS); follow it with `links.self`. */

@@ -10,6 +10,16 @@ from pydantic import Field
 from .._models import BaseModel
 
 __all__ = [
+    "StreamEventThinking",
+    "StreamEventToolCall",
+    "StreamEventApprovalRequired",
+    "StreamEventApprovalDecided",
+    "StreamEventToolResult",
+    "StreamEventMessage",
+    "Reference",
+    "StreamEventError",
+    "StreamEventDone",
+    "Cost",
     "Agent",
     "ModelSettings",
     "MultitaskStrategy",
@@ -27,26 +37,16 @@ __all__ = [
     "CreateMessageRequest",
     "MessagePage",
     "CompletionReply",
-    "Reference",
-    "Cost",
     "StopReason",
     "CompletionEvent",
     "ThinkingEvent",
-    "StreamEventThinking",
     "ToolCallEvent",
-    "StreamEventToolCall",
     "ApprovalRequiredEvent",
-    "StreamEventApprovalRequired",
     "ApprovalDecidedEvent",
-    "StreamEventApprovalDecided",
     "ToolResultEvent",
-    "StreamEventToolResult",
     "MessageEvent",
-    "StreamEventMessage",
     "ErrorEvent",
-    "StreamEventError",
     "DoneEvent",
-    "StreamEventDone",
     "RunAccepted",
     "CompletionRequest",
     "CompletionRun",
@@ -181,6 +181,115 @@ DeliveryStatus = Literal["pending", "delivered", "dead"]
 
 DocumentStatus = Literal["parsing", "ready", "failed"]
 """`parsing` from upload until the chunks are searchable; then `ready`, or `failed` with `error`."""
+
+
+class StreamEventThinking(BaseModel):
+    """What the run is doing: `accepted` (the first event), `queued` (it waits for an earlier run of its session), `retrieval`, `model`, `model_retry`"""
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
+    phase: Literal["accepted", "queued", "retrieval", "model", "model_retry"] | str
+    trace_id: str | None = None
+    """`accepted` only"""
+    route: str | None = None
+    """`accepted` only: the route the run takes"""
+    offline: bool | None = None
+    """`accepted` only: true when no language model is configured"""
+    step: int | None = None
+    """`model` / `model_retry`: the model call of the run, from 1"""
+    attempt: int | None = None
+    """`model` / `model_retry`: the attempt of that call, from 1"""
+
+
+class StreamEventToolCall(BaseModel):
+    """The model called a tool with these arguments"""
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
+    tool: str
+    args: dict[str, Any]
+
+
+class StreamEventApprovalRequired(BaseModel):
+    """The model called a tool that needs a person's approval: the run waits (`waiting_approval`) for POST …/approvals/{approval_id}, at most until `expires_at` (then it counts as rejected)"""
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
+    approval_id: str
+    """approval id of one tool call waiting for a person"""
+    tool: str
+    args: dict[str, Any]
+    step: int
+    expires_at: str
+    """ISO 8601 UTC timestamp"""
+
+
+class StreamEventApprovalDecided(BaseModel):
+    """A waiting tool call was decided: `approved` (it runs now), `rejected` or `timed_out` (the model is told it did not run)"""
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
+    approval_id: str
+    """approval id of one tool call waiting for a person"""
+    tool: str
+    status: Literal["approved", "rejected", "timed_out"] | str
+    comment: str | None
+
+
+class StreamEventToolResult(BaseModel):
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
+    tool: str
+    result: Any = None
+    """the tool's JSON result; a failed tool gives `{ "error": "..." }`"""
+
+
+class StreamEventMessage(BaseModel):
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
+    answer: str | None = None
+    """the whole answer so far of the current model step; always there with `stream_format: answer` (the default). With `delta`: only on the last message (the whole answer) and on a message that replaces the text (a new model step)"""
+    delta: str | None = None
+    """`stream_format: delta` only: the text to append to the answer so far; the message then carries no `answer`"""
+    reference: list[Reference] | None = None
+    """on the last message only"""
+
+
+class Reference(BaseModel):
+    index: int
+    """the [n] the answer cites"""
+    chunk_id: str
+    doc_id: str
+    """document id"""
+    doc_name: str
+    kb_id: str
+    content: str
+    similarity: float
+
+
+class StreamEventError(BaseModel):
+    """The run failed; always followed by `done`"""
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
+    code: int
+    """30001, 30002 or 20001"""
+    message: str
+
+
+class StreamEventDone(BaseModel):
+    """The last event; `cost` is absent when the run ended without finishing its stream"""
+    timestamp: str
+    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
+    session_id: str
+    """session id"""
+    trace_id: str
+    """trace id of one completion run"""
+    cost: Cost | None = None
+    stop_reason: Literal["answered", "step_limit", "token_limit", "canceled", "failed"] | str | None = None
+    """why the run ended: a StopReason, or `failed` after an `error` event; absent in streams written before it existed"""
+
+
+class Cost(BaseModel):
+    tokens: int
+    """prompt + generated tokens of every model call of the run"""
+    duration_ms: int
+    """from the request to the recorded answer"""
 
 
 class Agent(BaseModel):
@@ -378,47 +487,11 @@ class CompletionReply(BaseModel):
     """what the run produced besides the answer (review report, imported items)"""
 
 
-class Reference(BaseModel):
-    index: int
-    """the [n] the answer cites"""
-    chunk_id: str
-    doc_id: str
-    """document id"""
-    doc_name: str
-    kb_id: str
-    content: str
-    similarity: float
-
-
-class Cost(BaseModel):
-    tokens: int
-    """prompt + generated tokens of every model call of the run"""
-    duration_ms: int
-    """from the request to the recorded answer"""
-
-
 class ThinkingEvent(BaseModel):
     event: Literal["thinking"]
     id: str
     """`<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume"""
     data: StreamEventThinking
-
-
-class StreamEventThinking(BaseModel):
-    """What the run is doing: `accepted` (the first event), `queued` (it waits for an earlier run of its session), `retrieval`, `model`, `model_retry`"""
-    timestamp: str
-    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
-    phase: Literal["accepted", "queued", "retrieval", "model", "model_retry"] | str
-    trace_id: str | None = None
-    """`accepted` only"""
-    route: str | None = None
-    """`accepted` only: the route the run takes"""
-    offline: bool | None = None
-    """`accepted` only: true when no language model is configured"""
-    step: int | None = None
-    """`model` / `model_retry`: the model call of the run, from 1"""
-    attempt: int | None = None
-    """`model` / `model_retry`: the attempt of that call, from 1"""
 
 
 class ToolCallEvent(BaseModel):
@@ -428,32 +501,11 @@ class ToolCallEvent(BaseModel):
     data: StreamEventToolCall
 
 
-class StreamEventToolCall(BaseModel):
-    """The model called a tool with these arguments"""
-    timestamp: str
-    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
-    tool: str
-    args: dict[str, Any]
-
-
 class ApprovalRequiredEvent(BaseModel):
     event: Literal["approval_required"]
     id: str
     """`<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume"""
     data: StreamEventApprovalRequired
-
-
-class StreamEventApprovalRequired(BaseModel):
-    """The model called a tool that needs a person's approval: the run waits (`waiting_approval`) for POST …/approvals/{approval_id}, at most until `expires_at` (then it counts as rejected)"""
-    timestamp: str
-    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
-    approval_id: str
-    """approval id of one tool call waiting for a person"""
-    tool: str
-    args: dict[str, Any]
-    step: int
-    expires_at: str
-    """ISO 8601 UTC timestamp"""
 
 
 class ApprovalDecidedEvent(BaseModel):
@@ -463,30 +515,11 @@ class ApprovalDecidedEvent(BaseModel):
     data: StreamEventApprovalDecided
 
 
-class StreamEventApprovalDecided(BaseModel):
-    """A waiting tool call was decided: `approved` (it runs now), `rejected` or `timed_out` (the model is told it did not run)"""
-    timestamp: str
-    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
-    approval_id: str
-    """approval id of one tool call waiting for a person"""
-    tool: str
-    status: Literal["approved", "rejected", "timed_out"] | str
-    comment: str | None
-
-
 class ToolResultEvent(BaseModel):
     event: Literal["tool_result"]
     id: str
     """`<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume"""
     data: StreamEventToolResult
-
-
-class StreamEventToolResult(BaseModel):
-    timestamp: str
-    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
-    tool: str
-    result: Any = None
-    """the tool's JSON result; a failed tool gives `{ "error": "..." }`"""
 
 
 class MessageEvent(BaseModel):
@@ -496,17 +529,6 @@ class MessageEvent(BaseModel):
     data: StreamEventMessage
 
 
-class StreamEventMessage(BaseModel):
-    timestamp: str
-    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
-    answer: str | None = None
-    """the whole answer so far of the current model step; always there with `stream_format: answer` (the default). With `delta`: only on the last message (the whole answer) and on a message that replaces the text (a new model step)"""
-    delta: str | None = None
-    """`stream_format: delta` only: the text to append to the answer so far; the message then carries no `answer`"""
-    reference: list[Reference] | None = None
-    """on the last message only"""
-
-
 class ErrorEvent(BaseModel):
     event: Literal["error"]
     id: str
@@ -514,33 +536,11 @@ class ErrorEvent(BaseModel):
     data: StreamEventError
 
 
-class StreamEventError(BaseModel):
-    """The run failed; always followed by `done`"""
-    timestamp: str
-    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
-    code: int
-    """30001, 30002 or 20001"""
-    message: str
-
-
 class DoneEvent(BaseModel):
     event: Literal["done"]
     id: str
     """`<trace_id>:<n>`, n counting from 0; send it back as Last-Event-ID to resume"""
     data: StreamEventDone
-
-
-class StreamEventDone(BaseModel):
-    """The last event; `cost` is absent when the run ended without finishing its stream"""
-    timestamp: str
-    """when the event was recorded (ISO 8601 UTC, milliseconds); a run's timeline is read from these"""
-    session_id: str
-    """session id"""
-    trace_id: str
-    """trace id of one completion run"""
-    cost: Cost | None = None
-    stop_reason: Literal["answered", "step_limit", "token_limit", "canceled", "failed"] | str | None = None
-    """why the run ended: a StopReason, or `failed` after an `error` event; absent in streams written before it existed"""
 
 
 class RunAcceptedLinks(BaseModel):
@@ -1721,6 +1721,16 @@ InboundWebhookPayload = dict[str, Any]
 """the sending system's JSON object, as it documents it"""
 
 
+StreamEventThinking.model_rebuild()
+StreamEventToolCall.model_rebuild()
+StreamEventApprovalRequired.model_rebuild()
+StreamEventApprovalDecided.model_rebuild()
+StreamEventToolResult.model_rebuild()
+StreamEventMessage.model_rebuild()
+Reference.model_rebuild()
+StreamEventError.model_rebuild()
+StreamEventDone.model_rebuild()
+Cost.model_rebuild()
 Agent.model_rebuild()
 ModelSettings.model_rebuild()
 ApprovalSettings.model_rebuild()
@@ -1736,24 +1746,14 @@ Message.model_rebuild()
 CreateMessageRequest.model_rebuild()
 MessagePage.model_rebuild()
 CompletionReply.model_rebuild()
-Reference.model_rebuild()
-Cost.model_rebuild()
 ThinkingEvent.model_rebuild()
-StreamEventThinking.model_rebuild()
 ToolCallEvent.model_rebuild()
-StreamEventToolCall.model_rebuild()
 ApprovalRequiredEvent.model_rebuild()
-StreamEventApprovalRequired.model_rebuild()
 ApprovalDecidedEvent.model_rebuild()
-StreamEventApprovalDecided.model_rebuild()
 ToolResultEvent.model_rebuild()
-StreamEventToolResult.model_rebuild()
 MessageEvent.model_rebuild()
-StreamEventMessage.model_rebuild()
 ErrorEvent.model_rebuild()
-StreamEventError.model_rebuild()
 DoneEvent.model_rebuild()
-StreamEventDone.model_rebuild()
 RunAccepted.model_rebuild()
 CompletionRequest.model_rebuild()
 CompletionRun.model_rebuild()
