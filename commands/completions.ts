@@ -196,9 +196,10 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
 
   /**
    * Hands the run to its session: an idle one's run starts at once (startInTurn; `recorded` settles
-   * once the run's record is written), else the session's workflow takes it. A refusal (`reject` while an earlier run is going) is 10005 naming
-   * that run; a client may ask again right after `done`, while the answered run is still closing, so
-   * when every earlier run has recorded its end the session waits a moment for them to close.
+   * once the run's record is written), else the session's workflow takes it. A refusal (`reject`
+   * while an earlier run is going) is 10005 naming that run; a client may ask again right after
+   * `done`, while the answered run is still closing, so when every earlier run has recorded its end
+   * the session waits a moment for them to close.
    */
   async function submit(
     { input, strategy, unended, turn }: CheckedRun,
