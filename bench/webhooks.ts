@@ -12,6 +12,8 @@ import { envelopePoster, freePort, median, percentile, ratio, residentMiB, start
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
 const BASELINE_WORKFLOWS = Number(process.env.BENCH_BASELINE_WORKFLOWS ?? 2_000);
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 200);
+/** The subscription's `signing` (`standard_webhooks` adds the Standard Webhooks signature to each attempt); the API's default when unset. */
+const SIGNING = process.env.BENCH_WEBHOOK_SIGNING;
 const MiB = 1024 * 1024;
 
 /** The worker's memory as its health endpoint reports it (workers/memory-figures.ts). */
@@ -136,7 +138,7 @@ export async function benchWebhooks(): Promise<void> {
       void readWorkerMemory();
     }, 250);
     try {
-      await post('/webhook/subscriptions', { url: consumer.url, events: ['session.created'] });
+      await post('/webhook/subscriptions', { url: consumer.url, events: ['session.created'], ...(SIGNING ? { signing: SIGNING } : {}) });
       const agent = await post('/combo/agents', { name: 'bench' });
       // Warm-up through the whole path.
       for (let i = 0; i < 20; i++) await post(`/combo/agents/${agent.agent_id}/sessions`, {});
@@ -212,7 +214,9 @@ export async function benchWebhooks(): Promise<void> {
       const earlyKept = Number.isNaN(afterFullGc(early)) && firstAfterEarly ? afterFullGc([firstAfterEarly]) : afterFullGc(early);
       const heapKept = fullGcs(burst) === 0 ? 'n/a: no full collection during the burst' : growth(earlyKept, afterFullGc(late));
 
-      console.log(`\nwebhooks benchmark: ${EVENTS} events, one subscription, consumer answering 200 at once`);
+      console.log(
+        `\nwebhooks benchmark: ${EVENTS} events, one subscription (signing: ${SIGNING ?? 'default'}), consumer answering 200 at once`,
+      );
       console.log('| measure | value |');
       console.log('|---|---|');
       console.log(

@@ -1,11 +1,23 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Collection, Db, Filter, OptionalUnlessRequiredId } from 'mongodb';
-import { conflict, notFound } from '../common/errors';
+import { conflict, invalid, notFound } from '../common/errors';
 import type { DeliveryEnvelope, EventName } from '../common/events';
 
 export type { DeliveryEnvelope };
 import { newId, randomToken } from '../common/ids';
-import type { CreateSubscriptionBody, Delivery, DeliveryAttempt, Subscription, UpdateSubscriptionBody } from '../common/schemas/webhooks';
+import type {
+  CreateSubscriptionBody,
+  Delivery,
+  DeliveryAttempt,
+  Subscription,
+  UpdateSubscriptionBody,
+  WebhookSigning,
+} from '../common/schemas/webhooks';
+import {
+  isStandardWebhooksSecret,
+  STANDARD_WEBHOOKS_SECRET_PREFIX,
+  STANDARD_WEBHOOKS_SECRET_RULE,
+} from '../common/standard-webhooks-secret';
 import { isDuplicateKey } from './mongo';
 import { dateRange, findPage, type PageRequest } from './pagination';
 import type { SecretBox } from './secret-box';
@@ -17,6 +29,8 @@ interface SubscriptionDoc {
   events: EventName[];
   description: string;
   enabled: boolean;
+  /** Absent on subscriptions made before it existed: `combo`. */
+  signing?: WebhookSigning;
   secret_sealed: string;
   secret_last4: string;
   /**
@@ -36,6 +50,7 @@ export interface DeliveryTarget {
   /** The replaced secret during a rotation's grace: deliveries until `validUntil` carry its signature too. */
   previous: { secret: string; validUntil: Date } | null;
   enabled: boolean;
+  signing: WebhookSigning;
 }
 
 interface AttemptDoc extends Omit<DeliveryAttempt, 'at'> {
@@ -93,12 +108,26 @@ const deliveryWorkflowId = (deliveryId: string) => `webhook-delivery-${deliveryI
 const previousValidUntil = (d: SubscriptionDoc, now: Date): Date | null =>
   d.previous_secret_sealed && d.previous_secret_valid_until && d.previous_secret_valid_until > now ? d.previous_secret_valid_until : null;
 
+const signingOf = (d: SubscriptionDoc): WebhookSigning => d.signing ?? 'combo';
+
+/**
+ * A new secret: Standard Webhooks signing needs `whsec_` + base64 (32 random bytes, the HMAC-SHA256
+ * key length); `combo` keeps the form it always had.
+ */
+const newSecret = (signing: WebhookSigning) =>
+  signing === 'standard_webhooks' ? `${STANDARD_WEBHOOKS_SECRET_PREFIX}${randomBytes(32).toString('base64')}` : `whsec_${randomToken(40)}`;
+
+/** Which subscriptions a rotation checked against `signing` may still replace the secret of (absent `signing` is `combo`). */
+const signingFilter = (signing: WebhookSigning): Filter<SubscriptionDoc> =>
+  signing === 'standard_webhooks' ? { signing } : { signing: { $ne: 'standard_webhooks' } };
+
 const presentSubscription = (d: SubscriptionDoc): Subscription => ({
   subscription_id: d._id,
   url: d.url,
   events: d.events,
   description: d.description,
   enabled: d.enabled,
+  signing: signingOf(d),
   secret_last4: d.secret_last4,
   previous_secret_valid_until: previousValidUntil(d, new Date())?.toISOString() ?? null,
   created_at: d.created_at.toISOString(),
@@ -236,7 +265,7 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
     },
 
     async createSubscription(tenantId: string, body: CreateSubscriptionBody) {
-      const secret = body.secret ?? `whsec_${randomToken(40)}`;
+      const secret = body.secret ?? newSecret(body.signing);
       const now = new Date();
       const doc: SubscriptionDoc = {
         _id: newId('whs'),
@@ -245,6 +274,7 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
         events: body.events,
         description: body.description,
         enabled: body.enabled,
+        signing: body.signing,
         secret_sealed: secrets.seal(secret),
         secret_last4: secret.slice(-4),
         previous_secret_sealed: null,
@@ -260,12 +290,28 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
 
     getSubscription: async (tenantId: string, id: string) => presentSubscription(await getDoc(tenantId, id)),
 
+    /**
+     * Switching to Standard Webhooks signing needs a secret of its form (10001 otherwise); the switch
+     * applies only to the secret checked (a rotation at the same moment: 10005).
+     */
     async updateSubscription(tenantId: string, id: string, changes: UpdateSubscriptionBody) {
+      const filter: Filter<SubscriptionDoc> = { _id: id, tenant_id: tenantId };
+      if (changes.signing === 'standard_webhooks') {
+        const current = await getDoc(tenantId, id);
+        if (!isStandardWebhooksSecret(secrets.open(current.secret_sealed)))
+          throw invalid(
+            `body.signing: standard_webhooks needs ${STANDARD_WEBHOOKS_SECRET_RULE}; rotate the secret first (rotate-secret generates one)`,
+            { field: 'body.signing' },
+          );
+        filter.secret_sealed = current.secret_sealed;
+      }
       const doc = await subscriptions.findOneAndUpdate(
-        { _id: id, tenant_id: tenantId },
+        filter,
         { $set: { ...changes, updated_at: new Date() } },
         { returnDocument: 'after' },
       );
+      if (!doc && filter.secret_sealed)
+        throw conflict(`webhook subscription ${id} was rotated or deleted at the same time; try again`, { subscription_id: id });
       if (!doc) throw notFound('webhook subscription', id);
       return presentSubscription(doc);
     },
@@ -274,11 +320,17 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
      * Takes effect from the next attempt on: deliveries in flight sign with the new secret. With a
      * grace, the replaced secret keeps signing beside it until the grace ends (0: not at all); a
      * secret replaced earlier stops at once. Two rotations at the same moment: the one that no
-     * longer finds the secret it replaces is 10005.
+     * longer finds the secret it replaces is 10005 (as is one that meets a change of `signing`).
+     * A Standard Webhooks subscription's secret must keep that form (10001).
      */
     async rotateSecret(tenantId: string, id: string, { secret: given, graceSeconds }: { secret?: string; graceSeconds: number }) {
       const doc = await getDoc(tenantId, id);
-      const secret = given ?? `whsec_${randomToken(40)}`;
+      const signing = signingOf(doc);
+      if (given !== undefined && signing === 'standard_webhooks' && !isStandardWebhooksSecret(given))
+        throw invalid(`body.secret: must be ${STANDARD_WEBHOOKS_SECRET_RULE}: the subscription signs with standard_webhooks`, {
+          field: 'body.secret',
+        });
+      const secret = given ?? newSecret(signing);
       const now = new Date();
       const changes = {
         secret_sealed: secrets.seal(secret),
@@ -288,7 +340,7 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
         updated_at: now,
       };
       const { matchedCount } = await subscriptions.updateOne(
-        { _id: id, tenant_id: tenantId, secret_sealed: doc.secret_sealed },
+        { _id: id, tenant_id: tenantId, secret_sealed: doc.secret_sealed, ...signingFilter(signing) },
         { $set: changes },
       );
       if (matchedCount === 0)
@@ -311,6 +363,7 @@ export function createWebhookStore(db: Db, secrets: SecretBox) {
         secret: secrets.open(doc.secret_sealed),
         previous: graceUntil ? { secret: secrets.open(doc.previous_secret_sealed!), validUntil: graceUntil } : null,
         enabled: doc.enabled,
+        signing: signingOf(doc),
       };
     },
 

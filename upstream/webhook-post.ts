@@ -1,6 +1,9 @@
+import { Webhook } from 'standardwebhooks';
 import { UnsafeUrlError } from '../common/net/url-guard';
 import type { DeliveryEnvelope } from '../common/events';
+import type { WebhookSigning } from '../common/schemas/webhooks';
 import { signPayload } from '../common/signature';
+import { isStandardWebhooksSecret } from '../common/standard-webhooks-secret';
 import { guardedFetch } from './guarded-fetch';
 
 /** The spec's consumer deadline: a 2xx must arrive within 2 seconds. */
@@ -13,6 +16,8 @@ export interface WebhookTarget {
   /** The replaced secret during a rotation's grace: attempts until `validUntil` carry its signature too. */
   previous: { secret: string; validUntil: Date } | null;
   enabled: boolean;
+  /** `standard_webhooks`: the Standard Webhooks headers too. */
+  signing: WebhookSigning;
 }
 
 export interface PostedAttempt {
@@ -35,12 +40,30 @@ function describeFailure(err: unknown): string {
  * `sha256=<hex>` with the current secret; during a rotation's grace (checked now: a target read
  * earlier may be reused for a moment) also with the replaced one, `sha256=<new>,sha256=<old>`.
  */
+const signingSecrets = (target: WebhookTarget): string[] => [
+  target.secret,
+  ...(target.previous && target.previous.validUntil.getTime() > Date.now() ? [target.previous.secret] : []),
+];
+
 function signatureHeader(target: WebhookTarget, timestamp: string, body: string): string {
-  const secrets = [
-    target.secret,
-    ...(target.previous && target.previous.validUntil.getTime() > Date.now() ? [target.previous.secret] : []),
-  ];
-  return secrets.map((secret) => signPayload(secret, timestamp, body)).join(',');
+  return signingSecrets(target)
+    .map((secret) => signPayload(secret, timestamp, body))
+    .join(',');
+}
+
+/**
+ * The Standard Webhooks headers, signed by its maintained library: `webhook-id` is the event id (the
+ * same on every attempt and replay, as the specification wants for deduplication), the timestamp is
+ * X-Combo-Timestamp's, and `webhook-signature` holds `v1,<base64>` for each secret that signs now,
+ * space-separated. A replaced secret not of the Standard Webhooks form (the subscription switched
+ * during its grace) signs only X-Combo-Signature.
+ */
+function standardWebhooksHeaders(target: WebhookTarget, eventId: string, timestamp: string, body: string): Record<string, string> {
+  const at = new Date(Number(timestamp) * 1000);
+  const signatures = signingSecrets(target)
+    .filter(isStandardWebhooksSecret)
+    .map((secret) => new Webhook(secret).sign(eventId, at, body));
+  return { 'webhook-id': eventId, 'webhook-timestamp': timestamp, 'webhook-signature': signatures.join(' ') };
 }
 
 /**
@@ -79,6 +102,7 @@ export async function postDelivery(
           'x-combo-event-id': envelope.event_id,
           'x-combo-delivery-id': deliveryId,
           'x-combo-attempt': String(attempt),
+          ...(target.signing === 'standard_webhooks' ? standardWebhooksHeaders(target, envelope.event_id, timestamp, body) : {}),
         },
         body,
       },

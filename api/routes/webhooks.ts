@@ -37,7 +37,9 @@ export const webhookRoutes = ({ webhooks, commands }: Services) => {
         'Every event of the tenant named in `events` is POSTed to `url` with the headers X-Combo-Signature ' +
         '(`sha256=` + hex HMAC-SHA256 of "<timestamp>.<raw body>" with the secret), X-Combo-Timestamp (Unix seconds) and ' +
         'X-Combo-Event-Id. A 2xx within 2 s is success; otherwise attempts follow 30 s, 2 min, 10 min and 1 h after each ' +
-        'failure, then the delivery goes to the dead-letter queue. The secret is shown in this reply only.',
+        'failure, then the delivery goes to the dead-letter queue. The secret is shown in this reply only. With `signing: ' +
+        'standard_webhooks`, deliveries also carry the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and ' +
+        '`webhook-signature`, which the standardwebhooks libraries verify.',
       body: createSubscriptionBody,
       response: subscriptionWithSecret,
       handler: ({ principal, body }) => commands.subscriptions.create(principal.tenantId, body),
@@ -101,7 +103,9 @@ export const webhookRoutes = ({ webhooks, commands }: Services) => {
       description:
         'Generated when the body names none; shown in this reply only. Attempts starting 2 s from now on sign with it. With ' +
         '`grace_seconds`, attempts until the grace ends carry both signatures, `X-Combo-Signature: sha256=<new>,sha256=<old>`, ' +
-        'then the new one alone (`previous_secret_valid_until` says until when); a secret replaced by an earlier rotation stops at once.',
+        'then the new one alone (`previous_secret_valid_until` says until when); a secret replaced by an earlier rotation stops at once. ' +
+        'With `standard_webhooks` signing, `webhook-signature` likewise carries `v1,<new> v1,<old>`, and a given secret must be ' +
+        '`whsec_` + base64 of 24-64 bytes (10001 otherwise).',
       params: subscriptionParams,
       body: rotateSecretBody,
       response: subscriptionWithSecret,

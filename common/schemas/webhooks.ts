@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { eventName } from '../events';
+import { isStandardWebhooksSecret, STANDARD_WEBHOOKS_SECRET_RULE } from '../standard-webhooks-secret';
 import { isoDate, pageOf, pageQuery, resourceId } from './common';
 
 export const subscriptionId = resourceId('whs', 'webhook subscription id');
@@ -12,7 +13,21 @@ const secret = z
   .string()
   .min(16, 'at least 16 characters')
   .max(256)
-  .meta({ description: 'shared signing secret; generated when absent. Shown only in the reply that sets it.' });
+  .meta({
+    description:
+      'shared signing secret; generated when absent (`whsec_` + random characters; with `standard_webhooks` signing, `whsec_` + base64 ' +
+      'of 32 random bytes). Shown only in the reply that sets it.',
+  });
+
+export const webhookSigning = z.enum(['combo', 'standard_webhooks']).meta({
+  id: 'WebhookSigning',
+  description:
+    'how deliveries are signed. `combo` (the default): the X-Combo-Signature headers alone. `standard_webhooks`: also the ' +
+    'Standard Webhooks headers (https://www.standardwebhooks.com) `webhook-id` (the event id), `webhook-timestamp` and ' +
+    '`webhook-signature` (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">`, space-separated during a rotation\'s ' +
+    `grace), so consumers can verify with a standardwebhooks library. The secret must then be ${STANDARD_WEBHOOKS_SECRET_RULE} ` +
+    '(generated secrets are); an existing subscription switches only when its secret already is (rotate-secret gives one)',
+});
 
 const events = z
   .array(eventName)
@@ -27,12 +42,23 @@ export const createSubscriptionBody = z
     secret: secret.optional(),
     description: z.string().max(500).default(''),
     enabled: z.boolean().default(true),
+    signing: webhookSigning.default('combo'),
   })
   .strict()
+  .refine((b) => b.signing !== 'standard_webhooks' || b.secret === undefined || isStandardWebhooksSecret(b.secret), {
+    message: `must be ${STANDARD_WEBHOOKS_SECRET_RULE} when signing is standard_webhooks`,
+    path: ['secret'],
+  })
   .meta({ id: 'CreateWebhookSubscriptionRequest' });
 
 export const updateSubscriptionBody = z
-  .object({ url: z.string().max(2000), events, description: z.string().max(500), enabled: z.boolean() })
+  .object({
+    url: z.string().max(2000),
+    events,
+    description: z.string().max(500),
+    enabled: z.boolean(),
+    signing: webhookSigning,
+  })
   .partial()
   .strict()
   .refine((b) => Object.keys(b).length > 0, 'at least one field to update')
@@ -66,6 +92,7 @@ export const subscription = z
     events: z.array(eventName),
     description: z.string(),
     enabled: z.boolean(),
+    signing: webhookSigning,
     secret_last4: z.string().meta({ description: 'last four characters of the secret, to tell secrets apart' }),
     previous_secret_valid_until: isoDate.nullable().meta({
       description: 'until when deliveries also carry a signature made with the secret replaced by the last rotation; null when they do not',
@@ -168,6 +195,7 @@ export const replayStarted = z
   })
   .meta({ id: 'WebhookReplay' });
 
+export type WebhookSigning = z.infer<typeof webhookSigning>;
 export type CreateSubscriptionBody = z.infer<typeof createSubscriptionBody>;
 export type UpdateSubscriptionBody = z.infer<typeof updateSubscriptionBody>;
 export type Subscription = z.infer<typeof subscription>;
