@@ -82,6 +82,7 @@ describe('the Webhooks section of the console', () => {
     expect(state.secret.length).toBeGreaterThanOrEqual(16);
     const row = page.getByRole('row', { name: new RegExp(consumer.url.replace(/[.:/]/g, '\\$&')) });
     await row.getByText('enabled').waitFor();
+    await row.getByText('X-Combo-Signature', { exact: true }).waitFor();
     await row.getByText(`…${state.secret.slice(-4)}`).waitFor();
     await expectAccessible(page, 'the subscriptions page with a new secret');
     await screenshot(page, 'webhooks-subscription-created');
@@ -278,6 +279,8 @@ describe('the Webhooks section of the console', () => {
     const edit = page.getByRole('form', { name: 'Edit the subscription' });
     await edit.getByLabel('Description').fill('receiver, now healthy');
     await eventBox(edit, 'run.failed').check();
+    // The generated secret is of the Standard Webhooks form: the subscription may switch to it.
+    await edit.getByLabel('Signing').selectOption({ label: 'X-Combo-Signature and Standard Webhooks' });
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText(`Subscription ${state.subscriptionId} saved`).waitFor();
     const saved = await api.call('GET', `/v1/webhook/subscriptions/${state.subscriptionId}`, { key: api.adminKey });
@@ -285,7 +288,9 @@ describe('the Webhooks section of the console', () => {
       description: 'receiver, now healthy',
       events: ['session.created', 'run.failed'],
       enabled: true,
+      signing: 'standard_webhooks',
     });
+    await page.getByRole('definition').getByText('X-Combo-Signature and Standard Webhooks').waitFor();
 
     const rotate = page.getByRole('form', { name: 'Rotate the signing secret' });
     await rotate.getByLabel('Grace').selectOption({ label: '1 hour' });
@@ -299,6 +304,7 @@ describe('the Webhooks section of the console', () => {
     const secret = await panel.getByTestId('secret-value').innerText();
     expect(secret).not.toBe(state.secret);
     await panel.getByText('The replaced secret keeps signing beside it until').waitFor();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     await page.getByText(`…${secret.slice(-4)}`).waitFor();
     await expectAccessible(page, 'a subscription with its new secret');
     await screenshot(page, 'webhooks-secret-rotated');

@@ -68,6 +68,14 @@ def test_a_real_delivery_verifies(client: combo.Combo, receiver: Receiver) -> No
     assert not_dead.value.code == 10005
 
     assert client.webhooks.subscriptions.update(sub.subscription_id, enabled=False).enabled is False
+
+    # Signing: a Standard Webhooks subscription gets a whsec_ base64 secret; it may switch back.
+    assert sub.signing == "combo"
+    standard = client.webhooks.subscriptions.create(url=receiver.url, events=["session.created"], signing="standard_webhooks")
+    assert standard.signing == "standard_webhooks" and standard.secret.startswith("whsec_") and len(standard.secret) == 50
+    assert client.webhooks.subscriptions.get(standard.subscription_id).signing == "standard_webhooks"
+    assert client.webhooks.subscriptions.update(standard.subscription_id, signing="combo").signing == "combo"
+    client.webhooks.subscriptions.delete(standard.subscription_id)
     assert client.webhooks.subscriptions.delete(sub.subscription_id).deleted is True
 
 

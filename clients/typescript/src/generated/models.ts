@@ -767,6 +767,7 @@ export interface WebhookSubscriptionWithSecret {
   events: EventName[];
   description: string;
   enabled: boolean;
+  signing: WebhookSigning;
   /** last four characters of the secret, to tell secrets apart */
   secret_last4: string;
   /** until when deliveries also carry a signature made with the secret replaced by the last rotation; null when they do not */
@@ -779,16 +780,23 @@ export interface WebhookSubscriptionWithSecret {
   secret: string;
 }
 
+/** how deliveries are signed. `combo` (the default): the X-Combo-Signature headers alone. `standard_webhooks`: also the Standard Webhooks headers (https://www.standardwebhooks.com) `webhook-id` (the event id), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">`, space-separated during a rotation's grace), so consumers can verify with a standardwebhooks library. The secret must then be a Standard Webhooks secret: whsec_ followed by the base64 of 24 to 64 bytes (generated secrets are); an existing subscription switches only when its secret already is (rotate-secret gives one) */
+export type WebhookSigning = 'combo' | 'standard_webhooks';
+
+/** Every value of `WebhookSigning`, in the document's order (for pickers and checks). */
+export const WebhookSigningValues = ['combo', 'standard_webhooks'] as const satisfies readonly WebhookSigning[];
+
 export interface CreateWebhookSubscriptionRequest {
   /** http(s) URL; private and loopback addresses are refused unless ALLOW_PRIVATE_URLS */
   url: string;
   events: EventName[];
-  /** shared signing secret; generated when absent. Shown only in the reply that sets it. */
+  /** shared signing secret; generated when absent (`whsec_` + random characters; with `standard_webhooks` signing, `whsec_` + base64 of 32 random bytes). Shown only in the reply that sets it. */
   secret?: string;
   /** @default "" */
   description?: string;
   /** @default true */
   enabled?: boolean;
+  signing?: WebhookSigning;
 }
 
 export interface WebhookSubscriptionPage {
@@ -808,6 +816,7 @@ export interface WebhookSubscription {
   events: EventName[];
   description: string;
   enabled: boolean;
+  signing: WebhookSigning;
   /** last four characters of the secret, to tell secrets apart */
   secret_last4: string;
   /** until when deliveries also carry a signature made with the secret replaced by the last rotation; null when they do not */
@@ -823,10 +832,11 @@ export interface UpdateWebhookSubscriptionRequest {
   events?: EventName[];
   description?: string;
   enabled?: boolean;
+  signing?: WebhookSigning;
 }
 
 export interface RotateWebhookSecretRequest {
-  /** shared signing secret; generated when absent. Shown only in the reply that sets it. */
+  /** shared signing secret; generated when absent (`whsec_` + random characters; with `standard_webhooks` signing, `whsec_` + base64 of 32 random bytes). Shown only in the reply that sets it. */
   secret?: string;
   /**
    * how long deliveries keep carrying the replaced secret's signature beside the new one, 0-604800 seconds (default 0: the new secret alone from now on)

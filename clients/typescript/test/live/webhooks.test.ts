@@ -6,6 +6,7 @@ import {
   ConflictError,
   NotFoundError,
   signWebhook,
+  ValidationError,
   verifyWebhook,
   WebhookVerificationError,
   type WebhookSubscriptionWithSecret,
@@ -107,6 +108,25 @@ describe('webhook subscriptions', () => {
     expect((await client.webhooks.subscriptions.get(subscription.subscription_id)).secret_last4).toBe('6789');
     const updated = await client.webhooks.subscriptions.update(subscription.subscription_id, { events: ['session.created', 'run.failed'] });
     expect(updated.events).toEqual(['session.created', 'run.failed']);
+    expect(updated.signing).toBe('combo');
+  });
+
+  test('signing: a Standard Webhooks subscription gets a whsec_ base64 secret; switching back and forth', async () => {
+    const standard = await client.webhooks.subscriptions.create({ url, events: ['session.created'], signing: 'standard_webhooks' });
+    try {
+      expect(standard.signing).toBe('standard_webhooks');
+      expect(standard.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect((await client.webhooks.subscriptions.get(standard.subscription_id)).signing).toBe('standard_webhooks');
+      expect((await client.webhooks.subscriptions.update(standard.subscription_id, { signing: 'combo' })).signing).toBe('combo');
+      // The first subscription's own secret is of another form: it cannot switch (10001).
+      const refused = await client.webhooks.subscriptions
+        .update(subscription.subscription_id, { signing: 'standard_webhooks' })
+        .catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(ValidationError);
+      expect((refused as ValidationError).field).toBe('body.signing');
+    } finally {
+      await client.webhooks.subscriptions.delete(standard.subscription_id);
+    }
   });
 
   test('a test delivery verifies with the secret, and not with a wrong secret, an altered body or a stale timestamp', async () => {

@@ -1,9 +1,9 @@
 /**
- * One subscription: edit it (URL, events, description, enabled), rotate its secret (with a grace
+ * One subscription: edit it (URL, events, description, enabled, signing), rotate its secret (with a grace
  * during which both secrets sign; the new one shown once), send it a test event (then watch that
  * delivery), delete it after confirming, and its deliveries.
  */
-import type { EventName, WebhookSubscription, WebhookSubscriptionWithSecret } from '@combo/client';
+import type { EventName, WebhookSigning, WebhookSubscription, WebhookSubscriptionWithSecret } from '@combo/client';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
@@ -24,6 +24,7 @@ import { Time } from '../../components/Time';
 import { useToast } from '../../components/Toast';
 import { DeliveryList } from './Deliveries';
 import { EventPicker } from './EventPicker';
+import { SigningPicker, signingLabel } from './SigningPicker';
 import { fieldName } from './Subscriptions';
 import { WebhooksNav } from './ui';
 
@@ -34,19 +35,21 @@ function EditSubscriptionForm({ subscription }: { subscription: WebhookSubscript
   const [events, setEvents] = useState<EventName[]>(subscription.events);
   const [description, setDescription] = useState(subscription.description);
   const [enabled, setEnabled] = useState(subscription.enabled);
+  const [signing, setSigning] = useState<WebhookSigning>(subscription.signing);
   const ids = { url: useId(), description: useId(), enabled: useId() };
   const invalid = fieldName(update.error);
   const changed =
     url !== subscription.url ||
     description !== subscription.description ||
     enabled !== subscription.enabled ||
+    signing !== subscription.signing ||
     events.join() !== subscription.events.join();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // The saved subscription re-keys this form (its updated_at): the promise, unlike mutate's callbacks, outlives it.
     update
-      .mutateAsync({ url: url.trim(), events, description, enabled })
+      .mutateAsync({ url: url.trim(), events, description, enabled, signing })
       .then((saved) => notify(`Subscription ${saved.subscription_id} saved`))
       .catch(() => undefined); // shown from update.error
   };
@@ -86,6 +89,9 @@ function EditSubscriptionForm({ subscription }: { subscription: WebhookSubscript
           </span>
         </span>
       </label>
+      <div className="form-row">
+        <SigningPicker value={signing} onChange={setSigning} invalid={invalid === 'signing'} />
+      </div>
       <EventPicker legend="Events" value={events} onChange={setEvents} invalid={invalid === 'events'} />
       {update.error !== null && <ErrorBanner error={update.error} title="Could not save the subscription" />}
       <button type="submit" className="button button-primary" disabled={update.isPending || !changed}>
@@ -160,8 +166,13 @@ function RotateSecret({
         </div>
       </form>
       <p className="help">
-        During the grace, deliveries carry both signatures (<code>sha256=&lt;new&gt;,sha256=&lt;old&gt;</code>) so the receiver can switch
-        over without refusing one.
+        During the grace, deliveries carry both signatures (<code>sha256=&lt;new&gt;,sha256=&lt;old&gt;</code>
+        {subscription.signing === 'standard_webhooks' && (
+          <>
+            , and <code>webhook-signature: v1,&lt;new&gt; v1,&lt;old&gt;</code>
+          </>
+        )}
+        ) so the receiver can switch over without refusing one.
       </p>
       <ConfirmDialog
         open={confirming}
@@ -247,6 +258,10 @@ export function SubscriptionDetail() {
                 <dd>
                   <code>{s.subscription_id}</code>
                 </dd>
+              </div>
+              <div>
+                <dt>Signing</dt>
+                <dd>{signingLabel(s.signing)}</dd>
               </div>
               <div>
                 <dt>State</dt>

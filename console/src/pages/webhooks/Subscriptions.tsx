@@ -1,8 +1,8 @@
 /**
  * Webhook subscriptions: the list (paged on the server) and the form that creates one (URL, the
- * events it asks for, a description); the new signing secret is shown once.
+ * events it asks for, a description, how deliveries are signed); the new signing secret is shown once.
  */
-import type { EventName, WebhookSubscription, WebhookSubscriptionWithSecret } from '@combo/client';
+import type { EventName, WebhookSigning, WebhookSubscription, WebhookSubscriptionWithSecret } from '@combo/client';
 import { type FormEvent, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { fieldOf } from '../../api/errors';
@@ -16,6 +16,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
 import { useToast } from '../../components/Toast';
 import { EventPicker } from './EventPicker';
+import { SigningPicker, signingLabel } from './SigningPicker';
 import { WebhooksNav } from './ui';
 
 /** The API's field (`url`, `events`, `events.2`) as the form control it names. */
@@ -26,18 +27,20 @@ function CreateSubscriptionForm({ onCreated }: { onCreated: (subscription: Webho
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<EventName[]>([]);
   const [description, setDescription] = useState('');
+  const [signing, setSigning] = useState<WebhookSigning>('combo');
   const ids = { url: useId(), description: useId() };
   const invalid = fieldName(create.error);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate(
-      { url: url.trim(), events, description: description.trim() },
+      { url: url.trim(), events, description: description.trim(), signing },
       {
         onSuccess: (created) => {
           setUrl('');
           setEvents([]);
           setDescription('');
+          setSigning('combo');
           onCreated(created);
         },
       },
@@ -71,6 +74,9 @@ function CreateSubscriptionForm({ onCreated }: { onCreated: (subscription: Webho
             aria-invalid={invalid === 'description'}
           />
         </div>
+      </div>
+      <div className="form-row">
+        <SigningPicker value={signing} onChange={setSigning} invalid={invalid === 'signing'} />
       </div>
       <EventPicker
         legend="Events"
@@ -123,6 +129,7 @@ export function Subscriptions() {
       header: 'State',
       render: (s) => (s.enabled ? <StatusBadge tone="ok">enabled</StatusBadge> : <StatusBadge tone="neutral">disabled</StatusBadge>),
     },
+    { key: 'signing', header: 'Signing', render: (s) => signingLabel(s.signing) },
     { key: 'secret', header: 'Secret', render: (s) => <code>…{s.secret_last4}</code> },
     { key: 'created', header: 'Created', render: (s) => <Time value={s.created_at} /> },
   ];
@@ -138,7 +145,11 @@ export function Subscriptions() {
           title="Signing secret of the new subscription"
           secret={created.secret}
           warning="Copy it now and give it to the receiver: the service keeps it encrypted to sign deliveries and never shows it again."
-          note={`Deliveries to ${created.url} are signed with it (X-Combo-Signature: sha256=HMAC of "<timestamp>.<body>"). Check the signature before trusting a delivery.`}
+          note={
+            created.signing === 'standard_webhooks'
+              ? `Deliveries to ${created.url} are signed with it twice: X-Combo-Signature, and webhook-signature, which a standardwebhooks library checks with this secret. Check the signature before trusting a delivery.`
+              : `Deliveries to ${created.url} are signed with it (X-Combo-Signature: sha256=HMAC of "<timestamp>.<body>"). Check the signature before trusting a delivery.`
+          }
           onDone={() => setCreated(null)}
         />
       )}

@@ -73,6 +73,7 @@ __all__ = [
     "EventPage",
     "Event",
     "WebhookSubscriptionWithSecret",
+    "WebhookSigning",
     "CreateWebhookSubscriptionRequest",
     "WebhookSubscriptionPage",
     "WebhookSubscription",
@@ -173,6 +174,10 @@ EventName = Literal["session.created", "session.finished", "session.archived", "
 
 
 Role = Literal["admin", "member"]
+
+
+WebhookSigning = Literal["combo", "standard_webhooks"]
+"""how deliveries are signed. `combo` (the default): the X-Combo-Signature headers alone. `standard_webhooks`: also the Standard Webhooks headers (https://www.standardwebhooks.com) `webhook-id` (the event id), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">`, space-separated during a rotation's grace), so consumers can verify with a standardwebhooks library. The secret must then be a Standard Webhooks secret: whsec_ followed by the base64 of 24 to 64 bytes (generated secrets are); an existing subscription switches only when its secret already is (rotate-secret gives one)"""
 
 
 DeliveryStatus = Literal["pending", "delivered", "dead"]
@@ -806,6 +811,7 @@ class WebhookSubscriptionWithSecret(BaseModel):
     events: list[EventName | str]
     description: str
     enabled: bool
+    signing: WebhookSigning | str
     secret_last4: str
     """last four characters of the secret, to tell secrets apart"""
     previous_secret_valid_until: str | None
@@ -823,9 +829,10 @@ class CreateWebhookSubscriptionRequest(BaseModel):
     """http(s) URL; private and loopback addresses are refused unless ALLOW_PRIVATE_URLS"""
     events: list[EventName | str]
     secret: str | None = None
-    """shared signing secret; generated when absent. Shown only in the reply that sets it."""
+    """shared signing secret; generated when absent (`whsec_` + random characters; with `standard_webhooks` signing, `whsec_` + base64 of 32 random bytes). Shown only in the reply that sets it."""
     description: str | None = None
     enabled: bool | None = None
+    signing: WebhookSigning | str | None = None
 
 
 class WebhookSubscriptionPage(BaseModel):
@@ -845,6 +852,7 @@ class WebhookSubscription(BaseModel):
     events: list[EventName | str]
     description: str
     enabled: bool
+    signing: WebhookSigning | str
     secret_last4: str
     """last four characters of the secret, to tell secrets apart"""
     previous_secret_valid_until: str | None
@@ -860,11 +868,12 @@ class UpdateWebhookSubscriptionRequest(BaseModel):
     events: list[EventName | str] | None = None
     description: str | None = None
     enabled: bool | None = None
+    signing: WebhookSigning | str | None = None
 
 
 class RotateWebhookSecretRequest(BaseModel):
     secret: str | None = None
-    """shared signing secret; generated when absent. Shown only in the reply that sets it."""
+    """shared signing secret; generated when absent (`whsec_` + random characters; with `standard_webhooks` signing, `whsec_` + base64 of 32 random bytes). Shown only in the reply that sets it."""
     grace_seconds: int | None = None
     """how long deliveries keep carrying the replaced secret's signature beside the new one, 0-604800 seconds (default 0: the new secret alone from now on)"""
 

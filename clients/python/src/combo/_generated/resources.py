@@ -2189,13 +2189,14 @@ class WebhooksSubscriptions(SyncAPIResource):
         secret: str | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
+        signing: models.WebhookSigning | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> models.WebhookSubscriptionWithSecret:
         """Subscribe a URL to outbound events
 
         url: http(s) URL; private and loopback addresses are refused unless ALLOW_PRIVATE_URLS
 
-        secret: shared signing secret; generated when absent. Shown only in the reply that sets it.
+        secret: shared signing secret; generated when absent (`whsec_` + random characters; with `standard_webhooks` signing, `whsec_` + base64 of 32 random bytes). Shown only in the reply that sets it.
         """
         return cast(
             "models.WebhookSubscriptionWithSecret",
@@ -2208,6 +2209,7 @@ class WebhooksSubscriptions(SyncAPIResource):
                     "secret": secret,
                     "description": description,
                     "enabled": enabled,
+                    "signing": signing,
                 },
                 cast_to=models.WebhookSubscriptionWithSecret,
                 options=options,
@@ -2280,6 +2282,7 @@ class WebhooksSubscriptions(SyncAPIResource):
         events: List[models.EventName] | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
+        signing: models.WebhookSigning | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> models.WebhookSubscription:
         """Update a subscription (fields present replace the stored ones)
@@ -2296,6 +2299,7 @@ class WebhooksSubscriptions(SyncAPIResource):
                     "events": events,
                     "description": description,
                     "enabled": enabled,
+                    "signing": signing,
                 },
                 cast_to=models.WebhookSubscription,
                 options=options,
@@ -2334,7 +2338,7 @@ class WebhooksSubscriptions(SyncAPIResource):
 
         subscription_id: webhook subscription id
 
-        secret: shared signing secret; generated when absent. Shown only in the reply that sets it.
+        secret: shared signing secret; generated when absent (`whsec_` + random characters; with `standard_webhooks` signing, `whsec_` + base64 of 32 random bytes). Shown only in the reply that sets it.
 
         grace_seconds: how long deliveries keep carrying the replaced secret's signature beside the new one, 0-604800 seconds (default 0: the new secret alone from now on)
         """
@@ -2436,13 +2440,14 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         secret: str | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
+        signing: models.WebhookSigning | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> models.WebhookSubscriptionWithSecret:
         """Subscribe a URL to outbound events
 
         url: http(s) URL; private and loopback addresses are refused unless ALLOW_PRIVATE_URLS
 
-        secret: shared signing secret; generated when absent. Shown only in the reply that sets it.
+        secret: shared signing secret; generated when absent (`whsec_` + random characters; with `standard_webhooks` signing, `whsec_` + base64 of 32 random bytes). Shown only in the reply that sets it.
         """
         return cast(
             "models.WebhookSubscriptionWithSecret",
@@ -2455,6 +2460,7 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
                     "secret": secret,
                     "description": description,
                     "enabled": enabled,
+                    "signing": signing,
                 },
                 cast_to=models.WebhookSubscriptionWithSecret,
                 options=options,
@@ -2526,6 +2532,7 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         events: List[models.EventName] | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
+        signing: models.WebhookSigning | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> models.WebhookSubscription:
         """Update a subscription (fields present replace the stored ones)
@@ -2542,6 +2549,7 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
                     "events": events,
                     "description": description,
                     "enabled": enabled,
+                    "signing": signing,
                 },
                 cast_to=models.WebhookSubscription,
                 options=options,
@@ -2580,7 +2588,7 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
 
         subscription_id: webhook subscription id
 
-        secret: shared signing secret; generated when absent. Shown only in the reply that sets it.
+        secret: shared signing secret; generated when absent (`whsec_` + random characters; with `standard_webhooks` signing, `whsec_` + base64 of 32 random bytes). Shown only in the reply that sets it.
 
         grace_seconds: how long deliveries keep carrying the replaced secret's signature beside the new one, 0-604800 seconds (default 0: the new secret alone from now on)
         """
