@@ -19,7 +19,7 @@ const secret = z
       'of 32 random bytes). Shown only in the reply that sets it.',
   });
 
-export const webhookSigning = z.enum(['combo', 'standard_webhooks']).meta({
+const webhookSigning = z.enum(['combo', 'standard_webhooks']).meta({
   id: 'WebhookSigning',
   description:
     'how deliveries are signed. `combo` (the default): the X-Combo-Signature headers alone. `standard_webhooks`: also the ' +
