@@ -37,14 +37,15 @@ function describeFailure(err: unknown): string {
 }
 
 /**
- * `sha256=<hex>` with the current secret; during a rotation's grace (checked now: a target read
- * earlier may be reused for a moment) also with the replaced one, `sha256=<new>,sha256=<old>`.
+ * The secrets that sign an attempt: the current one; during a rotation's grace (checked now: a
+ * target read earlier may be reused for a moment) also the replaced one.
  */
 const signingSecrets = (target: WebhookTarget): string[] => [
   target.secret,
   ...(target.previous && target.previous.validUntil.getTime() > Date.now() ? [target.previous.secret] : []),
 ];
 
+/** `sha256=<hex>` with each secret that signs now: `sha256=<new>,sha256=<old>` during a grace. */
 function signatureHeader(target: WebhookTarget, timestamp: string, body: string): string {
   return signingSecrets(target)
     .map((secret) => signPayload(secret, timestamp, body))
