@@ -250,7 +250,6 @@ export function createRunEventFeed(
           directWait: pollMs,
         };
         follows.set(traceId, created);
-        // The stream's first event at once (a new run's is written before its stream starts).
         // At once (a new run's first events are written before its stream starts), not at the next tick.
         beside(begin(created), traceId);
         if (!ticking) {

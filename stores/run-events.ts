@@ -153,7 +153,13 @@ export function createRunEventStore(db: Db) {
       written.map(({ event, data, seq, created_at, owner }) => ({ event, data, seq, created_at, ...(owner ? { owner } : {}) })),
       ended,
     );
-    while (carried.length > 0 && JSON.stringify(carried).length > HEAD_EVENTS_MAX_CHARS) carried = carried.slice(1);
+    // The array's JSON length, from each event's once: brackets, and a comma between two events.
+    const sizes = carried.map((e) => JSON.stringify(e).length);
+    let chars = sizes.reduce((sum, size) => sum + size, 0) + 1 + sizes.length;
+    while (carried.length > 0 && chars > HEAD_EVENTS_MAX_CHARS) {
+      chars -= sizes.shift()! + 1;
+      carried = carried.slice(1);
+    }
     const now = new Date();
     try {
       await heads.updateOne(
