@@ -10,6 +10,7 @@ import { createLlmActivities } from './llm';
 import { createMongoActivities } from './mongo';
 import { createRetrievalActivities } from './retrieval';
 import { createRunActivities } from './runs';
+import { createSessionTurnActivities, type RunWatch } from './session-turns';
 import { createToolActivities } from './tools';
 import { createWebhookActivities } from './webhooks';
 
@@ -23,12 +24,14 @@ export interface ActivityDeps {
   parsing: DocumentParsing;
   /** null: no model configured (LLM_BASE_URL unset). */
   chat: ChatModelClient | null;
+  /** Waits for runs that took their session's turn without the session's workflow. */
+  runWatch: RunWatch;
   /** How long a subscription's URL and secret are reused (default 2 s). */
   webhookTargetCacheMs?: number;
 }
 
 /** All activities, one factory per external system, merged for the worker. */
-export function createActivities({ config, stores, catalog, parsing, chat, webhookTargetCacheMs }: ActivityDeps) {
+export function createActivities({ config, stores, catalog, parsing, chat, runWatch, webhookTargetCacheMs }: ActivityDeps) {
   const { sessions, completionRuns: runs, runEvents, eventLog, files } = stores;
   const allowPrivateUrls = config.ALLOW_PRIVATE_URLS;
   const retrieval = { chunkIndex: stores.chunkIndex, catalog, knowledgeBases: stores.knowledgeBases };
@@ -52,6 +55,7 @@ export function createActivities({ config, stores, catalog, parsing, chat, webho
     ...createToolActivities({ retrieval, files, runEvents, eventLog, allowPrivateUrls }),
     ...createRetrievalActivities({ ...retrieval, runEvents }),
     ...runActivities,
+    ...createSessionTurnActivities({ sessionTurns: stores.sessionTurns, runWatch }),
     ...createApprovalActivities({ runs, runEvents, eventLog }),
     ...createMongoActivities({
       ...stores,

@@ -22,8 +22,8 @@ const kindOf = (event: HistoryEvent): string => {
 };
 
 /**
- * Where one request's time went: each history event of its session's workflow (inside the request's
- * window; sequential requests to a session do not overlap) and of its run's workflow, as ms after the
+ * Where one request's time went: each history event of its session's workflow, if it went through
+ * one (inside the request's window; sequential requests to a session do not overlap), and of its run's workflow, as ms after the
  * client sent the request. Server and client share this machine's clock.
  */
 async function marksOf(client: Client, req: TimedRequest): Promise<Map<string, number>> {
@@ -41,10 +41,14 @@ async function marksOf(client: Client, req: TimedRequest): Promise<Map<string, n
     }
   };
   const [session, run] = await Promise.all([
-    client.workflow.getHandle(sessionRunsWorkflowId(req.sessionId)).fetchHistory(),
+    // An idle session's run starts without its session's workflow, which then has no history.
+    client.workflow
+      .getHandle(sessionRunsWorkflowId(req.sessionId))
+      .fetchHistory()
+      .catch(() => null),
     client.workflow.getHandle(completionWorkflowId(req.traceId)).fetchHistory(),
   ]);
-  add('session', session.events ?? [], true);
+  if (session) add('session', session.events ?? [], true);
   add('run', run.events ?? [], false);
   return marks;
 }

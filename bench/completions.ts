@@ -187,7 +187,9 @@ export async function benchCompletions(): Promise<void> {
     console.log('|---|---|---|');
     console.log(`| baseline: bare Temporal round trip (start, one no-op activity, result) | ${ms(b.p50)} | ${ms(b.p99)} |`);
     console.log(`| non-streaming completion (HTTP request to reply) | ${ms(j.p50)} | ${ms(j.p99)} |`);
-    console.log(`| streaming: time to first SSE event (the agent's \`reject\`: after the run's admission) | ${ms(f.p50)} | ${ms(f.p99)} |`);
+    console.log(
+      `| streaming: time to first SSE event (the agent's \`reject\`: once the idle session's turn is taken) | ${ms(f.p50)} | ${ms(f.p99)} |`,
+    );
     console.log(`| streaming: time to \`done\` | ${ms(t.p50)} | ${ms(t.p99)} |`);
     console.log(
       `| streaming, \`multitask_strategy: enqueue\`: time to first SSE event (before the run's admission) | ${ms(fe.p50)} | ${ms(fe.p99)} |`,

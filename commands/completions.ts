@@ -10,12 +10,13 @@ import { type PreparationDeps, prepareCompletionInput } from '../completion/prep
 import { type CompletionInput, RUN_FAILURE_TYPE } from '../completion/run-input';
 import { acceptedEvent, createRunStartRecorder, type FirstEvents } from '../completion/run-start-recorder';
 import type { SessionStore } from '../stores/sessions';
+import type { SessionTurnStore } from '../stores/session-turns';
 import { type CompletionRunStore, ENDED_STATUSES, type NewRun } from '../stores/completion-runs';
 import type { RunEventStore, RunOwner, StoredStreamEvent } from '../stores/run-events';
 import type { CompletionOutcome } from '../workflows/completion';
 import { cancelQueuedRun } from '../workflows/session-runs';
 import { completionWorkflowId, sessionRunsWorkflowId } from '../common/workflow-ids';
-import { submitCompletion } from './workflow-starts';
+import { startCompletionInTurn, submitCompletion } from './workflow-starts';
 import { boundedCalls, isPassingTemporalError, pause, type WaitBounds } from './temporal-waits';
 
 export interface StartedRun {
@@ -30,6 +31,7 @@ export interface StartedRun {
 
 export interface CompletionCommandDeps extends PreparationDeps {
   sessions: SessionStore;
+  sessionTurns: SessionTurnStore;
   temporal: Client;
   completionRuns: CompletionRunStore;
   runEvents: RunEventStore;
@@ -42,6 +44,8 @@ interface CheckedRun {
   strategy: MultitaskStrategy;
   /** Another run of the session that has not ended (a chat run: the strategy decides what becomes of this one). */
   unended: { traceId: string; kind: RunKind } | null;
+  /** The session's turn, when the request has tried to take it already: `held` by this request, or `busy`. */
+  turn?: 'held' | 'busy';
 }
 
 /** Who asks: the tenant, the principal an Idempotency-Key belongs to, and the person behind it. */
@@ -114,6 +118,12 @@ const runOwner = (tenantId: string, run: Pick<CompletionRun, 'session_id' | 'age
   run_id: run.run_id ?? '',
 });
 
+/**
+ * How long a request that took its session's turn waits for its run's workflow to start. The turn
+ * stays taken when no answer came (the start may have gone through): the session's workflow takes
+ * it from a holder that has no workflow a minute later (activities/session-turns.ts).
+ */
+const TURN_START_DEADLINE_MS = 20_000;
 /** How long a request waits for a session's previous run to close once that run has answered. */
 const CLOSING_RUN_WAIT_MS = 5_000;
 /** How long a cancel waits for the run to record its end before it answers with the run as it is. */
@@ -185,11 +195,24 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
   const taskQueue = config.TEMPORAL_TASK_QUEUE;
 
   /**
-   * Hands the run to its session. A refusal (`reject` while an earlier run is going) is 10005 naming
-   * that run; a client may ask again right after `done`, while the answered run is still closing, so
-   * when every earlier run has recorded its end the session waits a moment for them to close.
+   * Hands the run to its session: an idle one's run starts at once (startInTurn; `recorded` settles
+   * once the run's record is written), else the session's workflow takes it. A refusal (`reject`
+   * while an earlier run is going) is 10005 naming that run; a client may ask again right after
+   * `done`, while the answered run is still closing, so when every earlier run has recorded its end
+   * the session waits a moment for them to close.
    */
-  async function submit({ input, strategy, unended }: CheckedRun, signal?: AbortSignal): Promise<Omit<StartedRun, 'input'>> {
+  async function submit(
+    { input, strategy, unended, turn }: CheckedRun,
+    recorded: Promise<void>,
+    signal?: AbortSignal,
+  ): Promise<Omit<StartedRun, 'input'>> {
+    if (turn === 'held' || (turn === undefined && unended === null)) {
+      const started = await startInTurn(input, recorded, turn === 'held');
+      if (started) return started;
+    }
+    // Recorded first: a second request racing with the same Idempotency-Key (and so the same trace
+    // id, maybe the run that holds the turn) stops at its record, never reaching the session's workflow.
+    await recorded;
     const closing = strategy === 'reject' && unended === null;
     const admission = await submitCompletion(
       temporal,
@@ -208,6 +231,31 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       });
     }
     return { workflowId, runId: admission.runId, status: admission.status, admitted: true };
+  }
+
+  type TurnOf = Pick<CompletionInput, 'tenantId' | 'sessionId' | 'traceId'>;
+  const takeTurn = (run: TurnOf) => deps.sessionTurns.take(run.tenantId, run.sessionId, run.traceId);
+  const releaseTurn = (run: TurnOf) => deps.sessionTurns.release(run.sessionId, run.traceId).catch(() => undefined);
+
+  /**
+   * Starts the run of an idle session itself, without a round trip through the session's workflow,
+   * when the request can take the session's turn (stores/session-turns.ts); null when someone holds
+   * it (a run, or the session's workflow with runs of its own): the session's workflow decides then.
+   */
+  async function startInTurn(input: CompletionInput, recorded: Promise<void>, held: boolean): Promise<Omit<StartedRun, 'input'> | null> {
+    if (!held && !(await takeTurn(input))) return null;
+    try {
+      // The run's workflow writes its end into the run's record: the record is there first.
+      await recorded;
+      const runId = await temporal.withDeadline(Date.now() + TURN_START_DEADLINE_MS, () =>
+        startCompletionInTurn(temporal, taskQueue, input),
+      );
+      return { workflowId: completionWorkflowId(input.traceId), runId, status: 'running', admitted: true };
+    } catch (err) {
+      // Refused: the turn goes back. No answer in time: the start may have gone through, the turn stays.
+      if (!isGrpcDeadlineError(err)) await releaseTurn(input);
+      throw err;
+    }
   }
 
   /**
@@ -330,7 +378,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     });
     let submitted: Omit<StartedRun, 'input'>;
     try {
-      [, submitted] = await Promise.all([recorded, submit(checked, signal)]);
+      [, submitted] = await Promise.all([recorded, submit(checked, recorded, signal)]);
     } catch (err) {
       await recorded.then(() => completionRuns.discard(traceId)).catch(() => undefined);
       throw err;
@@ -371,16 +419,18 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     let created: boolean;
     try {
       created = await startRecorder.recordRun(newRunOf(checked, body, requested));
+      // Only an Idempotency-Key names a trace id twice, and keyed requests do not come this way.
+      if (!created) throw new Error(`run ${traceId} was recorded already`);
     } catch (err) {
+      // Nothing was handed over: a turn the request took goes back.
+      if (checked.turn === 'held') await releaseTurn(input);
       throw streamError(traceId, err);
     }
-    // Only an Idempotency-Key names a trace id twice, and keyed requests do not come this way.
-    if (!created) throw streamError(traceId, new Error(`run ${traceId} was recorded already`));
     const acceptedWrite = startRecorder.recordFirstEvents(traceId, first);
     acceptedWrite.catch(() => undefined);
     let submitted: Omit<StartedRun, 'input'>;
     try {
-      submitted = await submit(checked, signal);
+      submitted = await submit(checked, Promise.resolve(), signal);
     } catch (err) {
       const error = streamError(traceId, err);
       try {
@@ -400,6 +450,41 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       await Promise.all([completionRuns.queued(traceId), startRecorder.recordQueued(traceId)]).catch((err: unknown) =>
         deps.log.error("could not record a run's queued event", { trace_id: traceId, error: String(err) }),
       );
+  }
+
+  /**
+   * check(); a stream that may open early takes its session's turn beside it (its first event waits
+   * for the turn under `reject`), and gives it back when the request is refused.
+   */
+  async function checkBesideTurn(
+    tenantId: string,
+    agentId: string,
+    body: CompletionBody,
+    traceId: string,
+    early: boolean,
+  ): Promise<CheckedRun> {
+    if (!early) return check(tenantId, agentId, body, traceId);
+    const turn = { tenantId, sessionId: body.session_id, traceId };
+    // A store that fails here leaves the turn to be tried again on the way.
+    const taken = takeTurn(turn).catch(() => undefined);
+    let checked: CheckedRun;
+    try {
+      checked = await check(tenantId, agentId, body, traceId);
+    } catch (err) {
+      if (await taken) await releaseTurn(turn);
+      throw err;
+    }
+    const held = await taken;
+    if (held !== undefined) checked.turn = held ? 'held' : 'busy';
+    return checked;
+  }
+
+  /** Whether the request took its idle session's turn (noted on `checked` either way, so that nothing tries again). */
+  async function tookTurn(checked: CheckedRun): Promise<boolean> {
+    if (checked.turn !== undefined) return checked.turn === 'held';
+    if (checked.unended !== null) return false;
+    checked.turn = (await takeTurn(checked.input)) ? 'held' : 'busy';
+    return checked.turn === 'held';
   }
 
   /**
@@ -551,12 +636,13 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         const attached = await attach(caller.tenantId, request, traceId, requestHash);
         if (attached) return attached;
       }
-      const checked = await check(caller.tenantId, agentId, body, traceId);
+      const checked = await checkBesideTurn(caller.tenantId, agentId, body, traceId, Boolean(body.stream && !request.idempotencyKey));
       const requested = { by: caller.ownerId, hash: requestHash };
       // A stream opens at once on its `accepted` event when nothing left can refuse its run with an
-      // HTTP error: not `reject` (10005 before any stream), not a keyed request (a concurrent one
-      // with its key may hold its trace id, and a failed hand-over must leave the key free).
-      if (body.stream && checked.strategy !== 'reject' && !request.idempotencyKey) {
+      // HTTP error: a strategy that cannot refuse, or `reject` once the request holds its idle
+      // session's turn (else 10005 may come, before any stream); never a keyed request (a concurrent
+      // one with its key may hold its trace id, and a failed hand-over must leave the key free).
+      if (body.stream && !request.idempotencyKey && (checked.strategy !== 'reject' || (await tookTurn(checked)))) {
         const owner = runOwner(caller.tenantId, {
           session_id: checked.input.sessionId,
           agent_id: agentId,

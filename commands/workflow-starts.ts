@@ -9,6 +9,7 @@ import {
 import type { OverlapPolicy } from '../common/schemas/cron';
 import {
   AgentId,
+  completionMemo,
   completionSearchAttributes,
   CronId,
   deliverySearchAttributes,
@@ -22,7 +23,9 @@ import {
 } from '../common/search-attributes';
 import type { AgentTaskInput, InboundEvent } from '../common/inbound-event';
 import { agentTaskWorkflowId } from '../common/agent-task-ids';
+import type { CompletionInput } from '../completion/run-input';
 import {
+  completionWorkflowId,
   cronTaskWorkflowIdPrefix,
   ingestWorkflowId,
   MAINTENANCE_RUN_WORKFLOW_ID_PREFIX,
@@ -30,6 +33,7 @@ import {
   replayWorkflowId,
   sessionRunsWorkflowId,
 } from '../common/workflow-ids';
+import { completionWorkflow } from '../workflows/completion';
 import { agentTaskWorkflow, COMPLETION_BACKSTOP_MARGIN_MS, PREPARE_BOUND_MS } from '../workflows/agent-task';
 import {
   type Admission,
@@ -171,6 +175,25 @@ export async function submitCompletion(
     await client.workflow.signalWithStart(sessionRunsWorkflow, { ...start, signal: submitRun, signalArgs: [handedOver] });
     return null;
   }
+}
+
+/**
+ * Starts a completion's workflow straight away, for a request that took its idle session's turn
+ * (commands/completions.ts): the same id, options and search attributes as the child the session's
+ * workflow starts (workflows/session-runs.ts), without its parent. Answers the run's run id.
+ */
+export async function startCompletionInTurn(client: Client, taskQueue: string, input: CompletionInput): Promise<string> {
+  const bound = input.limits.runTimeoutMs;
+  const handle = await client.workflow.start(completionWorkflow, {
+    workflowId: completionWorkflowId(input.traceId),
+    taskQueue,
+    args: [{ ...input, holdsSessionTurn: true }],
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    ...(bound !== undefined ? { workflowExecutionTimeout: bound + RUN_BACKSTOP_MARGIN_MS } : {}),
+    typedSearchAttributes: completionSearchAttributes(input),
+    memo: completionMemo(input),
+  });
+  return handle.firstExecutionRunId;
 }
 
 /** Starts the agent task an event trigger set off; false when this (trigger, event) already had one. */

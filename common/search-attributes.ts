@@ -35,6 +35,12 @@ export const completionSearchAttributes = (run: { tenantId: string; agentId: str
   { key: TraceId, value: run.traceId },
 ];
 
+/** A completion's memo in the Temporal UI: its route and the start of its question. */
+export const completionMemo = (run: { route: { text: string }; question: string }) => ({
+  route: run.route.text,
+  question: run.question.slice(0, 200),
+});
+
 /** A webhook delivery: by tenant, event, subscription and trace (and session, when the event names one). */
 export const deliverySearchAttributes = (d: {
   tenantId: string;

@@ -10,6 +10,8 @@
 export const completionWorkflowId = (traceId: string) => `completion-${traceId}`;
 /** The workflow that runs a session's API completions one at a time (workflows/session-runs.ts). */
 export const sessionRunsWorkflowId = (sessionId: string) => `session-runs-${sessionId}`;
+/** Who holds a session's turn (stores/session-turns.ts) when its session workflow does, not a run. */
+export const SESSION_WORKFLOW_HOLDER = 'session-workflow';
 /**
  * One workflow per parse of a document: the upload's is `document-ingest-<doc_id>` (as before
  * reparses existed), the n-th parse's `document-ingest-<doc_id>-<n>`, so a reparse never collides

@@ -4,6 +4,7 @@ import type { CompletionRunStore, RunResult } from '../stores/completion-runs';
 import type { CostQueue } from '../stores/cost-queue';
 import type { EventLog } from '../stores/event-log';
 import type { KeyedStreamEvent, RunEventStore } from '../stores/run-events';
+import type { SessionTurnStore } from '../stores/session-turns';
 import type { SessionStore, TurnMessage } from '../stores/sessions';
 import { recordsEvents, type RunContext } from './run-input';
 
@@ -14,6 +15,7 @@ export interface RunEndStores {
   eventLog: Pick<EventLog, 'appendMany'>;
   costQueue: Pick<CostQueue, 'enqueue'>;
   runEvents: Pick<RunEventStore, 'appendOnce'>;
+  sessionTurns: Pick<SessionTurnStore, 'release'>;
 }
 
 /** How the run's record ends. */
@@ -80,8 +82,13 @@ export function createRunEndRecorder(stores: RunEndStores) {
     ]);
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
-    if (recordsEvents(ctx) && ending.stream.length > 0)
-      await stores.runEvents.appendOnce(ctx.traceId, ending.seq, ending.stream, { announce: ctx.stream });
+    await Promise.all([
+      recordsEvents(ctx) && ending.stream.length > 0
+        ? stores.runEvents.appendOnce(ctx.traceId, ending.seq, ending.stream, { announce: ctx.stream })
+        : undefined,
+      // Its end is recorded: a run that took its session's turn gives it back (stores/session-turns.ts).
+      ctx.holdsSessionTurn ? stores.sessionTurns.release(ctx.sessionId, ctx.traceId) : undefined,
+    ]);
     return true;
   }
 

@@ -25,6 +25,11 @@ export interface CompletionInput {
   queuedMs?: number;
   /** The run waited for (or cancelled) earlier runs of its session: its history is read again when it starts. */
   refreshHistory?: boolean;
+  /**
+   * The run's request took its idle session's turn (stores/session-turns.ts) and started the run's
+   * workflow itself, not through the session's workflow: recording the run's end gives the turn back.
+   */
+  holdsSessionTurn?: boolean;
   /** The route the run takes (after defaults and the offline fallback). */
   route: RunRoute;
   /** No language model is configured: the run answers from the knowledge bases and says so. */
@@ -113,6 +118,8 @@ export interface RunContext {
   recordEvents?: boolean;
   /** The run's Temporal run id, recorded with its end. */
   runId?: string;
+  /** The run took its session's turn (CompletionInput.holdsSessionTurn): recording its end gives it back. */
+  holdsSessionTurn?: boolean;
 }
 
 export const runContextOf = (input: CompletionInput, runId?: string): RunContext => ({
@@ -123,6 +130,7 @@ export const runContextOf = (input: CompletionInput, runId?: string): RunContext
   stream: input.stream,
   ...(input.recordEvents !== undefined ? { recordEvents: input.recordEvents } : {}),
   ...(runId ? { runId } : {}),
+  ...(input.holdsSessionTurn ? { holdsSessionTurn: true } : {}),
 });
 
 /** Whether the run writes its events (older runs: only streamed ones did). */

@@ -22,6 +22,7 @@ import { createRunEventStore } from './run-events';
 import { createSecretBox } from './secret-box';
 import { createServiceKeyStore } from './service-keys';
 import { createSessionStore } from './sessions';
+import { createSessionTurnStore } from './session-turns';
 import { createSkillStore } from './skills';
 import { createTriggerStore } from './triggers';
 import { createWebhookStore } from './webhooks';
@@ -47,6 +48,7 @@ export function createStores(db: Db, es: EsClient, config: Config, { readCaches 
     agents: createAgentStore(db, { listCacheTtlMs: cacheTtlMs }),
     apiKeys: createApiKeyStore(db),
     sessions: createSessionStore(db, eventLog),
+    sessionTurns: createSessionTurnStore(db),
     skills: createSkillStore(db),
     webhooks: createWebhookStore(db, secretBox),
     integrations: createIntegrationStore(db, secretBox, { publicBaseUrl: config.PUBLIC_BASE_URL }),

@@ -8,6 +8,7 @@ import type { Logger } from '../common/logger';
 import { createKnowledgeCatalog } from '../knowledge/catalog';
 import { createParsePool, parsePoolOptions } from '../knowledge/parse-pool';
 import { createOpenAiChatClient } from '../upstream/openai-chat';
+import { createRunWatch } from '../commands/run-watch';
 import { createStores } from '../stores';
 import { createPollLoop } from './poll-loop';
 
@@ -42,6 +43,7 @@ export function composeWorker({ config, log, db, es, temporal, pollIntervalsMs }
     stores,
     catalog,
     parsing,
+    runWatch: createRunWatch(temporal),
     chat: config.LLM_BASE_URL
       ? createOpenAiChatClient({ baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS })
       : null,

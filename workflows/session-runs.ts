@@ -6,9 +6,13 @@ import {
   defineQuery,
   defineSignal,
   defineUpdate,
+  getExternalWorkflowHandle,
   ParentClosePolicy,
+  patched,
+  proxyActivities,
   proxyLocalActivities,
   setHandler,
+  sleep,
   startChild,
   workflowInfo,
   allHandlersFinished,
@@ -16,8 +20,8 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { MultitaskStrategy } from '../common/schemas/agents';
-import { completionSearchAttributes } from '../common/search-attributes';
-import { completionWorkflowId } from '../common/workflow-ids';
+import { completionMemo, completionSearchAttributes } from '../common/search-attributes';
+import { completionWorkflowId, SESSION_WORKFLOW_HOLDER } from '../common/workflow-ids';
 import { type CompletionInput, runContextOf } from '../completion/run-input';
 import { completionWorkflow } from './completion';
 
@@ -34,6 +38,11 @@ import { completionWorkflow } from './completion';
  * once: the run is taken when a worker comes, once whichever arrives first. Before `takeRun`, the
  * API sent `submitRun`, then asked with the `admitRun` update, which waited for the run's workflow
  * to have started; both stay for requests of API processes from before.
+ *
+ * A request for an idle session skips this workflow: it takes the session's turn in the store and
+ * starts its run itself (stores/session-turns.ts). This workflow holds the turn while it has runs,
+ * gives it back once idle, and treats a run that holds the turn as the session's going run: `reject`
+ * refuses beside it, `enqueue` waits for its end, `interrupt` and `rollback` cancel it.
  */
 
 export interface SessionRunsState {
@@ -81,10 +90,23 @@ const IDLE_LINGER_MS = 60_000;
 /** Runs one execution takes before it continues as new, keeping its history short. */
 const RUNS_PER_EXECUTION = 200;
 
-const { recordCanceledRun, removeRunTurn, recordRejectedRun } = proxyLocalActivities<Activities>({
+const { recordCanceledRun, removeRunTurn, recordRejectedRun, takeSessionTurn, releaseSessionTurn } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 10 },
 });
+/** Waits as long as the run holding the turn lives (a day at most, COMPLETION_RUN_TIMEOUT_MS's bound); its heartbeats tell a dead worker. */
+const { awaitTurnHolder } = proxyActivities<Activities>({
+  startToCloseTimeout: '25 hours',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+/** Patch id of sharing the session's turn with runs that take it alone (stores/session-turns.ts). */
+const SESSION_TURNS = 'session-turns';
+/** How long the turn's steps wait before trying again (a failing store, a holder not started yet). */
+const TURN_RETRY_MS = 250;
+/** Cancels asked of a run that holds the turn, TURN_RETRY_MS apart, while it has not started. */
+const CANCEL_HOLDER_ATTEMPTS = 20;
 
 interface CurrentRun {
   input: CompletionInput;
@@ -100,12 +122,14 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
   const outcomes = new Map<string, 'pending' | 'taken' | { rejected: string }>(queue.map((q) => [q.traceId, 'taken']));
   let backstopMarginMs = 120_000;
   let runs = 0;
+  const turns = createTurnKeeper(state);
 
-  const busyWith = () => current?.input.traceId ?? queue[0]?.traceId ?? null;
+  const busyWith = () => current?.input.traceId ?? queue[0]?.traceId ?? turns.holder();
 
   /** Cancels every earlier run: queued ones are recorded cancelled; the running one records its own end. */
   async function cancelEarlierRuns(rollback: boolean): Promise<void> {
     for (const queued of queue.splice(0)) await cancelBeforeStart(queued);
+    await turns.cancelHolder(rollback);
     const running = current;
     if (!running) return;
     running.scope.cancel();
@@ -119,6 +143,8 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
   async function take({ input, strategy, backstopMarginMs: margin, closingGraceMs }: RunSubmission): Promise<void> {
     if (outcomes.has(input.traceId)) return;
     outcomes.set(input.traceId, 'pending');
+    // A run that took the session's turn alone is the session's going run too.
+    if (current === null && queue.length === 0) await turns.learnHolder();
     if (strategy === 'reject' && busyWith() !== null && closingGraceMs > 0) await condition(() => busyWith() === null, closingGraceMs);
     const going = busyWith();
     if (strategy === 'reject' && going !== null) {
@@ -137,7 +163,12 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
 
   /** Settles once the run's fate is known: refused, queued, or running (or over), its workflow's start issued. */
   const decided = (traceId: string) =>
-    condition(() => (outcomes.get(traceId) ?? 'pending') !== 'pending' && !(current === null && queue[0]?.traceId === traceId));
+    condition(
+      () =>
+        (outcomes.get(traceId) ?? 'pending') !== 'pending' &&
+        // About to start: next, with nothing going (a run holding the turn keeps it queued).
+        !(current === null && queue[0]?.traceId === traceId && turns.holder() === null),
+    );
 
   setHandler(takeRun, async (submission) => {
     const { traceId } = submission.input;
@@ -170,14 +201,17 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
     return true;
   });
 
-  setHandler(sessionRunsQuery, () => ({ running: current?.input.traceId ?? null, queued: queue.map((q) => q.traceId) }));
+  setHandler(sessionRunsQuery, () => ({ running: current?.input.traceId ?? turns.holder(), queued: queue.map((q) => q.traceId) }));
 
   for (;;) {
+    // Idle: the turn goes back, so that the session's next request starts its run alone.
+    if (queue.length === 0) await turns.giveBack();
     const hasWork = await condition(() => queue.length > 0, IDLE_LINGER_MS);
     if (!hasWork) {
       await condition(allHandlersFinished);
-      if (queue.length === 0) return;
+      if (queue.length === 0) return await turns.giveBack();
     }
+    await turns.hold();
     // A busy session's history stays short; a request waiting on a handler is never cut off.
     if ((runs >= RUNS_PER_EXECUTION || workflowInfo().continueAsNewSuggested) && allHandlersFinished()) {
       await continueAsNew<typeof sessionRunsWorkflow>({ ...state, queue });
@@ -203,7 +237,7 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
           cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
           ...(bound !== undefined ? { workflowExecutionTimeout: Math.max(1, bound - queuedMs) + backstopMarginMs } : {}),
           typedSearchAttributes: completionSearchAttributes(input),
-          memo: { route: input.route.text, question: input.question.slice(0, 200) },
+          memo: completionMemo(input),
         });
         run.runId = child.firstExecutionRunId;
         await child.result();
@@ -231,4 +265,100 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
       }),
     );
   }
+}
+
+/**
+ * The session's turn, shared with runs that take it alone (stores/session-turns.ts): who holds it as
+ * this workflow knows, and the steps to learn it, wait for it, take it and give it back, one at a
+ * time. A workflow from before turns existed (its history has no SESSION_TURNS marker) does none
+ * of this: its holder is always null.
+ */
+function createTurnKeeper(state: SessionRunsState) {
+  const enabled = patched(SESSION_TURNS);
+  const session = { tenantId: state.tenantId, sessionId: state.sessionId };
+  let holding = false;
+  /** A run that holds the turn, waited for until it ends. */
+  let holder: { traceId: string; ended: Promise<void> } | null = null;
+  /** The turn's steps run one after another: a take and a give-back never cross. */
+  let steps: Promise<unknown> = Promise.resolve();
+  const step = <T>(work: () => Promise<T>): Promise<T> => {
+    const done = steps.then(work);
+    steps = done.catch(() => undefined);
+    return done;
+  };
+
+  /** Takes the turn, or learns which run holds it and starts waiting for that run's end. */
+  const tryTake = () =>
+    step(async () => {
+      if (holding || holder !== null) return;
+      const { going } = await takeSessionTurn(session);
+      if (going === null) {
+        holding = true;
+        return;
+      }
+      const watched = {
+        traceId: going,
+        ended: awaitTurnHolder({ sessionId: state.sessionId, traceId: going }).finally(() => {
+          if (holder === watched) holder = null;
+        }),
+      };
+      holder = watched;
+    });
+
+  return {
+    holder: () => holder?.traceId ?? null,
+
+    /**
+     * Learns whether a run holds the turn (and takes the turn when nobody does). A store that fails
+     * leaves it unknown: hold() still waits for such a run before this workflow starts one.
+     */
+    async learnHolder(): Promise<void> {
+      if (enabled) await tryTake().catch(() => undefined);
+    },
+
+    /** Holds the turn, after every run that held it has ended; tries again while the store fails. */
+    async hold(): Promise<void> {
+      if (!enabled) return;
+      while (!holding) {
+        const taken = await tryTake().then(
+          () => true,
+          () => false,
+        );
+        if (holder !== null) await holder.ended.catch(() => undefined);
+        else if (!taken) await sleep(TURN_RETRY_MS);
+      }
+    },
+
+    /**
+     * Cancels the run that holds the turn and waits for its end; `rollback` removes its turn from
+     * the session's history too. A run whose request has taken the turn but not started it yet
+     * cannot be cancelled: the cancel is asked again, a few times, until it has.
+     */
+    async cancelHolder(rollback: boolean): Promise<void> {
+      const going = holder;
+      if (going === null) return;
+      for (let attempt = 0; attempt < CANCEL_HOLDER_ATTEMPTS && holder === going; attempt++) {
+        const cancelled = await getExternalWorkflowHandle(completionWorkflowId(going.traceId))
+          .cancel()
+          .then(
+            () => true,
+            () => false,
+          );
+        if (cancelled) break;
+        await condition(() => holder !== going, TURN_RETRY_MS);
+      }
+      await going.ended.catch(() => undefined);
+      if (rollback) await removeRunTurn({ tenantId: state.tenantId, sessionId: state.sessionId, traceId: going.traceId });
+    },
+
+    /** Gives the turn back (an idle session); should that fail, the turn stays this workflow's, taken again next time. */
+    async giveBack(): Promise<void> {
+      if (!enabled) return;
+      await step(async () => {
+        if (!holding) return;
+        holding = false;
+        await releaseSessionTurn({ sessionId: state.sessionId, holder: SESSION_WORKFLOW_HOLDER }).catch(() => undefined);
+      });
+    },
+  };
 }

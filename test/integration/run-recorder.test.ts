@@ -12,6 +12,7 @@ import { createCompletionRunStore, type NewRun } from '../../stores/completion-r
 import { createCostQueue } from '../../stores/cost-queue';
 import { createEventLog } from '../../stores/event-log';
 import { connectMongo, type MongoHandle } from '../../stores/mongo';
+import { createSessionTurnStore } from '../../stores/session-turns';
 import { createRunEventStore } from '../../stores/run-events';
 import { createStores } from '../../stores';
 import { createSessionStore } from '../../stores/sessions';
@@ -38,6 +39,7 @@ beforeAll(async () => {
     eventLog,
     costQueue: createCostQueue(db),
     runEvents: createRunEventStore(db),
+    sessionTurns: createSessionTurnStore(db),
   };
 });
 afterAll(async () => {

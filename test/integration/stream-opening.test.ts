@@ -27,12 +27,12 @@ describe('stream opening', () => {
     const call = async (path: string, body: unknown) => (await api.call('POST', path, { key: api.adminKey, body })).json.data;
     const agentId = (await call('/v1/combo/agents', { name: 'Opener' })).agent_id as string;
     const newSession = async () => (await call(`/v1/combo/agents/${agentId}/sessions`, {})).session_id as string;
-    const stream = (body: Record<string, unknown>, options: { stopAfter?: number } = {}) =>
+    const stream = (body: Record<string, unknown>, options: { stopAfter?: number; headers?: Record<string, string> } = {}) =>
       readSse(
         `${api.url}/v1/combo/agents/${agentId}/completions`,
         {
           method: 'POST',
-          headers: { authorization: `Bearer ${api.adminKey}`, 'content-type': 'application/json' },
+          headers: { authorization: `Bearer ${api.adminKey}`, 'content-type': 'application/json', ...options.headers },
           body: JSON.stringify({ ...body, stream: true }),
         },
         options,
@@ -78,12 +78,13 @@ describe('stream opening', () => {
         event: 'thinking',
         data: { phase: 'accepted', trace_id: traceId, route: '@chat@llm@default@', offline: false, timestamp: expect.any(String) },
       });
-      // Recorded behind the stream (a GET at once may come before the record).
+      // Recorded behind the stream; its session is idle, so its workflow is started (no worker needed
+      // for that) and waits for one.
       const recorded = await eventually(async () => {
         const now = await getRun(traceId);
-        return now.status === 'running' ? now : undefined;
+        return now.status === 'running' && now.run_id ? now : undefined;
       });
-      expect(recorded).toMatchObject({ run_id: null, answer: null });
+      expect(recorded).toMatchObject({ answer: null, run_id: expect.any(String) });
 
       // A client that stays: its stream goes on from the store once the run is handed over.
       const stayingSession = await newSession();
@@ -120,28 +121,36 @@ describe('stream opening', () => {
     });
     afterAll(() => api?.close());
 
-    it('ends the opened stream with error and done and records the run failed; under reject it is an HTTP error before any stream', async () => {
+    it('ends the opened stream with error and done and records the run failed; a keyed request gets an HTTP error before any stream', async () => {
       const { newSession, stream, getRun, storedEvents } = await setUp(api);
       const sessionId = await newSession();
-      const reply = await stream({ session_id: sessionId, question: 'anyone?', multitask_strategy: 'enqueue' });
-      expect(reply.status).toBe(200);
-      const traceId = reply.events[0]!.data.trace_id as string;
-      expect(reply.events.map((e) => [e.id, e.event])).toEqual([
-        [`${traceId}:0`, 'thinking'],
-        [`${traceId}:1`, 'error'],
-        [`${traceId}:2`, 'done'],
-      ]);
-      expect(reply.events[1]!.data).toMatchObject({ code: 20001, message: expect.any(String) });
-      expect(reply.events[2]!.data).toMatchObject({ session_id: sessionId, trace_id: traceId, stop_reason: 'failed' });
-      // Nothing looks alive: the run failed, and its stored stream is the one the client got.
-      expect(await getRun(traceId)).toMatchObject({ status: 'failed', error: { code: 20001 }, finished_at: expect.any(String) });
-      expect(await storedEvents(traceId)).toEqual(reply.events);
+      const opened = async (body: Record<string, unknown>) => {
+        const reply = await stream({ session_id: sessionId, ...body });
+        expect(reply.status).toBe(200);
+        const traceId = reply.events[0]!.data.trace_id as string;
+        expect(reply.events.map((e) => [e.id, e.event])).toEqual([
+          [`${traceId}:0`, 'thinking'],
+          [`${traceId}:1`, 'error'],
+          [`${traceId}:2`, 'done'],
+        ]);
+        expect(reply.events[1]!.data).toMatchObject({ code: 20001, message: expect.any(String) });
+        expect(reply.events[2]!.data).toMatchObject({ session_id: sessionId, trace_id: traceId, stop_reason: 'failed' });
+        // Nothing looks alive: the run failed, and its stored stream is the one the client got.
+        expect(await getRun(traceId)).toMatchObject({ status: 'failed', error: { code: 20001 }, finished_at: expect.any(String) });
+        expect(await storedEvents(traceId)).toEqual(reply.events);
+        return traceId;
+      };
+      const enqueued = await opened({ question: 'anyone?', multitask_strategy: 'enqueue' });
+      // Under reject too, once the request holds its idle session's turn: nothing can refuse it then.
+      const rejectable = await opened({ question: 'anyone there?' });
+      // The failed starts gave the session's turn back.
+      expect(await api.services.mongo.db.collection<{ _id: string }>('session_turns').findOne({ _id: sessionId })).toBeNull();
 
-      const refused = await stream({ session_id: sessionId, question: 'anyone now?' });
+      const refused = await stream({ session_id: sessionId, question: 'anyone now?' }, { headers: { 'idempotency-key': randomToken(12) } });
       expect(refused.status).toBe(500);
       expect(refused.events[0]!.data).toMatchObject({ code: 20001 });
       const runs = (await api.call('GET', `/v1/combo/sessions/${sessionId}/completions`, { key: api.adminKey })).json.data;
-      expect(runs.items.map((r: { trace_id: string }) => r.trace_id)).toEqual([traceId]);
+      expect(runs.items.map((r: { trace_id: string }) => r.trace_id).sort()).toEqual([enqueued, rejectable].sort());
     });
   });
 });
