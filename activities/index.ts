@@ -24,7 +24,7 @@ export interface ActivityDeps {
   parsing: DocumentParsing;
   /** null: no model configured (LLM_BASE_URL unset). */
   chat: ChatModelClient | null;
-  /** Waits for runs that took their session's turn without the session's workflow. */
+  /** Learns of, and tells about, runs that took their session's turn without the session's workflow. */
   runWatch: RunWatch;
   /** How long a subscription's URL and secret are reused (default 2 s). */
   webhookTargetCacheMs?: number;
@@ -35,7 +35,12 @@ export function createActivities({ config, stores, catalog, parsing, chat, runWa
   const { sessions, completionRuns: runs, runEvents, eventLog, files } = stores;
   const allowPrivateUrls = config.ALLOW_PRIVATE_URLS;
   const retrieval = { chunkIndex: stores.chunkIndex, catalog, knowledgeBases: stores.knowledgeBases };
-  const runActivities = createRunActivities({ ...stores, runs, publicBaseUrl: config.PUBLIC_BASE_URL });
+  const runActivities = createRunActivities({
+    ...stores,
+    runs,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    onTurnReleased: (sessionId, traceId) => runWatch.released(sessionId, traceId),
+  });
   return {
     ...createLlmActivities({
       chat,

@@ -1,11 +1,10 @@
-import { Context } from '@temporalio/activity';
 import { SESSION_WORKFLOW_HOLDER, type SessionTurnStore } from '../stores/session-turns';
-import { whileHeartbeating } from './heartbeat';
 
 /** How a run's workflow stands for a session waiting on it (commands/run-watch.ts answers it). */
 export interface RunWatch {
   state(traceId: string): Promise<'running' | 'closed' | 'missing'>;
-  closed(traceId: string, signal: AbortSignal): Promise<'closed' | 'missing'>;
+  /** Tells the session's workflow, if it waits, that the run gave the turn back. */
+  released(sessionId: string, traceId: string): Promise<void>;
 }
 
 export interface SessionTurnActivityDeps {
@@ -19,8 +18,6 @@ export interface SessionTurnActivityDeps {
  * start itself gives up long before (commands/completions.ts, TURN_START_DEADLINE_MS).
  */
 const HOLDER_WITHOUT_WORKFLOW_MS = 60_000;
-/** How often a holder that has no workflow yet is looked at again. */
-const MISSING_HOLDER_POLL_MS = 200;
 /** Takes of a turn that keeps being given back between the insert and the read: then the activity tries again. */
 const TAKE_ATTEMPTS = 5;
 
@@ -28,12 +25,10 @@ const TAKE_ATTEMPTS = 5;
 export function createSessionTurnActivities({ sessionTurns, runWatch }: SessionTurnActivityDeps) {
   /**
    * Whether a run's turn is left over: its workflow closed without giving the turn back (terminated,
-   * timed out), or it never got one. A closed run gives nothing back any more, so the turn can go.
+   * timed out). A closed run gives nothing back any more, so the turn can go. A holder with no
+   * workflow yet is waited for (turnHolderGone judges it).
    */
-  const isLeftOver = async (traceId: string, since: Date): Promise<boolean> => {
-    const state = await runWatch.state(traceId);
-    return state === 'closed' || (state === 'missing' && Date.now() - since.getTime() > HOLDER_WITHOUT_WORKFLOW_MS);
-  };
+  const isLeftOver = async (traceId: string): Promise<boolean> => (await runWatch.state(traceId)) === 'closed';
 
   return {
     /**
@@ -46,7 +41,7 @@ export function createSessionTurnActivities({ sessionTurns, runWatch }: SessionT
         const held = await sessionTurns.holderOf(sessionId);
         if (held === null) continue;
         if (held.holder === SESSION_WORKFLOW_HOLDER) return { going: null };
-        if (!(await isLeftOver(held.holder, held.since))) return { going: held.holder };
+        if (!(await isLeftOver(held.holder))) return { going: held.holder };
         await sessionTurns.release(sessionId, held.holder);
       }
       throw new Error(`the turn of session ${sessionId} kept changing hands`);
@@ -58,22 +53,25 @@ export function createSessionTurnActivities({ sessionTurns, runWatch }: SessionT
     },
 
     /**
-     * Settles once the run holding the session's turn has ended and the turn is free of it: a run
-     * gives its turn back as it ends; one that could not (terminated, timed out, or never started
-     * by a request that died) loses it here.
+     * Whether the run `traceId` no longer holds the session's turn: given back, or taken from it here
+     * when its workflow closed without giving it back (terminated, timed out), or when it has had no
+     * workflow for HOLDER_WITHOUT_WORKFLOW_MS of the session workflow's waiting (`heldForMs`, its
+     * time: no clock of another host is compared).
      */
-    async awaitTurnHolder({ sessionId, traceId }: { sessionId: string; traceId: string }): Promise<void> {
-      const { cancellationSignal } = Context.current();
-      await whileHeartbeating(async () => {
-        for (;;) {
-          if ((await runWatch.closed(traceId, cancellationSignal)) === 'closed') return sessionTurns.release(sessionId, traceId);
-          // No workflow (yet): the request that took the turn is starting it, or died before it could.
-          const held = await sessionTurns.holderOf(sessionId);
-          if (held?.holder !== traceId) return;
-          if (await isLeftOver(traceId, held.since)) return sessionTurns.release(sessionId, traceId);
-          await Context.current().sleep(MISSING_HOLDER_POLL_MS);
-        }
-      });
+    async turnHolderGone({
+      sessionId,
+      traceId,
+      heldForMs,
+    }: {
+      sessionId: string;
+      traceId: string;
+      heldForMs: number;
+    }): Promise<{ gone: boolean }> {
+      if ((await sessionTurns.holderOf(sessionId))?.holder !== traceId) return { gone: true };
+      const state = await runWatch.state(traceId);
+      if (state === 'running' || (state === 'missing' && heldForMs <= HOLDER_WITHOUT_WORKFLOW_MS)) return { gone: false };
+      await sessionTurns.release(sessionId, traceId);
+      return { gone: true };
     },
   };
 }

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { type Client, isGrpcDeadlineError, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import {
+  type Client,
+  isGrpcDeadlineError,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+} from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { canonicalJson } from '../common/canonical-json';
 import { AppError, conflict, ErrorCodes, invalid } from '../common/errors';
@@ -206,10 +212,12 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     recorded: Promise<void>,
     signal?: AbortSignal,
   ): Promise<Omit<StartedRun, 'input'>> {
-    if (turn === 'held' || (turn === undefined && unended === null)) {
+    // Only a session with no unended run is idle: a free turn beside an unended run is a session
+    // workflow between its runs (its next one queued), whose order the strategy must keep.
+    if (unended === null && turn !== 'busy') {
       const started = await startInTurn(input, recorded, turn === 'held');
       if (started) return started;
-    }
+    } else if (turn === 'held') await releaseTurn(input);
     // Recorded first: a second request racing with the same Idempotency-Key (and so the same trace
     // id, maybe the run that holds the turn) stops at its record, never reaching the session's workflow.
     await recorded;
@@ -234,7 +242,8 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
   }
 
   type TurnOf = Pick<CompletionInput, 'tenantId' | 'sessionId' | 'traceId'>;
-  const takeTurn = (run: TurnOf) => deps.sessionTurns.take(run.tenantId, run.sessionId, run.traceId);
+  /** Takes the session's turn; a store that fails counts as a turn taken by someone (the session's workflow decides then). */
+  const takeTurn = (run: TurnOf) => deps.sessionTurns.take(run.tenantId, run.sessionId, run.traceId).catch(() => false);
   const releaseTurn = (run: TurnOf) => deps.sessionTurns.release(run.sessionId, run.traceId).catch(() => undefined);
 
   /**
@@ -247,14 +256,32 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     try {
       // The run's workflow writes its end into the run's record: the record is there first.
       await recorded;
-      const runId = await temporal.withDeadline(Date.now() + TURN_START_DEADLINE_MS, () =>
-        startCompletionInTurn(temporal, taskQueue, input),
-      );
+      const runId = await startOnce(input);
       return { workflowId: completionWorkflowId(input.traceId), runId, status: 'running', admitted: true };
     } catch (err) {
       // Refused: the turn goes back. No answer in time: the start may have gone through, the turn stays.
       if (!isGrpcDeadlineError(err)) await releaseTurn(input);
       throw err;
+    }
+  }
+
+  /**
+   * Starts the run's workflow; a start that got no answer in time may have gone through, so it is
+   * asked once more, and a start refused as a duplicate then is that one (its run id from Temporal).
+   */
+  async function startOnce(input: CompletionInput): Promise<string> {
+    const attempt = () =>
+      temporal.withDeadline(Date.now() + TURN_START_DEADLINE_MS, () => startCompletionInTurn(temporal, taskQueue, input));
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!isGrpcDeadlineError(err)) throw err;
+    }
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      return (await temporal.workflow.getHandle(completionWorkflowId(input.traceId)).describe()).runId;
     }
   }
 
@@ -481,8 +508,13 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
 
   /** Whether the request took its idle session's turn (noted on `checked` either way, so that nothing tries again). */
   async function tookTurn(checked: CheckedRun): Promise<boolean> {
+    // Not idle (see submit): a turn taken beside the checks goes back, and the session's workflow decides.
+    if (checked.unended !== null) {
+      if (checked.turn === 'held') await releaseTurn(checked.input);
+      checked.turn = 'busy';
+      return false;
+    }
     if (checked.turn !== undefined) return checked.turn === 'held';
-    if (checked.unended !== null) return false;
     checked.turn = (await takeTurn(checked.input)) ? 'held' : 'busy';
     return checked.turn === 'held';
   }

@@ -1,18 +1,18 @@
-import { type Client, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
-import { completionWorkflowId } from '../common/workflow-ids';
-import { boundedCalls, isPassingTemporalError } from './temporal-waits';
+import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import { completionWorkflowId, sessionRunsWorkflowId } from '../common/workflow-ids';
+import { turnReleased } from '../workflows/session-runs';
 
-/** How a run's workflow stands for a session waiting on it: closed however it ended, or unknown to Temporal. */
-export type RunWorkflowState = 'closed' | 'missing';
+/** How a run's workflow stands for a session waiting on it: running, closed however it ended, or unknown to Temporal. */
+type RunWorkflowState = 'running' | 'closed' | 'missing';
 
 /**
- * What a session's workflow learns of a run that took the session's turn without it (an activity
- * of the worker waits on it: workflow code cannot wait for a workflow that is not its child).
+ * What the worker's activities learn of, and tell about, runs that take their session's turn
+ * without the session's workflow (workflow code cannot watch a workflow that is not its child).
  */
 export function createRunWatch(temporal: Client) {
   return {
     /** Whether the run's workflow is running now ('closed' however it ended, 'missing' when Temporal has none). */
-    async state(traceId: string): Promise<RunWorkflowState | 'running'> {
+    async state(traceId: string): Promise<RunWorkflowState> {
       try {
         const { status } = await temporal.workflow.getHandle(completionWorkflowId(traceId)).describe();
         return status.name === 'RUNNING' ? 'running' : 'closed';
@@ -22,22 +22,13 @@ export function createRunWatch(temporal: Client) {
       }
     },
 
-    /**
-     * Settles once the run's workflow has closed (answered, failed, cancelled, terminated, timed
-     * out), or at once with 'missing' when Temporal has none (not started yet, or never will be).
-     * Rejects when `signal` aborts, and on any other error (the activity tries again).
-     */
-    async closed(traceId: string, signal: AbortSignal): Promise<RunWorkflowState> {
-      const handle = temporal.workflow.getHandle(completionWorkflowId(traceId));
+    /** Tells the session's workflow, if it has one, that the run gave the session's turn back. */
+    async released(sessionId: string, traceId: string): Promise<void> {
       try {
-        await boundedCalls(temporal, { signal, deadline: Number.POSITIVE_INFINITY }, () => handle.result());
-        return 'closed';
+        await temporal.workflow.getHandle(sessionRunsWorkflowId(sessionId)).signal(turnReleased, traceId);
       } catch (err) {
-        if (signal.aborted || isPassingTemporalError(err)) throw err;
-        if (err instanceof WorkflowNotFoundError) return 'missing';
-        // Failed, cancelled, terminated or timed out: closed all the same.
-        if (err instanceof WorkflowFailedError) return 'closed';
-        throw err;
+        // No session workflow (the usual case: nobody waits) or one that has closed.
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
       }
     },
   };

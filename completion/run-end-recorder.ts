@@ -16,6 +16,8 @@ export interface RunEndStores {
   costQueue: Pick<CostQueue, 'enqueue'>;
   runEvents: Pick<RunEventStore, 'appendOnce'>;
   sessionTurns: Pick<SessionTurnStore, 'release'>;
+  /** Tells the session's workflow, if one waits, that a run gave its turn back (commands/run-watch.ts). */
+  onTurnReleased?: (sessionId: string, traceId: string) => Promise<void>;
 }
 
 /** How the run's record ends. */
@@ -82,12 +84,15 @@ export function createRunEndRecorder(stores: RunEndStores) {
     ]);
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
+    // Its end is recorded: a run that took its session's turn gives it back (stores/session-turns.ts)
+    // before `done`, so that a client asking again on `done` finds its session idle.
+    if (ctx.holdsSessionTurn) await stores.sessionTurns.release(ctx.sessionId, ctx.traceId);
     await Promise.all([
       recordsEvents(ctx) && ending.stream.length > 0
         ? stores.runEvents.appendOnce(ctx.traceId, ending.seq, ending.stream, { announce: ctx.stream })
         : undefined,
-      // Its end is recorded: a run that took its session's turn gives it back (stores/session-turns.ts).
-      ctx.holdsSessionTurn ? stores.sessionTurns.release(ctx.sessionId, ctx.traceId) : undefined,
+      // A session workflow that waits looks again by itself, later: a failed notice only delays it.
+      ctx.holdsSessionTurn ? stores.onTurnReleased?.(ctx.sessionId, ctx.traceId).catch(() => undefined) : undefined,
     ]);
     return true;
   }

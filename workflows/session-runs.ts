@@ -9,7 +9,6 @@ import {
   getExternalWorkflowHandle,
   ParentClosePolicy,
   patched,
-  proxyActivities,
   proxyLocalActivities,
   setHandler,
   sleep,
@@ -90,23 +89,30 @@ const IDLE_LINGER_MS = 60_000;
 /** Runs one execution takes before it continues as new, keeping its history short. */
 const RUNS_PER_EXECUTION = 200;
 
-const { recordCanceledRun, removeRunTurn, recordRejectedRun, takeSessionTurn, releaseSessionTurn } = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 10 },
-});
-/** Waits as long as the run holding the turn lives (a day at most, COMPLETION_RUN_TIMEOUT_MS's bound); its heartbeats tell a dead worker. */
-const { awaitTurnHolder } = proxyActivities<Activities>({
-  startToCloseTimeout: '25 hours',
-  heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
-});
+const { recordCanceledRun, removeRunTurn, recordRejectedRun, takeSessionTurn, releaseSessionTurn, turnHolderGone } =
+  proxyLocalActivities<Activities>({
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 10 },
+  });
 
 /** Patch id of sharing the session's turn with runs that take it alone (stores/session-turns.ts). */
 const SESSION_TURNS = 'session-turns';
 /** How long the turn's steps wait before trying again (a failing store, a holder not started yet). */
 const TURN_RETRY_MS = 250;
-/** Cancels asked of a run that holds the turn, TURN_RETRY_MS apart, while it has not started. */
-const CANCEL_HOLDER_ATTEMPTS = 20;
+/**
+ * How often the workflow looks whether a run holding the turn is gone, besides the `turnReleased`
+ * signal the run sends as it gives the turn back: from HOLDER_POLL_FIRST_MS, doubling to
+ * HOLDER_POLL_MAX_MS, and to HOLDER_POLL_LONG_MS once it has waited HOLDER_POLL_LONG_AFTER_MS (a run
+ * waiting for an approval), so that a long wait adds few events to the history. No activity slot is
+ * held while waiting.
+ */
+const HOLDER_POLL_FIRST_MS = 250;
+const HOLDER_POLL_MAX_MS = 5_000;
+const HOLDER_POLL_LONG_MS = 60_000;
+const HOLDER_POLL_LONG_AFTER_MS = 600_000;
+
+/** Sent by a run that held the session's turn as it gives it back (commands/run-watch.ts). */
+export const turnReleased = defineSignal<[string]>('turnReleased');
 
 interface CurrentRun {
   input: CompletionInput;
@@ -146,7 +152,8 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
     // A run that took the session's turn alone is the session's going run too.
     if (current === null && queue.length === 0) await turns.learnHolder();
     if (strategy === 'reject' && busyWith() !== null && closingGraceMs > 0) await condition(() => busyWith() === null, closingGraceMs);
-    const going = busyWith();
+    // A twin request with this Idempotency-Key may hold the turn under this very trace id: not a run of its own.
+    const going = busyWith() === input.traceId ? null : busyWith();
     if (strategy === 'reject' && going !== null) {
       outcomes.set(input.traceId, { rejected: going });
       await recordRejectedRun({ ctx: runContextOf(input), seq: input.firstSeq, busyWith: going });
@@ -160,6 +167,7 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
   }
 
   setHandler(submitRun, take);
+  setHandler(turnReleased, (traceId) => turns.noteReleased(traceId));
 
   /** Settles once the run's fate is known: refused, queued, or running (or over), its workflow's start issued. */
   const decided = (traceId: string) =>
@@ -212,6 +220,8 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
       if (queue.length === 0) return await turns.giveBack();
     }
     await turns.hold();
+    // Its runs may have left the queue while the turn was waited for (cancelled, or an interrupt's).
+    if (queue.length === 0) continue;
     // A busy session's history stays short; a request waiting on a handler is never cut off.
     if ((runs >= RUNS_PER_EXECUTION || workflowInfo().continueAsNewSuggested) && allHandlersFinished()) {
       await continueAsNew<typeof sessionRunsWorkflow>({ ...state, queue });
@@ -279,6 +289,8 @@ function createTurnKeeper(state: SessionRunsState) {
   let holding = false;
   /** A run that holds the turn, waited for until it ends. */
   let holder: { traceId: string; ended: Promise<void> } | null = null;
+  /** Runs that said they gave the turn back (`turnReleased`). */
+  const released = new Set<string>();
   /** The turn's steps run one after another: a take and a give-back never cross. */
   let steps: Promise<unknown> = Promise.resolve();
   const step = <T>(work: () => Promise<T>): Promise<T> => {
@@ -298,15 +310,37 @@ function createTurnKeeper(state: SessionRunsState) {
       }
       const watched = {
         traceId: going,
-        ended: awaitTurnHolder({ sessionId: state.sessionId, traceId: going }).finally(() => {
+        ended: untilGone(going).finally(() => {
           if (holder === watched) holder = null;
         }),
       };
       holder = watched;
     });
 
+  /**
+   * Settles once the run `traceId` no longer holds the turn: it said so (`turnReleased`), or a look
+   * finds the turn given back, taken from a run that closed without giving it back, or from one
+   * that has had no workflow for a minute (its request died): workflow time, not the API's clock.
+   */
+  async function untilGone(traceId: string): Promise<void> {
+    const since = Date.now();
+    let waitMs = HOLDER_POLL_FIRST_MS;
+    for (;;) {
+      if (await condition(() => released.has(traceId), waitMs)) return;
+      const { gone } = await turnHolderGone({ sessionId: state.sessionId, traceId, heldForMs: Date.now() - since }).catch(() => ({
+        gone: false,
+      }));
+      if (gone) return;
+      waitMs = Date.now() - since > HOLDER_POLL_LONG_AFTER_MS ? HOLDER_POLL_LONG_MS : Math.min(waitMs * 2, HOLDER_POLL_MAX_MS);
+    }
+  }
+
   return {
     holder: () => holder?.traceId ?? null,
+
+    noteReleased(traceId: string): void {
+      released.add(traceId);
+    },
 
     /**
      * Learns whether a run holds the turn (and takes the turn when nobody does). A store that fails
@@ -332,12 +366,12 @@ function createTurnKeeper(state: SessionRunsState) {
     /**
      * Cancels the run that holds the turn and waits for its end; `rollback` removes its turn from
      * the session's history too. A run whose request has taken the turn but not started it yet
-     * cannot be cancelled: the cancel is asked again, a few times, until it has.
+     * cannot be cancelled: the cancel is asked again until it has, or until the run is gone.
      */
     async cancelHolder(rollback: boolean): Promise<void> {
       const going = holder;
       if (going === null) return;
-      for (let attempt = 0; attempt < CANCEL_HOLDER_ATTEMPTS && holder === going; attempt++) {
+      while (holder === going) {
         const cancelled = await getExternalWorkflowHandle(completionWorkflowId(going.traceId))
           .cancel()
           .then(
