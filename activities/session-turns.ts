@@ -25,10 +25,14 @@ const TAKE_ATTEMPTS = 5;
 export function createSessionTurnActivities({ sessionTurns, runWatch }: SessionTurnActivityDeps) {
   /**
    * Whether a run's turn is left over: its workflow closed without giving the turn back (terminated,
-   * timed out). A closed run gives nothing back any more, so the turn can go. A holder with no
-   * workflow yet is waited for (turnHolderGone judges it).
+   * timed out), or it has had none for HOLDER_WITHOUT_WORKFLOW_MS since the turn was taken (by the
+   * API host's clock: a margin of a minute leaves room for hosts' clocks to differ). A closed run
+   * gives nothing back any more, so the turn can go.
    */
-  const isLeftOver = async (traceId: string): Promise<boolean> => (await runWatch.state(traceId)) === 'closed';
+  const isLeftOver = async (traceId: string, since: Date): Promise<boolean> => {
+    const state = await runWatch.state(traceId);
+    return state === 'closed' || (state === 'missing' && Date.now() - since.getTime() > HOLDER_WITHOUT_WORKFLOW_MS);
+  };
 
   return {
     /**
@@ -41,7 +45,7 @@ export function createSessionTurnActivities({ sessionTurns, runWatch }: SessionT
         const held = await sessionTurns.holderOf(sessionId);
         if (held === null) continue;
         if (held.holder === SESSION_WORKFLOW_HOLDER) return { going: null };
-        if (!(await isLeftOver(held.holder))) return { going: held.holder };
+        if (!(await isLeftOver(held.holder, held.since))) return { going: held.holder };
         await sessionTurns.release(sessionId, held.holder);
       }
       throw new Error(`the turn of session ${sessionId} kept changing hands`);
@@ -55,8 +59,8 @@ export function createSessionTurnActivities({ sessionTurns, runWatch }: SessionT
     /**
      * Whether the run `traceId` no longer holds the session's turn: given back, or taken from it here
      * when its workflow closed without giving it back (terminated, timed out), or when it has had no
-     * workflow for HOLDER_WITHOUT_WORKFLOW_MS of the session workflow's waiting (`heldForMs`, its
-     * time: no clock of another host is compared).
+     * workflow for HOLDER_WITHOUT_WORKFLOW_MS, counted from the take or from the session workflow's
+     * first sight of it (`heldForMs`, the workflow's own time), whichever is longer.
      */
     async turnHolderGone({
       sessionId,
@@ -67,9 +71,11 @@ export function createSessionTurnActivities({ sessionTurns, runWatch }: SessionT
       traceId: string;
       heldForMs: number;
     }): Promise<{ gone: boolean }> {
-      if ((await sessionTurns.holderOf(sessionId))?.holder !== traceId) return { gone: true };
+      const held = await sessionTurns.holderOf(sessionId);
+      if (held?.holder !== traceId) return { gone: true };
       const state = await runWatch.state(traceId);
-      if (state === 'running' || (state === 'missing' && heldForMs <= HOLDER_WITHOUT_WORKFLOW_MS)) return { gone: false };
+      const withoutWorkflowMs = Math.max(heldForMs, Date.now() - held.since.getTime());
+      if (state === 'running' || (state === 'missing' && withoutWorkflowMs <= HOLDER_WITHOUT_WORKFLOW_MS)) return { gone: false };
       await sessionTurns.release(sessionId, traceId);
       return { gone: true };
     },

@@ -131,6 +131,26 @@ describe('session turns', () => {
     expect(thirdRun.parentExecution).toBeUndefined();
   });
 
+  it('keeps serving a session whose queued run was cancelled while it waited for the run holding the turn', async () => {
+    const sessionId = await newSession();
+    scriptModel(slowAnswer());
+    const holder = (await complete({ session_id: sessionId, question: 'holder', background: true })).json.data.trace_id;
+    await modelAsked();
+    const queued = await complete({ session_id: sessionId, question: 'queued', multitask_strategy: 'enqueue', background: true });
+    expect(queued.json.data.status).toBe('queued');
+    const sessionRun = (await worker.client.workflow.getHandle(`session-runs-${sessionId}`).describe()).runId;
+    const cancelled = await api.call('POST', `/v1/combo/completions/${queued.json.data.trace_id}/cancel`, { key: api.adminKey });
+    expect(cancelled.json.data).toMatchObject({ status: 'canceled', run_id: null });
+    await eventually(async () => ((await getRun(holder)).status === 'completed' ? true : undefined), 30_000);
+    // The session's workflow, its queue emptied during the wait, takes the next request as ever.
+    scriptModel({ body: chatAnswer('Still here.') });
+    const next = await complete({ session_id: sessionId, question: 'next', multitask_strategy: 'enqueue' });
+    expect(next.json).toMatchObject({ code: 0, data: { answer: 'Still here.' } });
+    // The same execution, not a new one after the first failed.
+    const after = await worker.client.workflow.getHandle(`session-runs-${sessionId}`, sessionRun).describe();
+    expect(after.status.name).toBe('RUNNING');
+  });
+
   it('takes the turn from a run that can no longer give it back (terminated), and from a request that never started its run', async () => {
     const sessionId = await newSession();
     scriptModel(slowAnswer());
