@@ -219,7 +219,9 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
       await condition(allHandlersFinished);
       if (queue.length === 0) return await turns.giveBack();
     }
-    await turns.hold();
+    // Runs that waited for a run holding the turn read the session's history as it left it (the
+    // holder may have been unknown when they came: a store that failed).
+    if (await turns.hold()) queue.splice(0, queue.length, ...queue.map((q) => ({ ...q, refreshHistory: true })));
     // Its runs may have left the queue while the turn was waited for (cancelled, or an interrupt's).
     if (queue.length === 0) continue;
     // A busy session's history stays short; a request waiting on a handler is never cut off.
@@ -350,17 +352,24 @@ function createTurnKeeper(state: SessionRunsState) {
       if (enabled) await tryTake().catch(() => undefined);
     },
 
-    /** Holds the turn, after every run that held it has ended; tries again while the store fails. */
-    async hold(): Promise<void> {
-      if (!enabled) return;
+    /**
+     * Holds the turn, after every run that held it has ended; tries again while the store fails.
+     * True when it waited for such a run.
+     */
+    async hold(): Promise<boolean> {
+      let waited = false;
+      if (!enabled) return waited;
       while (!holding) {
         const taken = await tryTake().then(
           () => true,
           () => false,
         );
-        if (holder !== null) await holder.ended.catch(() => undefined);
-        else if (!taken) await sleep(TURN_RETRY_MS);
+        if (holder !== null) {
+          waited = true;
+          await holder.ended.catch(() => undefined);
+        } else if (!taken) await sleep(TURN_RETRY_MS);
       }
+      return waited;
     },
 
     /**

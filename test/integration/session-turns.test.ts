@@ -142,7 +142,20 @@ describe('session turns', () => {
     const cancelled = await api.call('POST', `/v1/combo/completions/${queued.json.data.trace_id}/cancel`, { key: api.adminKey });
     expect(cancelled.json.data).toMatchObject({ status: 'canceled', run_id: null });
     await eventually(async () => ((await getRun(holder)).status === 'completed' ? true : undefined), 30_000);
-    // The session's workflow, its queue emptied during the wait, takes the next request as ever.
+    // The session's workflow, its queue emptied during the wait, takes the turn and gives it back
+    // once idle; one that went on to start nothing would fail its workflow task (holding the turn)
+    // until the next request came.
+    const sessionHandle = worker.client.workflow.getHandle(`session-runs-${sessionId}`, sessionRun);
+    const history = await eventually(async () => {
+      const events = (await sessionHandle.fetchHistory()).events ?? [];
+      const gaveBack = events.some((e) =>
+        Buffer.from(e.markerRecordedEventAttributes?.details?.['data']?.payloads?.[0]?.data ?? []).toString().includes('releaseSessionTurn'),
+      );
+      return gaveBack || events.some((e) => e.workflowTaskFailedEventAttributes) ? events : undefined;
+    }, 30_000);
+    expect(history.filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
+    expect(await turnOf(sessionId)).toBeNull();
+    // And it takes the next request as ever.
     scriptModel({ body: chatAnswer('Still here.') });
     const next = await complete({ session_id: sessionId, question: 'next', multitask_strategy: 'enqueue' });
     expect(next.json).toMatchObject({ code: 0, data: { answer: 'Still here.' } });
