@@ -15,7 +15,8 @@ export interface SessionTurnActivityDeps {
 /**
  * How long a turn's holder may have no workflow before the turn is taken from it: its request took
  * the turn and then failed to start the run without giving the turn back (its process died). The
- * start itself gives up long before (commands/completions.ts, TURN_START_DEADLINE_MS).
+ * start itself gives up half a minute after the take (commands/completions.ts,
+ * TURN_START_DEADLINE_MS), which leaves half a minute for the hosts' clocks to differ.
  */
 const HOLDER_WITHOUT_WORKFLOW_MS = 60_000;
 /** Takes of a turn that keeps being given back between the insert and the read: then the activity tries again. */
@@ -23,21 +24,13 @@ const TAKE_ATTEMPTS = 5;
 
 /** The activities a session's workflow uses to share its session's turn with runs that took it alone (stores/session-turns.ts). */
 export function createSessionTurnActivities({ sessionTurns, runWatch }: SessionTurnActivityDeps) {
-  /**
-   * Whether a run's turn is left over: its workflow closed without giving the turn back (terminated,
-   * timed out), or it has had none for HOLDER_WITHOUT_WORKFLOW_MS since the turn was taken (by the
-   * API host's clock: a margin of a minute leaves room for hosts' clocks to differ). A closed run
-   * gives nothing back any more, so the turn can go.
-   */
-  const isLeftOver = async (traceId: string, since: Date): Promise<boolean> => {
-    const state = await runWatch.state(traceId);
-    return state === 'closed' || (state === 'missing' && Date.now() - since.getTime() > HOLDER_WITHOUT_WORKFLOW_MS);
-  };
-
   return {
     /**
      * Takes the session's turn for its workflow: `going` is null once the workflow holds it (it may
      * have held it already, in an execution before a continue-as-new), else the run that holds it.
+     * A holder whose workflow closed without giving the turn back (terminated, timed out) gives
+     * nothing back any more, so its turn goes; one with no workflow yet is `going`, for
+     * turnHolderGone to judge.
      */
     async takeSessionTurn({ tenantId, sessionId }: { tenantId: string; sessionId: string }): Promise<{ going: string | null }> {
       for (let attempt = 0; attempt < TAKE_ATTEMPTS; attempt++) {
@@ -45,7 +38,7 @@ export function createSessionTurnActivities({ sessionTurns, runWatch }: SessionT
         const held = await sessionTurns.holderOf(sessionId);
         if (held === null) continue;
         if (held.holder === SESSION_WORKFLOW_HOLDER) return { going: null };
-        if (!(await isLeftOver(held.holder, held.since))) return { going: held.holder };
+        if ((await runWatch.state(held.holder)) !== 'closed') return { going: held.holder };
         await sessionTurns.release(sessionId, held.holder);
       }
       throw new Error(`the turn of session ${sessionId} kept changing hands`);

@@ -28,7 +28,7 @@ import { boundedCalls, isPassingTemporalError, pause, type WaitBounds } from './
 export interface StartedRun {
   input: CompletionInput;
   workflowId: string;
-  /** null while the run waits its turn behind earlier runs of its session. */
+  /** null while the run waits its turn behind earlier runs of its session (or when its start's answer was lost). */
   runId: string | null;
   status: 'running' | 'queued';
   /** false: its session's workflow did not answer in time (no worker polling); the run goes on once one comes. */
@@ -52,6 +52,8 @@ interface CheckedRun {
   unended: { traceId: string; kind: RunKind } | null;
   /** The session's turn, when the request has tried to take it already: `held` by this request, or `busy`. */
   turn?: 'held' | 'busy';
+  /** When the request set out to take the turn it holds (epoch ms): its run's start is bounded from then. */
+  turnSince?: number;
 }
 
 /** Who asks: the tenant, the principal an Idempotency-Key belongs to, and the person behind it. */
@@ -125,11 +127,12 @@ const runOwner = (tenantId: string, run: Pick<CompletionRun, 'session_id' | 'age
 });
 
 /**
- * How long a request that took its session's turn waits for its run's workflow to start. The turn
- * stays taken when no answer came (the start may have gone through): the session's workflow takes
- * it from a holder that has no workflow a minute later (activities/session-turns.ts).
+ * How long after it set out to take its session's turn a request may still start its run's workflow
+ * (both attempts, the first with half of it). The turn stays taken when a start may have gone
+ * through: the session's workflow takes it from a holder that has had no workflow for a minute
+ * (activities/session-turns.ts), which leaves half a minute for the hosts' clocks to differ.
  */
-const TURN_START_DEADLINE_MS = 20_000;
+const TURN_START_DEADLINE_MS = 30_000;
 /** How long a request waits for a session's previous run to close once that run has answered. */
 const CLOSING_RUN_WAIT_MS = 5_000;
 /** How long a cancel waits for the run to record its end before it answers with the run as it is. */
@@ -208,14 +211,14 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
    * the session waits a moment for them to close.
    */
   async function submit(
-    { input, strategy, unended, turn }: CheckedRun,
+    { input, strategy, unended, turn, turnSince }: CheckedRun,
     recorded: Promise<void>,
     signal?: AbortSignal,
   ): Promise<Omit<StartedRun, 'input'>> {
     // Only a session with no unended run is idle: a free turn beside an unended run is a session
     // workflow between its runs (its next one queued), whose order the strategy must keep.
     if (unended === null && turn !== 'busy') {
-      const started = await startInTurn(input, recorded, turn === 'held');
+      const started = await startInTurn(input, recorded, turn === 'held' ? turnSince! : null);
       if (started) return started;
     } else if (turn === 'held') await releaseTurn(input);
     // Recorded first: a second request racing with the same Idempotency-Key (and so the same trace
@@ -250,38 +253,53 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
    * Starts the run of an idle session itself, without a round trip through the session's workflow,
    * when the request can take the session's turn (stores/session-turns.ts); null when someone holds
    * it (a run, or the session's workflow with runs of its own): the session's workflow decides then.
+   * `heldSince`: when the request set out to take the turn it holds already.
    */
-  async function startInTurn(input: CompletionInput, recorded: Promise<void>, held: boolean): Promise<Omit<StartedRun, 'input'> | null> {
-    if (!held && !(await takeTurn(input))) return null;
+  async function startInTurn(
+    input: CompletionInput,
+    recorded: Promise<void>,
+    heldSince: number | null,
+  ): Promise<Omit<StartedRun, 'input'> | null> {
+    const since = heldSince ?? Date.now();
+    if (heldSince === null && !(await takeTurn(input))) return null;
+    const start = { mayHaveGoneThrough: false };
     try {
       // The run's workflow writes its end into the run's record: the record is there first.
       await recorded;
-      const runId = await startOnce(input);
+      const runId = await startOnce(input, since + TURN_START_DEADLINE_MS, start);
       return { workflowId: completionWorkflowId(input.traceId), runId, status: 'running', admitted: true };
     } catch (err) {
-      // Refused: the turn goes back. No answer in time: the start may have gone through, the turn stays.
-      if (!isGrpcDeadlineError(err)) await releaseTurn(input);
+      // Refused: the turn goes back. A start that may have gone through keeps it, whatever came after
+      // (the session's workflow judges such a holder by its workflow).
+      if (!start.mayHaveGoneThrough) await releaseTurn(input);
       throw err;
     }
   }
 
   /**
-   * Starts the run's workflow; a start that got no answer in time may have gone through, so it is
-   * asked once more, and a start refused as a duplicate then is that one (its run id from Temporal).
+   * Starts the run's workflow by `deadline`; a start that got no answer in time may have gone
+   * through, so it is asked once more, and a start refused as a duplicate then is that one (its run
+   * id from Temporal, null when that cannot be had in time). `start.mayHaveGoneThrough` is set once
+   * the run may exist.
    */
-  async function startOnce(input: CompletionInput): Promise<string> {
-    const attempt = () =>
-      temporal.withDeadline(Date.now() + TURN_START_DEADLINE_MS, () => startCompletionInTurn(temporal, taskQueue, input));
+  async function startOnce(input: CompletionInput, deadline: number, start: { mayHaveGoneThrough: boolean }): Promise<string | null> {
+    const attempt = (by: number) => temporal.withDeadline(by, () => startCompletionInTurn(temporal, taskQueue, input));
     try {
-      return await attempt();
+      return await attempt(deadline - TURN_START_DEADLINE_MS / 2);
     } catch (err) {
       if (!isGrpcDeadlineError(err)) throw err;
+      start.mayHaveGoneThrough = true;
     }
     try {
-      return await attempt();
+      return await attempt(deadline);
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      return (await temporal.workflow.getHandle(completionWorkflowId(input.traceId)).describe()).runId;
+      return temporal
+        .withDeadline(deadline, () => temporal.workflow.getHandle(completionWorkflowId(input.traceId)).describe())
+        .then(
+          (described) => described.runId,
+          () => null,
+        );
     }
   }
 
@@ -492,8 +510,8 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
   ): Promise<CheckedRun> {
     if (!early) return check(tenantId, agentId, body, traceId);
     const turn = { tenantId, sessionId: body.session_id, traceId };
-    // A store that fails here leaves the turn to be tried again on the way.
-    const taken = takeTurn(turn).catch(() => undefined);
+    const since = Date.now();
+    const taken = takeTurn(turn);
     let checked: CheckedRun;
     try {
       checked = await check(tenantId, agentId, body, traceId);
@@ -501,8 +519,8 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       if (await taken) await releaseTurn(turn);
       throw err;
     }
-    const held = await taken;
-    if (held !== undefined) checked.turn = held ? 'held' : 'busy';
+    checked.turn = (await taken) ? 'held' : 'busy';
+    checked.turnSince = since;
     return checked;
   }
 
@@ -515,6 +533,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       return false;
     }
     if (checked.turn !== undefined) return checked.turn === 'held';
+    checked.turnSince = Date.now();
     checked.turn = (await takeTurn(checked.input)) ? 'held' : 'busy';
     return checked.turn === 'held';
   }
@@ -668,7 +687,9 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
         const attached = await attach(caller.tenantId, request, traceId, requestHash);
         if (attached) return attached;
       }
-      const checked = await checkBesideTurn(caller.tenantId, agentId, body, traceId, Boolean(body.stream && !request.idempotencyKey));
+      // Only `reject` (the default unless the agent says otherwise) waits for the turn to open the stream.
+      const takesTurnEarly = Boolean(body.stream && !request.idempotencyKey && (body.multitask_strategy ?? 'reject') === 'reject');
+      const checked = await checkBesideTurn(caller.tenantId, agentId, body, traceId, takesTurnEarly);
       const requested = { by: caller.ownerId, hash: requestHash };
       // A stream opens at once on its `accepted` event when nothing left can refuse its run with an
       // HTTP error: a strategy that cannot refuse, or `reject` once the request holds its idle

@@ -135,6 +135,8 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
   /** Cancels every earlier run: queued ones are recorded cancelled; the running one records its own end. */
   async function cancelEarlierRuns(rollback: boolean): Promise<void> {
     for (const queued of queue.splice(0)) await cancelBeforeStart(queued);
+    // A run holding the turn may be unknown yet (its look failed, or runs were queued when it came).
+    if (current === null) await turns.learnHolder();
     await turns.cancelHolder(rollback);
     const running = current;
     if (!running) return;
@@ -282,11 +284,12 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
 /**
  * The session's turn, shared with runs that take it alone (stores/session-turns.ts): who holds it as
  * this workflow knows, and the steps to learn it, wait for it, take it and give it back, one at a
- * time. A workflow from before turns existed (its history has no SESSION_TURNS marker) does none
- * of this: its holder is always null.
+ * time. Its steps ask for the SESSION_TURNS patch each time, not once at the start: an execution
+ * from before turns existed replays without them (its holder is always null) and takes them up at
+ * its first new workflow task, so that one lingering through a deployment shares the turn too.
  */
 function createTurnKeeper(state: SessionRunsState) {
-  const enabled = patched(SESSION_TURNS);
+  const enabled = () => patched(SESSION_TURNS);
   const session = { tenantId: state.tenantId, sessionId: state.sessionId };
   let holding = false;
   /** A run that holds the turn, waited for until it ends. */
@@ -349,7 +352,7 @@ function createTurnKeeper(state: SessionRunsState) {
      * leaves it unknown: hold() still waits for such a run before this workflow starts one.
      */
     async learnHolder(): Promise<void> {
-      if (enabled) await tryTake().catch(() => undefined);
+      if (enabled()) await tryTake().catch(() => undefined);
     },
 
     /**
@@ -358,7 +361,7 @@ function createTurnKeeper(state: SessionRunsState) {
      */
     async hold(): Promise<boolean> {
       let waited = false;
-      if (!enabled) return waited;
+      if (!enabled()) return waited;
       while (!holding) {
         const taken = await tryTake().then(
           () => true,
@@ -396,7 +399,7 @@ function createTurnKeeper(state: SessionRunsState) {
 
     /** Gives the turn back (an idle session); should that fail, the turn stays this workflow's, taken again next time. */
     async giveBack(): Promise<void> {
-      if (!enabled) return;
+      if (!enabled()) return;
       await step(async () => {
         if (!holding) return;
         holding = false;

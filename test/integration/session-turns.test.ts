@@ -149,7 +149,9 @@ describe('session turns', () => {
     const history = await eventually(async () => {
       const events = (await sessionHandle.fetchHistory()).events ?? [];
       const gaveBack = events.some((e) =>
-        Buffer.from(e.markerRecordedEventAttributes?.details?.['data']?.payloads?.[0]?.data ?? []).toString().includes('releaseSessionTurn'),
+        Buffer.from(e.markerRecordedEventAttributes?.details?.['data']?.payloads?.[0]?.data ?? [])
+          .toString()
+          .includes('releaseSessionTurn'),
       );
       return gaveBack || events.some((e) => e.workflowTaskFailedEventAttributes) ? events : undefined;
     }, 30_000);
