@@ -24,9 +24,15 @@ export async function drive(url: string, headers: Record<string, string>, second
   };
 }
 
+/**
+ * Node's options for the processes a bench starts: with BENCH_CPU_PROFILE_DIR set, each writes a CPU
+ * profile there as it exits (one per thread: the worker's workflows run in a thread of their own).
+ */
+const profiling = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
+
 /** Starts a Node server in its own process (so it does not share a CPU queue with the load) and waits until it listens. */
 export async function startServer(script: string, env: NodeJS.ProcessEnv, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...profiling, script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
@@ -43,7 +49,7 @@ export async function startServer(script: string, env: NodeJS.ProcessEnv, readyU
 
 /** Starts a Node process and waits until it prints `marker` (on stdout or stderr). */
 export async function startProcess(script: string, env: NodeJS.ProcessEnv, marker: string, timeoutMs = 120_000): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...profiling, script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${script} did not print "${marker}"`)), timeoutMs);
     const watch = (chunk: Buffer) => {

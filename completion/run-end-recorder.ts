@@ -84,16 +84,20 @@ export function createRunEndRecorder(stores: RunEndStores) {
     ]);
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
-    // Its end is recorded: a run that took its session's turn gives it back (stores/session-turns.ts)
-    // before `done`, so that a client asking again on `done` finds its session idle.
-    if (ctx.holdsSessionTurn) await stores.sessionTurns.release(ctx.sessionId, ctx.traceId);
+    // Its end and its turn of the history are recorded: a run that took its session's turn gives it
+    // back (stores/session-turns.ts). A streamed run does so before `done`, so that a client asking
+    // again on `done` finds its session idle; a run nobody follows live (its JSON reply comes once
+    // its workflow has ended) writes both at once.
+    const released = ctx.holdsSessionTurn ? stores.sessionTurns.release(ctx.sessionId, ctx.traceId) : undefined;
+    if (ctx.stream) await released;
     await Promise.all([
+      released,
       recordsEvents(ctx) && ending.stream.length > 0
         ? stores.runEvents.appendOnce(ctx.traceId, ending.seq, ending.stream, { announce: ctx.stream })
         : undefined,
-      // A session workflow that waits looks again by itself, later: a failed notice only delays it.
-      ctx.holdsSessionTurn ? stores.onTurnReleased?.(ctx.sessionId, ctx.traceId).catch(() => undefined) : undefined,
     ]);
+    // Not waited for: a session workflow that waits also looks by itself, so a lost notice only delays it.
+    if (ctx.holdsSessionTurn) void stores.onTurnReleased?.(ctx.sessionId, ctx.traceId).catch(() => undefined);
     return true;
   }
 
