@@ -15,10 +15,10 @@ export interface SessionTurnActivityDeps {
 /**
  * How long a turn's holder may have no workflow before the turn is taken from it: its request took
  * the turn and then failed to start the run without giving the turn back (its process died). The
- * start itself gives up half a minute after the take (commands/completions.ts,
- * TURN_START_DEADLINE_MS), which leaves half a minute for the hosts' clocks to differ.
+ * start itself gives up two minutes after the take (commands/completions.ts,
+ * TURN_START_DEADLINE_MS), which leaves a minute for the hosts' clocks to differ.
  */
-const HOLDER_WITHOUT_WORKFLOW_MS = 60_000;
+const HOLDER_WITHOUT_WORKFLOW_MS = 180_000;
 /** Takes of a turn that keeps being given back between the insert and the read: then the activity tries again. */
 const TAKE_ATTEMPTS = 5;
 

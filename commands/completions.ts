@@ -127,12 +127,19 @@ const runOwner = (tenantId: string, run: Pick<CompletionRun, 'session_id' | 'age
 });
 
 /**
- * How long after it set out to take its session's turn a request may still start its run's workflow
- * (both attempts, the first with half of it). The turn stays taken when a start may have gone
- * through: the session's workflow takes it from a holder that has had no workflow for a minute
- * (activities/session-turns.ts), which leaves half a minute for the hosts' clocks to differ.
+ * How long after it set out to take its session's turn a request keeps trying to start its run's
+ * workflow while Temporal answers late or not at all (a loaded server): as long as a request waits
+ * for its session's workflow otherwise (COMPLETION_REPLY_WAIT_MS's default). The turn stays taken
+ * when a start may have gone through: the session's workflow takes it from a holder that has had no
+ * workflow for three minutes (activities/session-turns.ts), which leaves a minute for the hosts'
+ * clocks to differ.
  */
-const TURN_START_DEADLINE_MS = 30_000;
+const TURN_START_DEADLINE_MS = 120_000;
+/** The longest one start attempt waits for Temporal's answer before it is asked again. */
+const START_ATTEMPT_MS = 30_000;
+/** Pauses between start attempts: from the first, doubling to the longest. */
+const START_RETRY_FIRST_MS = 250;
+const START_RETRY_MAX_MS = 5_000;
 /** How long a request waits for a session's previous run to close once that run has answered. */
 const CLOSING_RUN_WAIT_MS = 5_000;
 /** How long a cancel waits for the run to record its end before it answers with the run as it is. */
@@ -277,29 +284,32 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
   }
 
   /**
-   * Starts the run's workflow by `deadline`; a start that got no answer in time may have gone
-   * through, so it is asked once more, and a start refused as a duplicate then is that one (its run
-   * id from Temporal, null when that cannot be had in time). `start.mayHaveGoneThrough` is set once
-   * the run may exist.
+   * Starts the run's workflow by `deadline`, asking again while Temporal answers late or is loaded:
+   * a start that got no answer in time may have gone through (`start.mayHaveGoneThrough`), and a
+   * start refused as a duplicate is this run's own (only this request starts its trace id: a keyed
+   * twin stops at the run's record). Answers the run id, null when it cannot be had in time.
    */
   async function startOnce(input: CompletionInput, deadline: number, start: { mayHaveGoneThrough: boolean }): Promise<string | null> {
-    const attempt = (by: number) => temporal.withDeadline(by, () => startCompletionInTurn(temporal, taskQueue, input));
-    try {
-      return await attempt(deadline - TURN_START_DEADLINE_MS / 2);
-    } catch (err) {
-      if (!isGrpcDeadlineError(err)) throw err;
-      start.mayHaveGoneThrough = true;
-    }
-    try {
-      return await attempt(deadline);
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      return temporal
-        .withDeadline(deadline, () => temporal.workflow.getHandle(completionWorkflowId(input.traceId)).describe())
-        .then(
-          (described) => described.runId,
-          () => null,
-        );
+    let pauseMs = START_RETRY_FIRST_MS;
+    for (;;) {
+      try {
+        const attemptDeadline = Math.min(deadline, Date.now() + START_ATTEMPT_MS);
+        return await temporal.withDeadline(attemptDeadline, () => startCompletionInTurn(temporal, taskQueue, input));
+      } catch (err) {
+        if (err instanceof WorkflowExecutionAlreadyStartedError) {
+          return temporal
+            .withDeadline(deadline, () => temporal.workflow.getHandle(completionWorkflowId(input.traceId)).describe())
+            .then(
+              (described) => described.runId,
+              () => null,
+            );
+        }
+        const late = isGrpcDeadlineError(err);
+        if (late) start.mayHaveGoneThrough = true;
+        if (!(late || isPassingTemporalError(err)) || Date.now() + pauseMs >= deadline) throw err;
+      }
+      await pause(pauseMs);
+      pauseMs = Math.min(START_RETRY_MAX_MS, pauseMs * 2);
     }
   }
 
@@ -572,7 +582,11 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
   /** The error a stream that opened early ends with when its run could not be handed over: a contract code, the cause logged. */
   function streamError(traceId: string, err: unknown): AppError {
     if (err instanceof AppError) return err;
-    deps.log.error('a completion could not be handed to its session after its stream opened', { trace_id: traceId, error: String(err) });
+    deps.log.error('a completion could not be handed to its session after its stream opened', {
+      trace_id: traceId,
+      error: String(err),
+      ...(err instanceof Error && err.cause !== undefined ? { cause: String(err.cause) } : {}),
+    });
     return new AppError(ErrorCodes.INTERNAL, 'the completion could not be started; ask again');
   }
 

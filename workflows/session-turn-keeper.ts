@@ -67,7 +67,7 @@ export function createTurnKeeper(state: { tenantId: string; sessionId: string })
   /**
    * Settles once the run `traceId` no longer holds the turn: it said so (`turnReleased`), or a look
    * finds the turn given back, taken from a run that closed without giving it back, or from one
-   * that has had no workflow for a minute (its request died), counted by the longer of the API's
+   * that has had no workflow for three minutes (its request died), counted by the longer of the API's
    * clock since the take and this workflow's own time since its first look.
    */
   async function untilGone(traceId: string): Promise<void> {
