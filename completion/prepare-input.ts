@@ -139,6 +139,7 @@ export async function prepareCompletionInput(services: PreparationDeps, request:
       modelCallTimeoutMs: config.LLM_TIMEOUT_MS,
       modelAttempts: config.LLM_MAX_ATTEMPTS,
       runTimeoutMs: config.COMPLETION_RUN_TIMEOUT_MS,
+      runTimeBoundAlways: true,
       historyMaxMessages: config.HISTORY_MAX_MESSAGES,
       historyMaxChars: config.HISTORY_MAX_CHARS,
     },

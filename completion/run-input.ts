@@ -57,6 +57,12 @@ export interface CompletionInput {
     modelAttempts: number;
     /** COMPLETION_RUN_TIMEOUT_MS; absent in runs started before the bound existed. */
     runTimeoutMs?: number;
+    /**
+     * The bound holds from the run's first workflow task without asking the `completion-run-time-bound`
+     * patch, whose marker and search-attribute upsert every run's history would carry otherwise: set
+     * since every worker keeps the bound (deploy workers before APIs). Absent in runs from before: the patch decides.
+     */
+    runTimeBoundAlways?: boolean;
     /** HISTORY_MAX_MESSAGES / HISTORY_MAX_CHARS, for a history read again when a queued run starts. */
     historyMaxMessages?: number;
     historyMaxChars?: number;

@@ -187,7 +187,7 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
   try {
     // Runs started before the bound existed have no timer in their history. Time spent queued counts.
     const bound = input.limits.runTimeoutMs;
-    return bound !== undefined && patched(RUN_TIME_BOUND)
+    return bound !== undefined && (input.limits.runTimeBoundAlways || patched(RUN_TIME_BOUND))
       ? await CancellationScope.withTimeout(Math.max(1, bound - (input.queuedMs ?? 0)), work)
       : await work();
   } catch (err) {

@@ -86,6 +86,10 @@ describe('session turns', () => {
     expect(described.status.name).toBe('COMPLETED');
     expect(described.parentExecution).toBeUndefined();
     expect(described.searchAttributes).toMatchObject({ SessionId: [sessionId], TraceId: [run.trace_id], AgentId: [agentId] });
+    // Its time bound is a timer from its first task, with no patch marker or TemporalChangeVersion upsert to ask for it.
+    const events = (await worker.client.workflow.getHandle(run.workflow_id).fetchHistory()).events ?? [];
+    expect(events.filter((e) => e.timerStartedEventAttributes)).toHaveLength(1);
+    expect(events.filter((e) => e.markerRecordedEventAttributes || e.upsertWorkflowSearchAttributesEventAttributes)).toEqual([]);
     // The second run read the first one's turn.
     const lastRequest = model.requests.at(-1)!.body as { messages: Array<{ content: string }> };
     expect(lastRequest.messages.map((m) => m.content)).toEqual(expect.arrayContaining(['one', 'Straight away.', 'two']));
