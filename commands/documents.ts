@@ -118,7 +118,13 @@ export function createDocumentCommands({ temporal, config, documents, knowledgeB
         await startDocumentIngest(
           temporal,
           taskQueueOf(config, 'ingest'),
-          { tenantId: input.tenantId, kbId: input.kbId, docId: doc._id, timeoutMs: config.DOCUMENT_INGEST_TIMEOUT_MS },
+          {
+            tenantId: input.tenantId,
+            kbId: input.kbId,
+            docId: doc._id,
+            timeoutMs: config.DOCUMENT_INGEST_TIMEOUT_MS,
+            timeBoundAlways: true,
+          },
           traceId,
         );
       } catch (err) {
@@ -158,7 +164,14 @@ export function createDocumentCommands({ temporal, config, documents, knowledgeB
         await startDocumentIngest(
           temporal,
           taskQueueOf(config, 'ingest'),
-          { tenantId, kbId: doc.kb_id, docId, timeoutMs: config.DOCUMENT_INGEST_TIMEOUT_MS, parse: currentParse(next) },
+          {
+            tenantId,
+            kbId: doc.kb_id,
+            docId,
+            timeoutMs: config.DOCUMENT_INGEST_TIMEOUT_MS,
+            timeBoundAlways: true,
+            parse: currentParse(next),
+          },
           traceId,
         );
       } catch (err) {

@@ -17,6 +17,12 @@ export interface IngestInput {
   /** DOCUMENT_INGEST_TIMEOUT_MS; absent in runs started before the bound existed. */
   timeoutMs?: number;
   /**
+   * The bound holds from the first workflow task without asking the `document-ingest-time-bound`
+   * patch (a marker and a TemporalChangeVersion upsert per document otherwise): set since every
+   * worker keeps the bound. Absent in runs from before: the patch decides.
+   */
+  timeBoundAlways?: boolean;
+  /**
    * Which parse of the document this run is: 1 for the upload's, one more for every reparse (whose
    * chunks are staged until it succeeds). Absent in runs started before reparses existed: 1.
    */
@@ -81,7 +87,7 @@ export async function documentIngestWorkflow(input: IngestInput): Promise<Ingest
   try {
     // Runs started before the bound existed have no timer in their history.
     const chunks =
-      bound !== undefined && patched(INGEST_TIME_BOUND)
+      bound !== undefined && (input.timeBoundAlways || patched(INGEST_TIME_BOUND))
         ? await CancellationScope.withTimeout(bound, () => ingestDocument(input))
         : await ingestDocument(input);
     return { status: 'ready', chunks };

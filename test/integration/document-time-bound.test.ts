@@ -47,5 +47,9 @@ describe('a document still parsing at its time bound', () => {
     expect(await handle.result()).toMatchObject({ status: 'failed', error: { reason: 'timed_out' } });
     const history = await handle.fetchHistory();
     expect((history.events ?? []).some((e) => e.activityTaskCanceledEventAttributes)).toBe(true);
+    // The bound is a timer from the first task, with no patch marker or TemporalChangeVersion upsert to ask for it.
+    expect(
+      (history.events ?? []).filter((e) => e.markerRecordedEventAttributes || e.upsertWorkflowSearchAttributesEventAttributes),
+    ).toEqual([]);
   });
 });
