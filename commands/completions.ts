@@ -585,7 +585,7 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
     deps.log.error('a completion could not be handed to its session after its stream opened', {
       trace_id: traceId,
       error: String(err),
-      ...(err instanceof Error && err.cause !== undefined ? { cause: String(err.cause) } : {}),
+      ...(err instanceof Error && err.cause instanceof Error ? { cause: err.cause.message } : {}),
     });
     return new AppError(ErrorCodes.INTERNAL, 'the completion could not be started; ask again');
   }

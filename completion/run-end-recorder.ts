@@ -97,7 +97,7 @@ export function createRunEndRecorder(stores: RunEndStores) {
         : undefined,
     ]);
     // Not waited for: a session workflow that waits also looks by itself, so a lost notice only delays it.
-    if (ctx.holdsSessionTurn) void stores.onTurnReleased?.(ctx.sessionId, ctx.traceId).catch(() => undefined);
+    if (ctx.holdsSessionTurn && stores.onTurnReleased) stores.onTurnReleased(ctx.sessionId, ctx.traceId).catch(() => undefined);
     return true;
   }
 
