@@ -115,10 +115,13 @@ describe('reparsing a document', () => {
     expect(after.length).toBeGreaterThan(0);
     expect(after.every((id) => !firstIds.has(id))).toBe(true);
 
-    // Each parse is its own workflow, found by the document's id.
+    // Each parse is its own workflow, found by the document's id; the document shows `ready` as its
+    // activity records it, a moment before the workflow itself completes.
     const temporal = api.services.temporal;
     for (const workflowId of [`document-ingest-${docId}`, `document-ingest-${docId}-2`]) {
-      const described = await temporal.workflow.getHandle(workflowId).describe();
+      const handle = temporal.workflow.getHandle(workflowId);
+      await handle.result();
+      const described = await handle.describe();
       expect({ workflowId, status: described.status.name }).toEqual({ workflowId, status: 'COMPLETED' });
       expect(described.typedSearchAttributes.get(DocId)).toBe(docId);
     }
