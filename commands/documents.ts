@@ -8,6 +8,7 @@ import { decodeCursor, encodeCursor, type Page, type PageRequest } from '../stor
 import { currentParse, type DocumentDoc, type DocumentStore, type NewDocument } from '../stores/documents';
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
 import { ingestWorkflowId } from '../common/workflow-ids';
+import type { IngestInput } from '../workflows/document-ingest';
 
 /** A document's chunks list in position order. */
 const CHUNK_ORDER = { position: 1 } as const;
@@ -43,6 +44,15 @@ export interface DocumentCommandDeps {
  * stop it and take the chunks out.
  */
 export function createDocumentCommands({ temporal, config, documents, knowledgeBases, chunkIndex }: DocumentCommandDeps) {
+  /** Starts a parse of a document on the ingest queue, bounded by DOCUMENT_INGEST_TIMEOUT_MS from its first workflow task. */
+  const startParse = (target: Pick<IngestInput, 'tenantId' | 'kbId' | 'docId' | 'parse'>, traceId: string) =>
+    startDocumentIngest(
+      temporal,
+      taskQueueOf(config, 'ingest'),
+      { ...target, timeoutMs: config.DOCUMENT_INGEST_TIMEOUT_MS, timeBoundAlways: true },
+      traceId,
+    );
+
   /**
    * Stops the document's current parse if it still runs. Its activity notices at its next batch or
    * heartbeat and removes whatever it indexed after the delete (activities/knowledge.ts).
@@ -115,18 +125,7 @@ export function createDocumentCommands({ temporal, config, documents, knowledgeB
       };
       const doc = await documents.create(input);
       try {
-        await startDocumentIngest(
-          temporal,
-          taskQueueOf(config, 'ingest'),
-          {
-            tenantId: input.tenantId,
-            kbId: input.kbId,
-            docId: doc._id,
-            timeoutMs: config.DOCUMENT_INGEST_TIMEOUT_MS,
-            timeBoundAlways: true,
-          },
-          traceId,
-        );
+        await startParse({ tenantId: input.tenantId, kbId: input.kbId, docId: doc._id }, traceId);
       } catch (err) {
         await documents.delete(input.tenantId, doc._id).catch(() => undefined);
         throw err;
@@ -161,19 +160,7 @@ export function createDocumentCommands({ temporal, config, documents, knowledgeB
       });
       if (!next) throw parseConflict(doc);
       try {
-        await startDocumentIngest(
-          temporal,
-          taskQueueOf(config, 'ingest'),
-          {
-            tenantId,
-            kbId: doc.kb_id,
-            docId,
-            timeoutMs: config.DOCUMENT_INGEST_TIMEOUT_MS,
-            timeBoundAlways: true,
-            parse: currentParse(next),
-          },
-          traceId,
-        );
+        await startParse({ tenantId, kbId: doc.kb_id, docId, parse: currentParse(next) }, traceId);
       } catch (err) {
         // Another reparse got there first (a store without atomic compare-and-set let both through): its parse runs.
         if (err instanceof WorkflowExecutionAlreadyStartedError) throw parseConflict(next);
