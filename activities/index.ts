@@ -1,7 +1,7 @@
 import type { Config } from '../common/config';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
 import type { DocumentParsing } from '../knowledge/parse-pool';
-import type { ChatModelClient } from '../common/chat-model';
+import type { ModelChats } from '../upstream/models/model-chats';
 import type { Stores } from '../stores';
 import { createAgentTaskActivities } from './agent-tasks';
 import { createApprovalActivities } from './approvals';
@@ -22,8 +22,8 @@ export interface ActivityDeps {
   catalog: KnowledgeCatalog;
   /** Extracts and splits uploads in threads (PARSE_THREADS, PARSE_TIMEOUT_MS). */
   parsing: DocumentParsing;
-  /** null: no model configured (LLM_BASE_URL unset). */
-  chat: ChatModelClient | null;
+  /** The chat clients of the installation's default model provider (`LLM_*`) and of tenants' providers. */
+  chats: ModelChats;
   /** Learns of, and tells about, runs that took their session's turn without the session's workflow. */
   runWatch: RunWatch;
   /** How long a subscription's URL and secret are reused (default 2 s). */
@@ -31,7 +31,7 @@ export interface ActivityDeps {
 }
 
 /** All activities, one factory per external system, merged for the worker. */
-export function createActivities({ config, stores, catalog, parsing, chat, runWatch, webhookTargetCacheMs }: ActivityDeps) {
+export function createActivities({ config, stores, catalog, parsing, chats, runWatch, webhookTargetCacheMs }: ActivityDeps) {
   const { sessions, completionRuns: runs, runEvents, eventLog, files } = stores;
   const allowPrivateUrls = config.ALLOW_PRIVATE_URLS;
   const retrieval = { chunkIndex: stores.chunkIndex, catalog, knowledgeBases: stores.knowledgeBases };
@@ -43,7 +43,7 @@ export function createActivities({ config, stores, catalog, parsing, chat, runWa
   });
   return {
     ...createLlmActivities({
-      chat,
+      chats,
       runEvents,
       eventLog,
       recordFinishedRun: runActivities.finishRun,

@@ -12,7 +12,9 @@ import { recordsEvents, type RunContext, stepConfidence } from '../completion/ru
 import { agentStepEvent } from '../completion/agent-step-event';
 import { whileHeartbeating } from './heartbeat';
 import type { FinishedRun, FinishRunInput } from '../completion/run-endings';
-import { type ChatModelClient, ChatModelError, type ChatRequest, type ChatResult } from '../common/chat-model';
+import { ChatModelError, type ChatRequest, type ChatResult } from '../common/chat-model';
+import type { ModelChats } from '../upstream/models/model-chats';
+import { AppError, ErrorCodes } from '../common/errors';
 import { startedEarly } from '../common/started-early';
 import { storableText } from '../common/storable-text';
 import { storedMessage } from '../common/stream-messages';
@@ -20,8 +22,8 @@ import type { EventLog } from '../stores/event-log';
 import type { RunEventStore, StreamEvent } from '../stores/run-events';
 
 export interface LlmActivityDeps {
-  /** null: no model is configured (the API then routes every run to the offline mode). */
-  chat: ChatModelClient | null;
+  /** The chat client of a run's model provider (null: no default model is configured; the API then routes runs without a provider offline). */
+  chats: Pick<ModelChats, 'forProvider'>;
   runEvents: RunEventStore;
   eventLog: EventLog;
   /** Least time between two `message` events of one stream (each stores the text added since the last one). */
@@ -54,6 +56,8 @@ export interface CallModelInput {
   seq: number;
   step: number;
   request: ChatRequest;
+  /** The tenant's model provider the agent names; absent: the installation's default provider. */
+  providerId?: string;
   /** Set when an answer ends the run: the call then records the run itself (see callModel). */
   finishIfAnswered?: RunToFinish;
 }
@@ -78,7 +82,7 @@ function reviewReport(review: ReviewOutput): Record<string, unknown> {
 
 /** Activities that reach the language model. */
 export function createLlmActivities({
-  chat,
+  chats,
   runEvents,
   eventLog,
   messageIntervalMs = 50,
@@ -124,6 +128,20 @@ export function createLlmActivities({
     }
   }
 
+  /** A provider that is gone, or none configured, is final: another attempt cannot find it. */
+  async function chatOf(tenantId: string, providerId: string | undefined) {
+    let chat;
+    try {
+      chat = await chats.forProvider(tenantId, providerId);
+    } catch (err) {
+      if (err instanceof AppError && err.code === ErrorCodes.NOT_FOUND)
+        throw ApplicationFailure.nonRetryable(`the agent's model provider ${providerId} no longer exists`, 'ModelRequestRejected');
+      throw err;
+    }
+    if (!chat) throw ApplicationFailure.nonRetryable('no language model is configured', 'ModelRequestRejected');
+    return chat;
+  }
+
   return {
     /**
      * One model call. While streaming, the answer as it grows goes out as `message` events (the
@@ -133,8 +151,8 @@ export function createLlmActivities({
      * answer (no tool calls) given `finishIfAnswered` is recorded as the run's result before the
      * call returns.
      */
-    async callModel({ ctx, seq, step, request, finishIfAnswered }: CallModelInput): Promise<CallModelResult> {
-      if (!chat) throw ApplicationFailure.nonRetryable('no language model is configured', 'ModelRequestRejected');
+    async callModel({ ctx, seq, step, request, providerId, finishIfAnswered }: CallModelInput): Promise<CallModelResult> {
+      const chat = await chatOf(ctx.tenantId, providerId);
       const { attempt } = Context.current().info;
       // An earlier attempt that answered and began recording the run, then lost its worker before
       // reporting: its answer stands and the model is not asked again. Recording it once more

@@ -34,7 +34,8 @@ export interface CompletionInput {
   route: RunRoute;
   /** No language model is configured: the run answers from the knowledge bases and says so. */
   offline: boolean;
-  model: { name: string; temperature?: number; maxTokens?: number } | null;
+  /** `providerId`: the tenant's model provider the agent names; absent: the installation's default provider. */
+  model: { name: string; providerId?: string; temperature?: number; maxTokens?: number } | null;
   /** Agent instructions, active skills' instructions and the scenario's guidance. */
   systemPrompt: string;
   /** Earlier turns of the session, oldest first, already bounded. */

@@ -278,6 +278,7 @@ async function agentLoop(
       seq,
       step,
       finishIfAnswered: { ...run, stopReason: stopIfAnswered, tokensBefore: tokens },
+      ...(input.model!.providerId ? { providerId: input.model!.providerId } : {}),
       request: {
         model: input.model!.name,
         messages,

@@ -56,7 +56,7 @@ function activities(
 ) {
   const recorded: FinishRunInput[] = [];
   const acts = createLlmActivities({
-    chat,
+    chats: { forProvider: async () => chat },
     runEvents: unused as RunEventStore,
     eventLog: unused as EventLog,
     recordFinishedRun: async (i) => {
@@ -92,7 +92,7 @@ describe('callModel records the run it answers', () => {
     const toolCall = answer('', [{ id: 'c1', name: 'search', arguments: '{}' }]);
     // A tool step writes its agent.step event: this one gets a log that takes it.
     const tools = createLlmActivities({
-      chat: { complete: async () => toolCall },
+      chats: { forProvider: async () => ({ complete: async () => toolCall }) },
       runEvents: unused as RunEventStore,
       eventLog: { appendMany: async () => undefined } as unknown as EventLog,
       recordFinishedRun: async () => {

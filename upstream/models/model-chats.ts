@@ -1,0 +1,75 @@
+import type { RequestInit as UndiciRequestInit } from 'undici';
+import type { ChatModelClient } from '../../common/chat-model';
+import type { ProviderConnection } from '../../common/model-provider';
+import { guardedFetch } from '../guarded-fetch';
+import { createModelChatClient } from './model-chat';
+
+/** The chat client of a run's model provider. */
+export interface ModelChats {
+  /**
+   * The tenant's provider `providerId`, or the installation's default provider when absent (null
+   * when the installation has none). A provider's changes reach new calls within the cache's time.
+   */
+  forProvider(tenantId: string, providerId: string | undefined): Promise<ChatModelClient | null>;
+  /** A client for a connection as given (the check of a provider before or after it is saved). */
+  forConnection(connection: ProviderConnection): ChatModelClient;
+}
+
+export interface ModelChatsOptions {
+  /** The installation's default provider (`LLM_*`); null when none is configured. */
+  defaultConnection: ProviderConnection | null;
+  /** A tenant's provider with its secrets opened; throws when it does not exist. */
+  connectionOf: (tenantId: string, providerId: string) => Promise<ProviderConnection>;
+  timeoutMs: number;
+  /** Whether a tenant's provider URL may reach private addresses (ALLOW_PRIVATE_URLS, or a host the operator named). */
+  allowsPrivate: (baseUrl: string | undefined) => boolean;
+  /** How long a provider's connection is reused before it is read again. */
+  cacheMs?: number;
+}
+
+const MAX_CACHED = 1_000;
+
+/**
+ * fetch that refuses private addresses at connection time (DNS rebinding included), as webhooks do:
+ * a tenant's provider URL is the tenant's to choose.
+ */
+const guardedFetchFor =
+  (allowPrivate: boolean): typeof globalThis.fetch =>
+  async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    return guardedFetch(url, init as UndiciRequestInit, { allowPrivate });
+  };
+
+export function createModelChats({
+  defaultConnection,
+  connectionOf,
+  timeoutMs,
+  allowsPrivate,
+  cacheMs = 10_000,
+}: ModelChatsOptions): ModelChats {
+  // The installation's provider is the operator's configuration: trusted, plain fetch.
+  const defaultChat = defaultConnection ? createModelChatClient({ connection: defaultConnection, timeoutMs }) : null;
+  const forConnection = (connection: ProviderConnection) =>
+    createModelChatClient({ connection, timeoutMs, fetch: guardedFetchFor(allowsPrivate(connection.baseUrl)) });
+  const cached = new Map<string, { at: number; chat: Promise<ChatModelClient> }>();
+
+  return {
+    forConnection,
+    async forProvider(tenantId, providerId) {
+      if (providerId === undefined) return defaultChat;
+      const key = `${tenantId}\u0000${providerId}`;
+      const now = Date.now();
+      const hit = cached.get(key);
+      if (hit && now - hit.at < cacheMs) return hit.chat;
+      const chat = connectionOf(tenantId, providerId).then(forConnection);
+      // A failed read is not kept: the next call reads again.
+      chat.catch(() => {
+        if (cached.get(key)?.chat === chat) cached.delete(key);
+      });
+      cached.delete(key);
+      if (cached.size >= MAX_CACHED) cached.delete(cached.keys().next().value!);
+      cached.set(key, { at: now, chat });
+      return chat;
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+import type { ModelProviderKind, ProviderConnection } from '../../common/model-provider';
+
+/**
+ * Where each vendor's API is when a provider names no base URL. Given explicitly: left out, the AI
+ * SDK would read OPENAI_BASE_URL (and the key from OPENAI_API_KEY...) from this process's
+ * environment, and a tenant's provider must never pick up the installation's settings.
+ */
+const VENDOR_BASE_URLS: Record<Exclude<ModelProviderKind, 'openai-compatible'>, string> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  google: 'https://generativelanguage.googleapis.com/v1beta',
+};
+
+/** The base URL a connection's calls go to (`openai-compatible` providers always name theirs). */
+export function baseUrlOf(connection: ProviderConnection): string {
+  if (connection.kind === 'openai-compatible') {
+    if (!connection.baseUrl) throw new TypeError('an openai-compatible provider needs a base URL');
+    return connection.baseUrl;
+  }
+  return connection.baseUrl ?? VENDOR_BASE_URLS[connection.kind];
+}
+
+/**
+ * The AI SDK's model for one of a connection's models. `openai` speaks OpenAI's chat completions
+ * (not the Responses API), as the OpenAI-compatible servers do; every call goes through `fetch`.
+ */
+export function languageModelFor(connection: ProviderConnection, modelId: string, fetch: typeof globalThis.fetch): LanguageModel {
+  const settings = {
+    baseURL: baseUrlOf(connection).replace(/\/+$/, ''),
+    // An empty string, never undefined: undefined makes the SDK fall back to the process's environment.
+    apiKey: connection.apiKey ?? '',
+    headers: connection.headers,
+    fetch,
+  };
+  switch (connection.kind) {
+    case 'openai':
+      return createOpenAI(settings).chat(modelId);
+    case 'anthropic':
+      return createAnthropic(settings)(modelId);
+    case 'google':
+      return createGoogleGenerativeAI(settings)(modelId);
+    case 'openai-compatible':
+      return createOpenAICompatible({
+        ...settings,
+        // Without an API key no Authorization header at all (local servers refuse an empty Bearer).
+        apiKey: connection.apiKey,
+        name: 'openai-compatible',
+        includeUsage: true,
+        supportsStructuredOutputs: true,
+      }).chatModel(modelId);
+  }
+}
