@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { asksForStream, completionAsFrames, isChatCompletion } from './stream-as-asked';
 
 export interface RecordedRequest {
   method: string;
@@ -41,7 +42,8 @@ export type ScriptedReply = ScriptedBodyReply | ScriptedStreamReply;
 /**
  * A loopback HTTP server standing in for a model upstream (embeddings, rerank, chat completions).
  * Each test sets `reply` to script the answer and reads `requests` to check what the client sent.
- * test/support/scripted-chat.ts builds chat-completion replies.
+ * test/support/scripted-chat.ts builds chat-completion replies; a whole chat completion scripted
+ * for a request that asked to stream is sent as its event stream (test/support/stream-as-asked.ts).
  */
 export class ScriptedUpstream {
   readonly requests: RecordedRequest[] = [];
@@ -66,7 +68,11 @@ export class ScriptedUpstream {
         res.on('close', () => {
           if (!res.writableFinished) this.abandoned.push(recorded);
         });
-        const reply = this.reply(recorded);
+        const scripted = this.reply(recorded);
+        const reply: ScriptedReply =
+          !('stream' in scripted) && asksForStream(recorded.body) && isChatCompletion(scripted.body)
+            ? { status: scripted.status, delayMs: scripted.delayMs, stream: completionAsFrames(scripted.body) }
+            : scripted;
         if ('stream' in reply) {
           writeEventStream(res, reply);
           return;
