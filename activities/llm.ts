@@ -152,7 +152,7 @@ export function createLlmActivities({
      * call returns.
      */
     async callModel({ ctx, seq, step, request, providerId, finishIfAnswered }: CallModelInput): Promise<CallModelResult> {
-      const chat = await chatOf(ctx.tenantId, providerId);
+      const { client: chat } = await chatOf(ctx.tenantId, providerId);
       const { attempt } = Context.current().info;
       // An earlier attempt that answered and began recording the run, then lost its worker before
       // reporting: its answer stands and the model is not asked again. Recording it once more

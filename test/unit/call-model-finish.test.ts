@@ -1,3 +1,4 @@
+import type { ProviderConnection } from '../../common/model-provider';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { type CallModelInput, type CallModelResult, createLlmActivities, type RecordedRun } from '../../activities/llm';
 import type { FinishRunInput } from '../../completion/run-endings';
@@ -37,6 +38,14 @@ const input = (): CallModelInput => ({
     tokensBefore: 100,
   },
 });
+const connection: ProviderConnection = {
+  providerId: null,
+  kind: 'openai-compatible',
+  baseUrl: 'http://model.test/v1',
+  headers: {},
+  models: [],
+};
+
 // Neither store is reached by a non-streaming call that asks for no tools.
 const unused = new Proxy(
   {},
@@ -56,7 +65,7 @@ function activities(
 ) {
   const recorded: FinishRunInput[] = [];
   const acts = createLlmActivities({
-    chats: { forProvider: async () => chat },
+    chats: { forProvider: async () => ({ client: chat, connection }) },
     runEvents: unused as RunEventStore,
     eventLog: unused as EventLog,
     recordFinishedRun: async (i) => {
@@ -92,7 +101,7 @@ describe('callModel records the run it answers', () => {
     const toolCall = answer('', [{ id: 'c1', name: 'search', arguments: '{}' }]);
     // A tool step writes its agent.step event: this one gets a log that takes it.
     const tools = createLlmActivities({
-      chats: { forProvider: async () => ({ complete: async () => toolCall }) },
+      chats: { forProvider: async () => ({ client: { complete: async () => toolCall }, connection }) },
       runEvents: unused as RunEventStore,
       eventLog: { appendMany: async () => undefined } as unknown as EventLog,
       recordFinishedRun: async () => {

@@ -237,13 +237,16 @@ describe('model providers on their own wire formats', () => {
         });
       upstream.reply = () => ({ body: chatAnswer('reached') });
       const refused = await failure(
-        (await chats(false).forProvider('t1', 'mp_test'))!.complete({ model: 'm', messages: withToolRound.slice(0, 2) }, { stream: false }),
+        (await chats(false).forProvider('t1', 'mp_test'))!.client.complete(
+          { model: 'm', messages: withToolRound.slice(0, 2) },
+          { stream: false },
+        ),
       );
       expect(refused.retryable).toBe(false);
       expect(refused.message).toMatch(/not allowed/);
       expect(upstream.requests).toHaveLength(0);
 
-      const allowed = await (await chats(true).forProvider('t1', 'mp_test'))!.complete(
+      const allowed = await (await chats(true).forProvider('t1', 'mp_test'))!.client.complete(
         { model: 'm', messages: withToolRound.slice(0, 2) },
         { stream: false },
       );

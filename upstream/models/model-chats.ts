@@ -4,13 +4,19 @@ import type { ProviderConnection } from '../../common/model-provider';
 import { guardedFetch } from '../guarded-fetch';
 import { createModelChatClient } from './model-chat';
 
+/** A provider's chat client, with its connection (the models it offers and their prices). */
+export interface ProviderChat {
+  client: ChatModelClient;
+  connection: ProviderConnection;
+}
+
 /** The chat client of a run's model provider. */
 export interface ModelChats {
   /**
    * The tenant's provider `providerId`, or the installation's default provider when absent (null
    * when the installation has none). A provider's changes reach new calls within the cache's time.
    */
-  forProvider(tenantId: string, providerId: string | undefined): Promise<ChatModelClient | null>;
+  forProvider(tenantId: string, providerId: string | undefined): Promise<ProviderChat | null>;
   /** A client for a connection as given (the check of a provider before or after it is saved). */
   forConnection(connection: ProviderConnection): ChatModelClient;
 }
@@ -48,10 +54,12 @@ export function createModelChats({
   cacheMs = 10_000,
 }: ModelChatsOptions): ModelChats {
   // The installation's provider is the operator's configuration: trusted, plain fetch.
-  const defaultChat = defaultConnection ? createModelChatClient({ connection: defaultConnection, timeoutMs }) : null;
+  const defaultChat = defaultConnection
+    ? { client: createModelChatClient({ connection: defaultConnection, timeoutMs }), connection: defaultConnection }
+    : null;
   const forConnection = (connection: ProviderConnection) =>
     createModelChatClient({ connection, timeoutMs, fetch: guardedFetchFor(allowsPrivate(connection.baseUrl)) });
-  const cached = new Map<string, { at: number; chat: Promise<ChatModelClient> }>();
+  const cached = new Map<string, { at: number; chat: Promise<ProviderChat> }>();
 
   return {
     forConnection,
@@ -61,7 +69,7 @@ export function createModelChats({
       const now = Date.now();
       const hit = cached.get(key);
       if (hit && now - hit.at < cacheMs) return hit.chat;
-      const chat = connectionOf(tenantId, providerId).then(forConnection);
+      const chat = connectionOf(tenantId, providerId).then((connection) => ({ client: forConnection(connection), connection }));
       // A failed read is not kept: the next call reads again.
       chat.catch(() => {
         if (cached.get(key)?.chat === chat) cached.delete(key);
