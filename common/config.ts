@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { parseAllowedPrivateHost } from './net/private-hosts';
 import { allTaskQueues, TASK_QUEUE_GROUPS } from './task-queues';
 
 /**
@@ -146,6 +147,20 @@ export const configSchema = z
       .enum(['true', 'false'])
       .default('false')
       .transform((v) => v === 'true'),
+    /**
+     * Private hosts a tenant's model providers may reach although ALLOW_PRIVATE_URLS is off (a local
+     * Ollama): comma-separated `host` (any port) or `host:port` entries, `[ipv6]:port` for IPv6.
+     */
+    MODEL_PROVIDER_PRIVATE_HOSTS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((e) => e.trim())
+          .filter((e) => e !== ''),
+      )
+      .pipe(z.array(z.string().refine((e) => parseAllowedPrivateHost(e) !== null, 'each entry must be a host or host:port')).max(100)),
     /** Browser origins (`scheme://host[:port]`, comma-separated) allowed to call the API; none by default. */
     CORS_ORIGINS: z
       .string()
