@@ -29,6 +29,7 @@ import { sessionRoutes } from './routes/sessions';
 import { skillRoutes } from './routes/skills';
 import { webhookRoutes } from './routes/webhooks';
 import { integrationRoutes } from './routes/integrations';
+import { modelProviderRoutes } from './routes/model-providers';
 import { inboundWebhookRoutes } from './routes/inbound-webhooks';
 import { cronRoutes } from './routes/cron';
 import { triggerRoutes } from './routes/triggers';
@@ -49,6 +50,7 @@ export function createApp(services: Services, { consoleDir }: { consoleDir?: str
     // After the outbound routes: the static /v1/webhook/subscriptions and /v1/webhook/replays win over /v1/webhook/{channel}.
     ...inboundWebhookRoutes(services),
     ...integrationRoutes(services),
+    ...modelProviderRoutes(services),
     ...cronRoutes(services),
     ...triggerRoutes(services),
     ...knowledgeRoutes(services),

@@ -151,6 +151,7 @@ const RESOURCE_OF_PARAM: Record<string, string> = {
   cron_id: 'cron job',
   file_id: 'file',
   integration_id: 'integration',
+  provider_id: 'model provider',
   skill_id: 'skill',
   trigger_id: 'event trigger',
   subscription_id: 'webhook subscription',

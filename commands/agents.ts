@@ -7,6 +7,7 @@ import { parseRoute } from '../completion/route-catalog';
 import type { AgentStore } from '../stores/agents';
 import type { CronJobStore } from '../stores/cron-jobs';
 import type { KnowledgeBaseStore } from '../stores/knowledge-bases';
+import type { ModelProviderStore } from '../stores/model-providers';
 import type { SessionStore } from '../stores/sessions';
 import type { SkillStore } from '../stores/skills';
 import type { TriggerStore } from '../stores/triggers';
@@ -21,6 +22,7 @@ export interface AgentCommandDeps {
   triggers: TriggerStore;
   knowledgeBases: KnowledgeBaseStore;
   skills: SkillStore;
+  modelProviders: Pick<ModelProviderStore, 'get'>;
   temporal: Client;
   config: Config;
 }
@@ -30,7 +32,17 @@ export interface AgentCommandDeps {
  * triggers that would start tasks on nothing: they refuse the delete (10005 naming them) unless the
  * caller asks for them to go too.
  */
-export function createAgentCommands({ agents, sessions, cronJobs, triggers, knowledgeBases, skills, temporal, config }: AgentCommandDeps) {
+export function createAgentCommands({
+  agents,
+  sessions,
+  cronJobs,
+  triggers,
+  knowledgeBases,
+  skills,
+  modelProviders,
+  temporal,
+  config,
+}: AgentCommandDeps) {
   // A call waits at most half of what remains of its run (workflows/completion.ts): a longer timeout would never be reached.
   const approvalTimeoutMaxS = Math.floor(config.COMPLETION_RUN_TIMEOUT_MS / 2000);
 
@@ -46,7 +58,25 @@ export function createAgentCommands({ agents, sessions, cronJobs, triggers, know
       body.kb_ids ? knowledgeBases.getMany(tenantId, body.kb_ids) : undefined,
       ...(body.skills ?? []).map((id) => skills.get(tenantId, id)),
       ...(body.approval?.tools ?? []).map((name, i) => approvedToolExists(tenantId, name, `body.approval.tools.${i}`)),
+      body.model ? providerOffers(tenantId, body.model) : undefined,
     ]);
+  }
+
+  /** A provider the agent names must exist (10004), and offer the model it names (10001). */
+  async function providerOffers(
+    tenantId: string,
+    { provider_id: providerId, model }: NonNullable<UpdateAgentBody['model']>,
+  ): Promise<void> {
+    if (providerId === undefined) return;
+    const provider = await modelProviders.get(tenantId, providerId);
+    if (model !== undefined && !provider.models.some((m) => m.id === model))
+      throw invalid(
+        `body.model.model: provider ${providerId} does not offer ${model} (it offers ${provider.models
+          .slice(0, 10)
+          .map((m) => m.id)
+          .join(', ')}${provider.models.length > 10 ? ', ...' : ''})`,
+        { field: 'body.model.model' },
+      );
   }
 
   /** A misspelt skill tool would leave the real one unguarded: it must name a tool of an installed skill. */

@@ -14,6 +14,7 @@ import { createDocumentCommands } from './documents';
 import { createFileCommands } from './files';
 import { createInboundCommands } from './inbound';
 import { createKnowledgeBaseCommands } from './knowledge-bases';
+import { type CheckProvider, createModelProviderCommands } from './model-providers';
 import { createReadinessCheck } from './readiness';
 import { allTaskQueues } from '../common/task-queues';
 import { createSearchCommands } from './search';
@@ -35,18 +36,32 @@ export interface CommandDeps {
   catalog: KnowledgeCatalog;
   /** Reads attachments in parsing threads (the API's pool); a process that takes no uploads passes none. */
   attachmentParsing?: Pick<AttachmentExtraction, 'extract'>;
+  /** Calls a model provider once (`POST /v1/model-providers/{id}/check`); a process that takes no API calls passes none. */
+  checkProvider?: CheckProvider;
 }
 
 const noAttachmentParsing: Pick<AttachmentExtraction, 'extract'> = {
   extract: () => Promise.reject(new Error('this process reads no attachments: they are uploaded through the API')),
 };
 
+const noProviderChecks: CheckProvider = () => Promise.reject(new Error('this process checks no model providers: the API does'));
+
 /**
  * The use cases: every Temporal client call and every operation of more than one step, built once
  * per process by its composition root. The edges (routes, the inbound endpoints, the worker's
  * dispatcher, activities that start work) call these.
  */
-export function createCommands({ config, log, temporal, db, es, stores, catalog, attachmentParsing = noAttachmentParsing }: CommandDeps) {
+export function createCommands({
+  config,
+  log,
+  temporal,
+  db,
+  es,
+  stores,
+  catalog,
+  attachmentParsing = noAttachmentParsing,
+  checkProvider = noProviderChecks,
+}: CommandDeps) {
   return {
     completions: createCompletionCommands({ ...stores, config, temporal, log }),
     approvals: createApprovalCommands({ ...stores, temporal }),
@@ -58,6 +73,7 @@ export function createCommands({ config, log, temporal, db, es, stores, catalog,
     inbound: createInboundCommands({ triggers: stores.triggers, integrations: stores.integrations, config, log, temporal }),
     webhooks: createWebhookDispatchCommands({ ...stores, config, temporal }),
     subscriptions: createWebhookSubscriptionCommands({ ...stores, config }),
+    modelProviders: createModelProviderCommands({ ...stores, config, checkProvider }),
     triggers: createTriggerCommands(stores),
     sessions: createSessionCommands(stores),
     skills: createSkillCommands({ ...stores, config }),

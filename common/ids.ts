@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 /** Resource ids: a short type prefix and 20 random base62-ish characters, e.g. `agt_4fQ...`. */
 export type IdPrefix =
-  'agt' | 'ses' | 'msg' | 'evt' | 'key' | 'trc' | 'whs' | 'dlv' | 'rpl' | 'kb' | 'doc' | 'skl' | 'fil' | 'trg' | 'crn' | 'int';
+  'agt' | 'ses' | 'msg' | 'evt' | 'key' | 'trc' | 'whs' | 'dlv' | 'rpl' | 'kb' | 'doc' | 'skl' | 'fil' | 'trg' | 'crn' | 'int' | 'mp';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

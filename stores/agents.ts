@@ -69,6 +69,31 @@ export function createAgentStore(db: Db, { listCacheTtlMs = 0 }: { listCacheTtlM
       return present(doc);
     },
 
+    /**
+     * The tenant's agents whose model names the provider (with `onlyModelsOutside`: only those that
+     * name a model outside that list): how many, and the first `limit` ids in id order.
+     */
+    async usingProvider(
+      tenantId: string,
+      providerId: string,
+      { limit, onlyModelsOutside }: { limit: number; onlyModelsOutside?: string[] },
+    ): Promise<{ total: number; agentIds: string[] }> {
+      const filter = {
+        tenant_id: tenantId,
+        'model.provider_id': providerId,
+        ...(onlyModelsOutside ? { 'model.model': { $exists: true, $nin: onlyModelsOutside } } : {}),
+      };
+      const [total, docs] = await Promise.all([
+        agents.countDocuments(filter),
+        agents
+          .find(filter, { projection: { _id: 1 } })
+          .sort({ _id: 1 })
+          .limit(limit)
+          .toArray(),
+      ]);
+      return { total, agentIds: docs.map((d) => d._id) };
+    },
+
     /** Removes the agent first (no new sessions can start), then the caller cascades. */
     async delete(tenantId: string, agentId: string): Promise<void> {
       const { deletedCount } = await agents.deleteOne({ _id: agentId, tenant_id: tenantId });

@@ -16,6 +16,7 @@ import { createFileStore } from './files';
 import { createIdempotencyKeyStore } from './idempotency-keys';
 import { createIntegrationStore } from './integrations';
 import { createKnowledgeBaseStore } from './knowledge-bases';
+import { createModelProviderStore } from './model-providers';
 import { purgeExpiredRateCounters } from './rate-limit-purge';
 import { purgeEndedDeliveries, purgeLoggedEventsBefore } from './retention-purge';
 import { createRunEventStore } from './run-events';
@@ -52,6 +53,7 @@ export function createStores(db: Db, es: EsClient, config: Config, { readCaches 
     skills: createSkillStore(db),
     webhooks: createWebhookStore(db, secretBox),
     integrations: createIntegrationStore(db, secretBox, { publicBaseUrl: config.PUBLIC_BASE_URL }),
+    modelProviders: createModelProviderStore(db, secretBox),
     knowledgeBases: createKnowledgeBaseStore(db, { readCacheTtlMs: cacheTtlMs }),
     documents: createDocumentStore(db),
     chunkIndex: createChunkIndex(es, config.ELASTICSEARCH_INDEX_PREFIX),

@@ -19,7 +19,12 @@ export async function connectMongo(uri: string, dbName: string): Promise<MongoHa
   return { client, db, close: () => client.close() };
 }
 
-export const isDuplicateKey = (err: unknown): boolean => err instanceof MongoServerError && err.code === 11000;
+/**
+ * A write refused by a unique index. FerretDB 1.x answers an update that breaks one (inserts get
+ * 11000) with InternalError (1) carrying PostgreSQL's unique violation, SQLSTATE 23505.
+ */
+export const isDuplicateKey = (err: unknown): boolean =>
+  err instanceof MongoServerError && (err.code === 11000 || (err.code === 1 && /\(SQLSTATE 23505\)/.test(err.message)));
 
 /**
  * Installations from before several integrations per channel were allowed hold a unique index on
@@ -74,6 +79,7 @@ const LIST_INDEXES: [collection: string, key: Record<string, 1 | -1>][] = [
   ['skills', { tenant_id: 1, created_at: -1, _id: -1 }],
   ['cron_jobs', { tenant_id: 1, created_at: -1, _id: -1 }],
   ['integrations', { tenant_id: 1, created_at: -1, _id: -1 }],
+  ['model_providers', { tenant_id: 1, created_at: -1, _id: -1 }],
   ['event_triggers', { tenant_id: 1, created_at: -1, _id: -1 }],
   ['completion_runs', { tenant_id: 1, created_at: -1, _id: -1 }],
   ['completion_runs', { tenant_id: 1, session_id: 1, created_at: -1, _id: -1 }],
@@ -131,6 +137,9 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('rate_limits').createIndex({ expires_at: 1 }),
     db.collection('idempotency_keys').createIndex({ expires_at: 1 }),
     db.collection('skills').createIndex({ tenant_id: 1, name: 1, version: 1 }, { unique: true }),
+    db.collection('model_providers').createIndex({ tenant_id: 1, name: 1 }, { unique: true }),
+    // Deleting a provider, or dropping models from it, looks for the agents that name it.
+    db.collection('agents').createIndex({ tenant_id: 1, 'model.provider_id': 1 }),
     db.collection('rate_limits').createIndex({ bucket: 1 }),
     db.collection('inbound_events').createIndex({ integration_id: 1 }),
     db.collection('event_triggers').createIndex({ tenant_id: 1, 'trigger.source': 1 }),

@@ -52,12 +52,31 @@ const approvalSettings = z
 
 const modelSettings = z
   .object({
-    model: z.string().min(1).max(200).optional().meta({ description: 'model name; the global default when absent' }),
+    provider_id: referenceTo('mp', 'model provider id')
+      .optional()
+      .meta({
+        description:
+          "the tenant's model provider (`/v1/model-providers`) the agent's model calls go to (must exist: 10004); absent: the " +
+          "installation's default provider (LLM_*)",
+      }),
+    model: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({
+        description:
+          "model name. With `provider_id`: one of the provider's `models` (10001 otherwise), the provider's first model when absent; " +
+          "without: the installation's default model (LLM_MODEL) when absent",
+      }),
     temperature: z.number().min(0).max(2).optional(),
     max_tokens: z.number().int().min(1).max(128_000).optional().meta({ description: 'ceiling on tokens generated per LLM call' }),
   })
   .strict()
-  .meta({ id: 'ModelSettings', description: 'Per-agent overrides of the globally configured OpenAI-compatible model' });
+  .meta({
+    id: 'ModelSettings',
+    description: "The agent's model: a provider of the tenant and its model, or overrides of the installation's default provider",
+  });
 
 const agentFields = {
   name: z.string().trim().min(1).max(100),

@@ -152,6 +152,8 @@ it('serves every list query by an index: on MongoDB the winning plan, on FerretD
   const agent = (await post('/v1/combo/agents', { name: 'indexed' })).agent_id!;
   const session = (await post(`/v1/combo/agents/${agent}/sessions`, { user_id: 'ix' })).session_id!;
   const kb = (await post('/v1/kb', { name: 'indexed kb' })).kb_id!;
+  for (const name of ['indexed provider 1', 'indexed provider 2'])
+    await post('/v1/model-providers', { name, kind: 'openai', models: [{ id: 'gpt-4o-mini' }] });
   const paths = [
     '/v1/combo/agents',
     '/v1/api-keys',
@@ -159,6 +161,7 @@ it('serves every list query by an index: on MongoDB the winning plan, on FerretD
     '/v1/events',
     '/v1/events?event=session.created',
     '/v1/integrations',
+    '/v1/model-providers',
     '/v1/kb',
     `/v1/kb/${kb}/documents`,
     `/v1/kb/${kb}/documents?status=ready`,
