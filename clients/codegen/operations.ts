@@ -79,6 +79,13 @@ export const OPERATION_PLACES: Record<string, OperationPlace> = {
   deleteIntegration: { resource: ['integrations'], method: 'delete' },
   rotateIntegrationSecret: { resource: ['integrations'], method: 'rotateSecret' },
 
+  createModelProvider: { resource: ['modelProviders'], method: 'create' },
+  listModelProviders: { resource: ['modelProviders'], method: 'list' },
+  getModelProvider: { resource: ['modelProviders'], method: 'get' },
+  updateModelProvider: { resource: ['modelProviders'], method: 'update' },
+  deleteModelProvider: { resource: ['modelProviders'], method: 'delete' },
+  checkModelProvider: { resource: ['modelProviders'], method: 'check' },
+
   createCronJob: { resource: ['cronJobs'], method: 'create' },
   listCronJobs: { resource: ['cronJobs'], method: 'list' },
   getCronJob: { resource: ['cronJobs'], method: 'get' },

@@ -29,9 +29,16 @@ const RESERVED = new Set(
   ).split(' '),
 );
 function fieldName(name: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`${name}: not a Python name; give it one in codegen`);
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) throw new Error(`${name}: not a Python name (or one starting with _); give it one in codegen`);
   return RESERVED.has(name) ? `${name}_` : name;
 }
+
+/**
+ * What resources.py calls the models module: a name no argument can take (arguments are the API's
+ * field names, which never start with `_`), so that an argument named `models` (a model provider's)
+ * does not hide it inside the method.
+ */
+const MODELS_MODULE = '_schemas';
 
 const pyString = (text: string): string => JSON.stringify(text);
 /** A docstring body: one line, or several indented to `indent`. */
@@ -53,7 +60,7 @@ class TypeWriter {
   readonly inline: string[] = [];
 
   /**
-   * `forRequests`: the types of method arguments, in resources.py: components as `models.<Name>`,
+   * `forRequests`: the types of method arguments, in resources.py: components as `_schemas.<Name>`,
    * inline objects as plain dicts.
    */
   /** `<Component>.<property>` of every union's discriminator: the one place a one-value enum stays exact. */
@@ -98,7 +105,7 @@ class TypeWriter {
 
   private refType(name: string, lenient: boolean): string {
     const target = this.components[name];
-    const qualified = this.forRequests ? `models.${name}` : name;
+    const qualified = this.forRequests ? `${MODELS_MODULE}.${name}` : name;
     // An enum component is a Literal alias; a response also accepts values added after this client.
     if (lenient && target?.enum) return `${qualified} | str`;
     // A nested object argument may be given as its model or as a plain dict.
@@ -255,7 +262,11 @@ function renderMethod(doc: OpenApiDocument, writer: TypeWriter, op: Operation, i
   const item = op.paginated ? itemModel(doc, model) : undefined;
   // An async list answers an AsyncPaginator: awaited for the first page, or iterated with `async for`.
   const paginator = Boolean(item) && isAsync;
-  const returns = item ? `${isAsync ? 'AsyncPaginator' : 'SyncPage'}[models.${item}]` : model === 'Any' ? 'Any' : `models.${model}`;
+  const returns = item
+    ? `${isAsync ? 'AsyncPaginator' : 'SyncPage'}[${MODELS_MODULE}.${item}]`
+    : model === 'Any'
+      ? 'Any'
+      : `${MODELS_MODULE}.${model}`;
   const names = new Set<string>();
   for (const a of [
     ...pathArgs,
@@ -286,8 +297,8 @@ function renderMethod(doc: OpenApiDocument, writer: TypeWriter, op: Operation, i
     ...(queryArgs.length > 0 ? [`query=${dict(queryArgs)}`] : []),
     ...(op.body?.kind === 'json' ? [`body=${dict(bodyArgs)}`] : []),
     ...(op.body?.kind === 'multipart' ? [`form=${dict(bodyArgs)}`, 'on_progress=on_progress'] : []),
-    `cast_to=${model === 'Any' ? 'None' : `models.${model}`}`,
-    ...(item ? [`page_of=models.${item}`] : []),
+    `cast_to=${model === 'Any' ? 'None' : `${MODELS_MODULE}.${model}`}`,
+    ...(item ? [`page_of=${MODELS_MODULE}.${item}`] : []),
     ...(retriesGateway(op) ? ['retry_gateway_errors=True'] : []),
     ...(op.retried ? [] : ['retried=False']),
     'options=options',
@@ -362,7 +373,7 @@ function renderResources(doc: OpenApiDocument, surface: Operation[]): string {
     'from .._response import async_to_raw_response, to_raw_response\n' +
     'from .._types import NOT_GIVEN, NotGiven, RequestOptions\n' +
     'from .._types import path_segment as _path\n' +
-    'from . import models\n\n\n' +
+    `from . import models as ${MODELS_MODULE}\n\n\n` +
     classes.join('\n\n')
   );
 }

@@ -74,7 +74,8 @@ describe('official clients', () => {
       WEBHOOK_RETRY_DELAYS_MS_FOR_TESTS: '200,200,200,200',
     });
     worker = await startTestWorker(api);
-    env = { COMBO_BASE_URL: api.url, COMBO_API_KEY: api.adminKey };
+    // The suites point a model provider at the scripted model (the test API allows loopback URLs).
+    env = { COMBO_BASE_URL: api.url, COMBO_API_KEY: api.adminKey, COMBO_SCRIPTED_MODEL_URL: modelUrl };
   });
   afterAll(async () => {
     await worker?.stop();

@@ -4,7 +4,8 @@ test/integration/official-clients.test.ts (the service's test suite) starts one 
 model: it answers `Echo: <question>`; `[slow]` in the question streams the answer over ~3 s (and
 the service answers JSON completions still running after 1.5 s with a 202), `[long]` over ~12 s
 (a run still going when a cancel lands; the question needs 34 characters or more), `[tool:<name>]` calls
-that tool once first, `[fail]` makes the model fail (30001).
+that tool once first, `[fail]` makes the model fail (30001). COMBO_SCRIPTED_MODEL_URL is that model's
+OpenAI-compatible address, for a model provider to point at.
 """
 
 from __future__ import annotations

@@ -131,9 +131,11 @@ export interface Agent {
   updated_at: string;
 }
 
-/** Per-agent overrides of the globally configured OpenAI-compatible model */
+/** The agent's model: a provider of the tenant and its model, or overrides of the installation's default provider */
 export interface ModelSettings {
-  /** model name; the global default when absent */
+  /** the tenant's model provider (`/v1/model-providers`) the agent's model calls go to (must exist: 10004); absent: the installation's default provider (LLM_*) */
+  provider_id?: string;
+  /** model name. With `provider_id`: one of the provider's `models` (10001 otherwise), the provider's first model when absent; without: the installation's default model (LLM_MODEL) when absent */
   model?: string;
   temperature?: number;
   /** ceiling on tokens generated per LLM call */
@@ -1006,6 +1008,98 @@ export interface RotateIntegrationSecretRequest {
    * @default 3600
    */
   grace_seconds?: number;
+}
+
+export interface ModelProvider {
+  /** model provider id */
+  provider_id: string;
+  name: string;
+  kind: ModelProviderKind;
+  /** null: the vendor's own API */
+  base_url: string | null;
+  /** last four characters of the key, to tell keys apart; null when there is none */
+  api_key_last4: string | null;
+  /** the names of the extra headers (their values are never shown) */
+  header_names: string[];
+  models: OfferedModel[];
+  /** ISO 8601 UTC timestamp */
+  created_at: string;
+  /** ISO 8601 UTC timestamp */
+  updated_at: string;
+}
+
+/** the API the provider speaks: `openai`, `anthropic`, `google` (Gemini), or `openai-compatible` (the OpenAI chat completions API of Ollama, vLLM, LM Studio, LiteLLM and the like: `base_url` required) */
+export type ModelProviderKind = 'openai' | 'anthropic' | 'google' | 'openai-compatible';
+
+/** Every value of `ModelProviderKind`, in the document's order (for pickers and checks). */
+export const ModelProviderKindValues = [
+  'openai',
+  'anthropic',
+  'google',
+  'openai-compatible',
+] as const satisfies readonly ModelProviderKind[];
+
+export interface OfferedModel {
+  /** the model's name at the provider, as an agent's `model.model` names it */
+  id: string;
+  /** price per million tokens in the tenant's currency units (0-100000); absent: unknown */
+  input_price_per_million?: number;
+  /** price per million tokens in the tenant's currency units (0-100000); absent: unknown */
+  output_price_per_million?: number;
+}
+
+export interface CreateModelProviderRequest {
+  /** a label, unique in the tenant (10005 otherwise) */
+  name: string;
+  kind: ModelProviderKind;
+  /** the API's base URL (http or https, no credentials), e.g. `http://ollama:11434/v1`. Required for `openai-compatible`; for the other kinds absent means the vendor's own API. Private, loopback and reserved addresses are refused (10001) unless the installation sets ALLOW_PRIVATE_URLS or lists the host in MODEL_PROVIDER_PRIVATE_HOSTS */
+  base_url?: string;
+  /** the key the provider is called with; stored encrypted and never shown again (only `api_key_last4`) */
+  api_key?: string;
+  /**
+   * extra request headers sent on every call (an organization, a gateway's routing key), at most 16. Their values may be secrets: stored encrypted and never shown again (only `header_names`). Transport headers (Host, Content-Type, Content-Length, ...) are refused
+   * @default {}
+   */
+  headers?: Record<string, string>;
+  /** the models agents may use with this provider (1-100); the first is used by agents that name the provider and no model */
+  models: OfferedModel[];
+}
+
+export interface ModelProviderPage {
+  items: ModelProvider[];
+  /** number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`) */
+  total?: number;
+  page: number;
+  page_size: number;
+  /** pass as `after` for the page after this one; null on the last page */
+  next_cursor: string | null;
+}
+
+export interface UpdateModelProviderRequest {
+  /** a label, unique in the tenant (10005 otherwise) */
+  name?: string;
+  kind?: ModelProviderKind;
+  /** a new base URL; null removes it (not for `openai-compatible`) */
+  base_url?: string | null;
+  /** a new key (stored encrypted, never shown again); null removes it */
+  api_key?: string | null;
+  /** replaces every header; `{}` removes them all */
+  headers?: Record<string, string>;
+  /** the models agents may use with this provider (1-100); the first is used by agents that name the provider and no model */
+  models?: OfferedModel[];
+}
+
+export interface ModelProviderCheck {
+  ok: true;
+  /** how long the call took, request to full answer */
+  latency_ms: number;
+  /** the model called */
+  model: string;
+}
+
+export interface CheckModelProviderRequest {
+  /** the offered model to call (10001 if the provider does not offer it); default: the provider's first */
+  model?: string;
 }
 
 export interface CronJob {

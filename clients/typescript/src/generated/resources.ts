@@ -21,6 +21,7 @@ import type {
   ApprovalDecision,
   ApprovalDecisionRequest,
   BackfillCronJobRequest,
+  CheckModelProviderRequest,
   ChunkSearchRequest,
   ChunkSearchResult,
   CompletionRun,
@@ -35,6 +36,7 @@ import type {
   CreateIntegrationRequest,
   CreateKnowledgeBaseRequest,
   CreateMessageRequest,
+  CreateModelProviderRequest,
   CreateSessionRequest,
   CreateWebhookSubscriptionRequest,
   CreatedApiKey,
@@ -59,6 +61,8 @@ import type {
   IntegrationWithSecret,
   KnowledgeBase,
   Message,
+  ModelProvider,
+  ModelProviderCheck,
   ParserList,
   ProcessorList,
   Readiness,
@@ -78,6 +82,7 @@ import type {
   UpdateCronJobRequest,
   UpdateEventTriggerRequest,
   UpdateKnowledgeBaseRequest,
+  UpdateModelProviderRequest,
   UpdateWebhookSubscriptionRequest,
   UploadDocumentRequest,
   UploadFileRequest,
@@ -464,6 +469,54 @@ export const OPERATIONS: readonly OperationInfo[] = [
     method: 'rotateSecret',
     httpMethod: 'POST',
     path: '/v1/integrations/{integration_id}/rotate',
+    handWritten: false,
+  },
+  {
+    operationId: 'createModelProvider',
+    resource: 'modelProviders',
+    method: 'create',
+    httpMethod: 'POST',
+    path: '/v1/model-providers',
+    handWritten: false,
+  },
+  {
+    operationId: 'listModelProviders',
+    resource: 'modelProviders',
+    method: 'list',
+    httpMethod: 'GET',
+    path: '/v1/model-providers',
+    handWritten: false,
+  },
+  {
+    operationId: 'getModelProvider',
+    resource: 'modelProviders',
+    method: 'get',
+    httpMethod: 'GET',
+    path: '/v1/model-providers/{provider_id}',
+    handWritten: false,
+  },
+  {
+    operationId: 'updateModelProvider',
+    resource: 'modelProviders',
+    method: 'update',
+    httpMethod: 'PUT',
+    path: '/v1/model-providers/{provider_id}',
+    handWritten: false,
+  },
+  {
+    operationId: 'deleteModelProvider',
+    resource: 'modelProviders',
+    method: 'delete',
+    httpMethod: 'DELETE',
+    path: '/v1/model-providers/{provider_id}',
+    handWritten: false,
+  },
+  {
+    operationId: 'checkModelProvider',
+    resource: 'modelProviders',
+    method: 'check',
+    httpMethod: 'POST',
+    path: '/v1/model-providers/{provider_id}/check',
     handWritten: false,
   },
   { operationId: 'createCronJob', resource: 'cronJobs', method: 'create', httpMethod: 'POST', path: '/v1/cron', handWritten: false },
@@ -1007,6 +1060,26 @@ export interface WebhooksDeadLettersListParams {
 
 /** Parameters of `integrations.list` (the query of GET /v1/integrations). */
 export interface IntegrationsListParams {
+  /**
+   * 1-based page number
+   * @default 1
+   */
+  page?: number;
+  /**
+   * items per page, 1-100
+   * @default 20
+   */
+  page_size?: number;
+  /** a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile */
+  after?: string;
+  /** `false`: do not count `total` on a page-number request (counting visits every matching item) */
+  include_total?: boolean;
+  /** only those whose name contains this text, ignoring letter case */
+  name?: string;
+}
+
+/** Parameters of `modelProviders.list` (the query of GET /v1/model-providers). */
+export interface ModelProvidersListParams {
   /**
    * 1-based page number
    * @default 1
@@ -1649,6 +1722,63 @@ export class Integrations extends APIResource {
   }
 }
 
+/** `client.modelProviders`. */
+export class ModelProviders extends APIResource {
+  /**
+   * Add a model provider agents can use.
+   * `POST /v1/model-providers`
+   */
+  create(params: CreateModelProviderRequest, options?: RequestOptions): APIPromise<ModelProvider> {
+    return this._client.request({ method: 'POST', path: '/v1/model-providers', body: params }, options);
+  }
+
+  /**
+   * List the tenant's model providers, newest first (without secrets).
+   * `GET /v1/model-providers`
+   */
+  list(params?: ModelProvidersListParams, options?: RequestOptions): PagePromise<ModelProvider> {
+    return this._client.requestPage({ method: 'GET', path: '/v1/model-providers', query: params }, options);
+  }
+
+  /**
+   * Get one model provider (without secrets).
+   * `GET /v1/model-providers/{provider_id}`
+   */
+  get(providerId: string, options?: RequestOptions): APIPromise<ModelProvider> {
+    return this._client.request({ method: 'GET', path: `/v1/model-providers/${encodeURIComponent(providerId)}` }, options);
+  }
+
+  /**
+   * Update a model provider.
+   * `PUT /v1/model-providers/{provider_id}`
+   */
+  update(providerId: string, params?: UpdateModelProviderRequest, options?: RequestOptions): APIPromise<ModelProvider> {
+    return this._client.request(
+      { method: 'PUT', path: `/v1/model-providers/${encodeURIComponent(providerId)}`, body: params ?? {} },
+      options,
+    );
+  }
+
+  /**
+   * Delete a model provider.
+   * `DELETE /v1/model-providers/{provider_id}`
+   */
+  delete(providerId: string, options?: RequestOptions): APIPromise<Deleted> {
+    return this._client.request({ method: 'DELETE', path: `/v1/model-providers/${encodeURIComponent(providerId)}` }, options);
+  }
+
+  /**
+   * Call the provider once and say how long it took.
+   * `POST /v1/model-providers/{provider_id}/check`
+   */
+  check(providerId: string, params?: CheckModelProviderRequest, options?: RequestOptions): APIPromise<ModelProviderCheck> {
+    return this._client.request(
+      { method: 'POST', path: `/v1/model-providers/${encodeURIComponent(providerId)}/check`, body: params ?? {} },
+      options,
+    );
+  }
+}
+
 /** `client.cronJobs`. */
 export class CronJobs extends APIResource {
   /**
@@ -2056,6 +2186,8 @@ export class ComboBase extends ComboCore {
   readonly inbound: Inbound;
   /** `client.integrations` */
   readonly integrations: Integrations;
+  /** `client.modelProviders` */
+  readonly modelProviders: ModelProviders;
   /** `client.cronJobs` */
   readonly cronJobs: CronJobs;
   /** `client.eventTriggers` */
@@ -2093,6 +2225,7 @@ export class ComboBase extends ComboCore {
     this.webhooks = new Webhooks(this);
     this.inbound = new hand.Inbound(this);
     this.integrations = new Integrations(this);
+    this.modelProviders = new ModelProviders(this);
     this.cronJobs = new CronJobs(this);
     this.eventTriggers = new EventTriggers(this);
     this.parsers = new Parsers(this);

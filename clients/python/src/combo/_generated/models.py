@@ -92,6 +92,14 @@ __all__ = [
     "IntegrationPage",
     "Integration",
     "RotateIntegrationSecretRequest",
+    "ModelProvider",
+    "ModelProviderKind",
+    "OfferedModel",
+    "CreateModelProviderRequest",
+    "ModelProviderPage",
+    "UpdateModelProviderRequest",
+    "ModelProviderCheck",
+    "CheckModelProviderRequest",
     "CronJob",
     "CronRun",
     "CreateCronJobRequest",
@@ -182,6 +190,10 @@ WebhookSigning = Literal["combo", "standard_webhooks"]
 
 DeliveryStatus = Literal["pending", "delivered", "dead"]
 """`dead`: all five attempts failed; the delivery is in the dead-letter queue"""
+
+
+ModelProviderKind = Literal["openai", "anthropic", "google", "openai-compatible"]
+"""the API the provider speaks: `openai`, `anthropic`, `google` (Gemini), or `openai-compatible` (the OpenAI chat completions API of Ollama, vLLM, LM Studio, LiteLLM and the like: `base_url` required)"""
 
 
 DocumentStatus = Literal["parsing", "ready", "failed"]
@@ -318,9 +330,11 @@ class Agent(BaseModel):
 
 
 class ModelSettings(BaseModel):
-    """Per-agent overrides of the globally configured OpenAI-compatible model"""
+    """The agent's model: a provider of the tenant and its model, or overrides of the installation's default provider"""
+    provider_id: str | None = None
+    """the tenant's model provider (`/v1/model-providers`) the agent's model calls go to (must exist: 10004); absent: the installation's default provider (LLM_*)"""
     model: str | None = None
-    """model name; the global default when absent"""
+    """model name. With `provider_id`: one of the provider's `models` (10001 otherwise), the provider's first model when absent; without: the installation's default model (LLM_MODEL) when absent"""
     temperature: float | None = None
     max_tokens: int | None = None
     """ceiling on tokens generated per LLM call"""
@@ -1029,6 +1043,84 @@ class Integration(BaseModel):
 class RotateIntegrationSecretRequest(BaseModel):
     grace_seconds: int | None = None
     """how long the previous secret keeps verifying, 0-604800 seconds (default 3600)"""
+
+
+class ModelProvider(BaseModel):
+    provider_id: str
+    """model provider id"""
+    name: str
+    kind: ModelProviderKind | str
+    base_url: str | None
+    """null: the vendor's own API"""
+    api_key_last4: str | None
+    """last four characters of the key, to tell keys apart; null when there is none"""
+    header_names: list[str]
+    """the names of the extra headers (their values are never shown)"""
+    models: list[OfferedModel]
+    created_at: str
+    """ISO 8601 UTC timestamp"""
+    updated_at: str
+    """ISO 8601 UTC timestamp"""
+
+
+class OfferedModel(BaseModel):
+    id: str
+    """the model's name at the provider, as an agent's `model.model` names it"""
+    input_price_per_million: float | None = None
+    """price per million tokens in the tenant's currency units (0-100000); absent: unknown"""
+    output_price_per_million: float | None = None
+    """price per million tokens in the tenant's currency units (0-100000); absent: unknown"""
+
+
+class CreateModelProviderRequest(BaseModel):
+    name: str
+    """a label, unique in the tenant (10005 otherwise)"""
+    kind: ModelProviderKind | str
+    base_url: str | None = None
+    """the API's base URL (http or https, no credentials), e.g. `http://ollama:11434/v1`. Required for `openai-compatible`; for the other kinds absent means the vendor's own API. Private, loopback and reserved addresses are refused (10001) unless the installation sets ALLOW_PRIVATE_URLS or lists the host in MODEL_PROVIDER_PRIVATE_HOSTS"""
+    api_key: str | None = None
+    """the key the provider is called with; stored encrypted and never shown again (only `api_key_last4`)"""
+    headers: dict[str, str] | None = None
+    """extra request headers sent on every call (an organization, a gateway's routing key), at most 16. Their values may be secrets: stored encrypted and never shown again (only `header_names`). Transport headers (Host, Content-Type, Content-Length, ...) are refused"""
+    models: list[OfferedModel]
+    """the models agents may use with this provider (1-100); the first is used by agents that name the provider and no model"""
+
+
+class ModelProviderPage(BaseModel):
+    items: list[ModelProvider]
+    total: int | None = None
+    """number of items across all pages; on page-number requests (absent with `after`, or with `include_total=false`)"""
+    page: int
+    page_size: int
+    next_cursor: str | None
+    """pass as `after` for the page after this one; null on the last page"""
+
+
+class UpdateModelProviderRequest(BaseModel):
+    name: str | None = None
+    """a label, unique in the tenant (10005 otherwise)"""
+    kind: ModelProviderKind | str | None = None
+    base_url: str | None = None
+    """a new base URL; null removes it (not for `openai-compatible`)"""
+    api_key: str | None = None
+    """a new key (stored encrypted, never shown again); null removes it"""
+    headers: dict[str, str] | None = None
+    """replaces every header; `{}` removes them all"""
+    models: list[OfferedModel] | None = None
+    """the models agents may use with this provider (1-100); the first is used by agents that name the provider and no model"""
+
+
+class ModelProviderCheck(BaseModel):
+    ok: Literal[True]
+    latency_ms: int
+    """how long the call took, request to full answer"""
+    model: str
+    """the model called"""
+
+
+class CheckModelProviderRequest(BaseModel):
+    model: str | None = None
+    """the offered model to call (10001 if the provider does not offer it); default: the provider's first"""
 
 
 class CronJob(BaseModel):
@@ -1800,6 +1892,13 @@ CreateIntegrationRequest.model_rebuild()
 IntegrationPage.model_rebuild()
 Integration.model_rebuild()
 RotateIntegrationSecretRequest.model_rebuild()
+ModelProvider.model_rebuild()
+OfferedModel.model_rebuild()
+CreateModelProviderRequest.model_rebuild()
+ModelProviderPage.model_rebuild()
+UpdateModelProviderRequest.model_rebuild()
+ModelProviderCheck.model_rebuild()
+CheckModelProviderRequest.model_rebuild()
 CronJob.model_rebuild()
 CronRun.model_rebuild()
 CreateCronJobRequest.model_rebuild()

@@ -13,7 +13,7 @@ from .._resource import AsyncAPIResource, SyncAPIResource
 from .._response import async_to_raw_response, to_raw_response
 from .._types import NOT_GIVEN, NotGiven, RequestOptions
 from .._types import path_segment as _path
-from . import models
+from . import models as _schemas
 
 
 class Agents(SyncAPIResource):
@@ -28,16 +28,16 @@ class Agents(SyncAPIResource):
         name: str,
         description: str | NotGiven = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
-        model: models.ModelSettings | Dict[str, Any] | NotGiven = NOT_GIVEN,
+        model: _schemas.ModelSettings | Dict[str, Any] | NotGiven = NOT_GIVEN,
         tools: List[Literal["search_knowledge", "read_attachment", "current_time"]] | NotGiven = NOT_GIVEN,
         kb_ids: List[str] | NotGiven = NOT_GIVEN,
         skills: List[str] | NotGiven = NOT_GIVEN,
         default_route: str | None | NotGiven = NOT_GIVEN,
         multitask_strategy: Literal["reject", "enqueue", "interrupt", "rollback"] | NotGiven = NOT_GIVEN,
-        approval: models.ApprovalSettings | Dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        approval: _schemas.ApprovalSettings | Dict[str, Any] | None | NotGiven = NOT_GIVEN,
         metadata: Dict[str, str] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.Agent:
+    ) -> _schemas.Agent:
         """Create an agent
 
         instructions: system instructions given to the model on every run
@@ -57,7 +57,7 @@ class Agents(SyncAPIResource):
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
         return cast(
-            "models.Agent",
+            "_schemas.Agent",
             self._request(
                 "POST",
                 "/v1/combo/agents",
@@ -74,7 +74,7 @@ class Agents(SyncAPIResource):
                     "approval": approval,
                     "metadata": metadata,
                 },
-                cast_to=models.Agent,
+                cast_to=_schemas.Agent,
                 options=options,
             ),
         )
@@ -88,7 +88,7 @@ class Agents(SyncAPIResource):
         include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.Agent]:
+    ) -> SyncPage[_schemas.Agent]:
         """List agents, newest first
 
         page: 1-based page number
@@ -102,7 +102,7 @@ class Agents(SyncAPIResource):
         name: only those whose name contains this text, ignoring letter case
         """
         return cast(
-            "SyncPage[models.Agent]",
+            "SyncPage[_schemas.Agent]",
             self._request(
                 "GET",
                 "/v1/combo/agents",
@@ -113,8 +113,8 @@ class Agents(SyncAPIResource):
                     "include_total": include_total,
                     "name": name,
                 },
-                cast_to=models.AgentPage,
-                page_of=models.Agent,
+                cast_to=_schemas.AgentPage,
+                page_of=_schemas.Agent,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -125,17 +125,17 @@ class Agents(SyncAPIResource):
         agent_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Agent:
+    ) -> _schemas.Agent:
         """Get one agent
 
         agent_id: agent id
         """
         return cast(
-            "models.Agent",
+            "_schemas.Agent",
             self._request(
                 "GET",
                 f"/v1/combo/agents/{_path(agent_id)}",
-                cast_to=models.Agent,
+                cast_to=_schemas.Agent,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -148,16 +148,16 @@ class Agents(SyncAPIResource):
         name: str | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
-        model: models.ModelSettings | Dict[str, Any] | NotGiven = NOT_GIVEN,
+        model: _schemas.ModelSettings | Dict[str, Any] | NotGiven = NOT_GIVEN,
         tools: List[Literal["search_knowledge", "read_attachment", "current_time"]] | NotGiven = NOT_GIVEN,
         kb_ids: List[str] | NotGiven = NOT_GIVEN,
         skills: List[str] | NotGiven = NOT_GIVEN,
         default_route: str | None | NotGiven = NOT_GIVEN,
         multitask_strategy: Literal["reject", "enqueue", "interrupt", "rollback"] | NotGiven = NOT_GIVEN,
-        approval: models.ApprovalSettings | Dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        approval: _schemas.ApprovalSettings | Dict[str, Any] | None | NotGiven = NOT_GIVEN,
         metadata: Dict[str, str] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.Agent:
+    ) -> _schemas.Agent:
         """Update an agent
 
         agent_id: agent id
@@ -179,7 +179,7 @@ class Agents(SyncAPIResource):
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
         return cast(
-            "models.Agent",
+            "_schemas.Agent",
             self._request(
                 "PUT",
                 f"/v1/combo/agents/{_path(agent_id)}",
@@ -196,7 +196,7 @@ class Agents(SyncAPIResource):
                     "approval": approval,
                     "metadata": metadata,
                 },
-                cast_to=models.Agent,
+                cast_to=_schemas.Agent,
                 options=options,
             ),
         )
@@ -207,7 +207,7 @@ class Agents(SyncAPIResource):
         *,
         cascade: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete an agent
 
         agent_id: agent id
@@ -215,12 +215,12 @@ class Agents(SyncAPIResource):
         cascade: `true`: also delete the cron jobs and event triggers that run this agent (otherwise their existence is 10005)
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             self._request(
                 "DELETE",
                 f"/v1/combo/agents/{_path(agent_id)}",
                 query={"cascade": cascade},
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -247,16 +247,16 @@ class AsyncAgents(AsyncAPIResource):
         name: str,
         description: str | NotGiven = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
-        model: models.ModelSettings | Dict[str, Any] | NotGiven = NOT_GIVEN,
+        model: _schemas.ModelSettings | Dict[str, Any] | NotGiven = NOT_GIVEN,
         tools: List[Literal["search_knowledge", "read_attachment", "current_time"]] | NotGiven = NOT_GIVEN,
         kb_ids: List[str] | NotGiven = NOT_GIVEN,
         skills: List[str] | NotGiven = NOT_GIVEN,
         default_route: str | None | NotGiven = NOT_GIVEN,
         multitask_strategy: Literal["reject", "enqueue", "interrupt", "rollback"] | NotGiven = NOT_GIVEN,
-        approval: models.ApprovalSettings | Dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        approval: _schemas.ApprovalSettings | Dict[str, Any] | None | NotGiven = NOT_GIVEN,
         metadata: Dict[str, str] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.Agent:
+    ) -> _schemas.Agent:
         """Create an agent
 
         instructions: system instructions given to the model on every run
@@ -276,7 +276,7 @@ class AsyncAgents(AsyncAPIResource):
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
         return cast(
-            "models.Agent",
+            "_schemas.Agent",
             await self._request(
                 "POST",
                 "/v1/combo/agents",
@@ -293,7 +293,7 @@ class AsyncAgents(AsyncAPIResource):
                     "approval": approval,
                     "metadata": metadata,
                 },
-                cast_to=models.Agent,
+                cast_to=_schemas.Agent,
                 options=options,
             ),
         )
@@ -307,7 +307,7 @@ class AsyncAgents(AsyncAPIResource):
         include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.Agent]:
+    ) -> AsyncPaginator[_schemas.Agent]:
         """List agents, newest first
 
         page: 1-based page number
@@ -331,8 +331,8 @@ class AsyncAgents(AsyncAPIResource):
                     "include_total": include_total,
                     "name": name,
                 },
-                cast_to=models.AgentPage,
-                page_of=models.Agent,
+                cast_to=_schemas.AgentPage,
+                page_of=_schemas.Agent,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -343,17 +343,17 @@ class AsyncAgents(AsyncAPIResource):
         agent_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Agent:
+    ) -> _schemas.Agent:
         """Get one agent
 
         agent_id: agent id
         """
         return cast(
-            "models.Agent",
+            "_schemas.Agent",
             await self._request(
                 "GET",
                 f"/v1/combo/agents/{_path(agent_id)}",
-                cast_to=models.Agent,
+                cast_to=_schemas.Agent,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -366,16 +366,16 @@ class AsyncAgents(AsyncAPIResource):
         name: str | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         instructions: str | NotGiven = NOT_GIVEN,
-        model: models.ModelSettings | Dict[str, Any] | NotGiven = NOT_GIVEN,
+        model: _schemas.ModelSettings | Dict[str, Any] | NotGiven = NOT_GIVEN,
         tools: List[Literal["search_knowledge", "read_attachment", "current_time"]] | NotGiven = NOT_GIVEN,
         kb_ids: List[str] | NotGiven = NOT_GIVEN,
         skills: List[str] | NotGiven = NOT_GIVEN,
         default_route: str | None | NotGiven = NOT_GIVEN,
         multitask_strategy: Literal["reject", "enqueue", "interrupt", "rollback"] | NotGiven = NOT_GIVEN,
-        approval: models.ApprovalSettings | Dict[str, Any] | None | NotGiven = NOT_GIVEN,
+        approval: _schemas.ApprovalSettings | Dict[str, Any] | None | NotGiven = NOT_GIVEN,
         metadata: Dict[str, str] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.Agent:
+    ) -> _schemas.Agent:
         """Update an agent
 
         agent_id: agent id
@@ -397,7 +397,7 @@ class AsyncAgents(AsyncAPIResource):
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
         return cast(
-            "models.Agent",
+            "_schemas.Agent",
             await self._request(
                 "PUT",
                 f"/v1/combo/agents/{_path(agent_id)}",
@@ -414,7 +414,7 @@ class AsyncAgents(AsyncAPIResource):
                     "approval": approval,
                     "metadata": metadata,
                 },
-                cast_to=models.Agent,
+                cast_to=_schemas.Agent,
                 options=options,
             ),
         )
@@ -425,7 +425,7 @@ class AsyncAgents(AsyncAPIResource):
         *,
         cascade: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete an agent
 
         agent_id: agent id
@@ -433,12 +433,12 @@ class AsyncAgents(AsyncAPIResource):
         cascade: `true`: also delete the cron jobs and event triggers that run this agent (otherwise their existence is 10005)
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             await self._request(
                 "DELETE",
                 f"/v1/combo/agents/{_path(agent_id)}",
                 query={"cascade": cascade},
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -467,7 +467,7 @@ class SessionsMessages(SyncAPIResource):
         role: Literal["user", "assistant", "system", "tool"] | NotGiven = NOT_GIVEN,
         metadata: Dict[str, str] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.Message:
+    ) -> _schemas.Message:
         """Add a message to the session
 
         session_id: session id
@@ -475,7 +475,7 @@ class SessionsMessages(SyncAPIResource):
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
         return cast(
-            "models.Message",
+            "_schemas.Message",
             self._request(
                 "POST",
                 f"/v1/combo/sessions/{_path(session_id)}/messages",
@@ -484,7 +484,7 @@ class SessionsMessages(SyncAPIResource):
                     "content": content,
                     "metadata": metadata,
                 },
-                cast_to=models.Message,
+                cast_to=_schemas.Message,
                 options=options,
             ),
         )
@@ -498,7 +498,7 @@ class SessionsMessages(SyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.Message]:
+    ) -> SyncPage[_schemas.Message]:
         """List the session's messages, oldest first
 
         session_id: session id
@@ -512,7 +512,7 @@ class SessionsMessages(SyncAPIResource):
         include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return cast(
-            "SyncPage[models.Message]",
+            "SyncPage[_schemas.Message]",
             self._request(
                 "GET",
                 f"/v1/combo/sessions/{_path(session_id)}/messages",
@@ -522,8 +522,8 @@ class SessionsMessages(SyncAPIResource):
                     "after": after,
                     "include_total": include_total,
                 },
-                cast_to=models.MessagePage,
-                page_of=models.Message,
+                cast_to=_schemas.MessagePage,
+                page_of=_schemas.Message,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -535,7 +535,7 @@ class SessionsMessages(SyncAPIResource):
         message_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Message:
+    ) -> _schemas.Message:
         """Get one message (review reports link here)
 
         session_id: session id
@@ -543,11 +543,11 @@ class SessionsMessages(SyncAPIResource):
         message_id: message id
         """
         return cast(
-            "models.Message",
+            "_schemas.Message",
             self._request(
                 "GET",
                 f"/v1/combo/sessions/{_path(session_id)}/messages/{_path(message_id)}",
-                cast_to=models.Message,
+                cast_to=_schemas.Message,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -575,7 +575,7 @@ class AsyncSessionsMessages(AsyncAPIResource):
         role: Literal["user", "assistant", "system", "tool"] | NotGiven = NOT_GIVEN,
         metadata: Dict[str, str] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.Message:
+    ) -> _schemas.Message:
         """Add a message to the session
 
         session_id: session id
@@ -583,7 +583,7 @@ class AsyncSessionsMessages(AsyncAPIResource):
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
         return cast(
-            "models.Message",
+            "_schemas.Message",
             await self._request(
                 "POST",
                 f"/v1/combo/sessions/{_path(session_id)}/messages",
@@ -592,7 +592,7 @@ class AsyncSessionsMessages(AsyncAPIResource):
                     "content": content,
                     "metadata": metadata,
                 },
-                cast_to=models.Message,
+                cast_to=_schemas.Message,
                 options=options,
             ),
         )
@@ -606,7 +606,7 @@ class AsyncSessionsMessages(AsyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.Message]:
+    ) -> AsyncPaginator[_schemas.Message]:
         """List the session's messages, oldest first
 
         session_id: session id
@@ -629,8 +629,8 @@ class AsyncSessionsMessages(AsyncAPIResource):
                     "after": after,
                     "include_total": include_total,
                 },
-                cast_to=models.MessagePage,
-                page_of=models.Message,
+                cast_to=_schemas.MessagePage,
+                page_of=_schemas.Message,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -642,7 +642,7 @@ class AsyncSessionsMessages(AsyncAPIResource):
         message_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Message:
+    ) -> _schemas.Message:
         """Get one message (review reports link here)
 
         session_id: session id
@@ -650,11 +650,11 @@ class AsyncSessionsMessages(AsyncAPIResource):
         message_id: message id
         """
         return cast(
-            "models.Message",
+            "_schemas.Message",
             await self._request(
                 "GET",
                 f"/v1/combo/sessions/{_path(session_id)}/messages/{_path(message_id)}",
-                cast_to=models.Message,
+                cast_to=_schemas.Message,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -686,7 +686,7 @@ class Sessions(SyncAPIResource):
         user_id: str | NotGiven = NOT_GIVEN,
         metadata: Dict[str, str] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.Session:
+    ) -> _schemas.Session:
         """Create a session on the agent
 
         agent_id: agent id
@@ -696,7 +696,7 @@ class Sessions(SyncAPIResource):
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
         return cast(
-            "models.Session",
+            "_schemas.Session",
             self._request(
                 "POST",
                 f"/v1/combo/agents/{_path(agent_id)}/sessions",
@@ -705,7 +705,7 @@ class Sessions(SyncAPIResource):
                     "user_id": user_id,
                     "metadata": metadata,
                 },
-                cast_to=models.Session,
+                cast_to=_schemas.Session,
                 options=options,
             ),
         )
@@ -719,11 +719,11 @@ class Sessions(SyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         user_id: str | NotGiven = NOT_GIVEN,
-        status: models.SessionStatus | NotGiven = NOT_GIVEN,
+        status: _schemas.SessionStatus | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.Session]:
+    ) -> SyncPage[_schemas.Session]:
         """List the agent's sessions, newest first
 
         agent_id: agent id
@@ -743,7 +743,7 @@ class Sessions(SyncAPIResource):
         until: sessions created before this time
         """
         return cast(
-            "SyncPage[models.Session]",
+            "SyncPage[_schemas.Session]",
             self._request(
                 "GET",
                 f"/v1/combo/agents/{_path(agent_id)}/sessions",
@@ -757,8 +757,8 @@ class Sessions(SyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.SessionPage,
-                page_of=models.Session,
+                cast_to=_schemas.SessionPage,
+                page_of=_schemas.Session,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -772,12 +772,12 @@ class Sessions(SyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         user_id: str | NotGiven = NOT_GIVEN,
-        status: models.SessionStatus | NotGiven = NOT_GIVEN,
+        status: _schemas.SessionStatus | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         agent_id: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.Session]:
+    ) -> SyncPage[_schemas.Session]:
         """List the tenant's sessions, newest first
 
         page: 1-based page number
@@ -797,7 +797,7 @@ class Sessions(SyncAPIResource):
         agent_id: agent id
         """
         return cast(
-            "SyncPage[models.Session]",
+            "SyncPage[_schemas.Session]",
             self._request(
                 "GET",
                 "/v1/combo/sessions",
@@ -812,8 +812,8 @@ class Sessions(SyncAPIResource):
                     "until": until,
                     "agent_id": agent_id,
                 },
-                cast_to=models.SessionPage,
-                page_of=models.Session,
+                cast_to=_schemas.SessionPage,
+                page_of=_schemas.Session,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -824,17 +824,17 @@ class Sessions(SyncAPIResource):
         session_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Session:
+    ) -> _schemas.Session:
         """Get one session
 
         session_id: session id
         """
         return cast(
-            "models.Session",
+            "_schemas.Session",
             self._request(
                 "GET",
                 f"/v1/combo/sessions/{_path(session_id)}",
-                cast_to=models.Session,
+                cast_to=_schemas.Session,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -845,17 +845,17 @@ class Sessions(SyncAPIResource):
         session_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete a session, its messages and its skill activations
 
         session_id: session id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             self._request(
                 "DELETE",
                 f"/v1/combo/sessions/{_path(session_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -865,17 +865,17 @@ class Sessions(SyncAPIResource):
         session_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Session:
+    ) -> _schemas.Session:
         """Archive a session
 
         session_id: session id
         """
         return cast(
-            "models.Session",
+            "_schemas.Session",
             self._request(
                 "POST",
                 f"/v1/combo/sessions/{_path(session_id)}/archive",
-                cast_to=models.Session,
+                cast_to=_schemas.Session,
                 options=options,
             ),
         )
@@ -910,7 +910,7 @@ class AsyncSessions(AsyncAPIResource):
         user_id: str | NotGiven = NOT_GIVEN,
         metadata: Dict[str, str] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.Session:
+    ) -> _schemas.Session:
         """Create a session on the agent
 
         agent_id: agent id
@@ -920,7 +920,7 @@ class AsyncSessions(AsyncAPIResource):
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
         return cast(
-            "models.Session",
+            "_schemas.Session",
             await self._request(
                 "POST",
                 f"/v1/combo/agents/{_path(agent_id)}/sessions",
@@ -929,7 +929,7 @@ class AsyncSessions(AsyncAPIResource):
                     "user_id": user_id,
                     "metadata": metadata,
                 },
-                cast_to=models.Session,
+                cast_to=_schemas.Session,
                 options=options,
             ),
         )
@@ -943,11 +943,11 @@ class AsyncSessions(AsyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         user_id: str | NotGiven = NOT_GIVEN,
-        status: models.SessionStatus | NotGiven = NOT_GIVEN,
+        status: _schemas.SessionStatus | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.Session]:
+    ) -> AsyncPaginator[_schemas.Session]:
         """List the agent's sessions, newest first
 
         agent_id: agent id
@@ -980,8 +980,8 @@ class AsyncSessions(AsyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.SessionPage,
-                page_of=models.Session,
+                cast_to=_schemas.SessionPage,
+                page_of=_schemas.Session,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -995,12 +995,12 @@ class AsyncSessions(AsyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         user_id: str | NotGiven = NOT_GIVEN,
-        status: models.SessionStatus | NotGiven = NOT_GIVEN,
+        status: _schemas.SessionStatus | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         agent_id: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.Session]:
+    ) -> AsyncPaginator[_schemas.Session]:
         """List the tenant's sessions, newest first
 
         page: 1-based page number
@@ -1034,8 +1034,8 @@ class AsyncSessions(AsyncAPIResource):
                     "until": until,
                     "agent_id": agent_id,
                 },
-                cast_to=models.SessionPage,
-                page_of=models.Session,
+                cast_to=_schemas.SessionPage,
+                page_of=_schemas.Session,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -1046,17 +1046,17 @@ class AsyncSessions(AsyncAPIResource):
         session_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Session:
+    ) -> _schemas.Session:
         """Get one session
 
         session_id: session id
         """
         return cast(
-            "models.Session",
+            "_schemas.Session",
             await self._request(
                 "GET",
                 f"/v1/combo/sessions/{_path(session_id)}",
-                cast_to=models.Session,
+                cast_to=_schemas.Session,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -1067,17 +1067,17 @@ class AsyncSessions(AsyncAPIResource):
         session_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete a session, its messages and its skill activations
 
         session_id: session id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             await self._request(
                 "DELETE",
                 f"/v1/combo/sessions/{_path(session_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -1087,17 +1087,17 @@ class AsyncSessions(AsyncAPIResource):
         session_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Session:
+    ) -> _schemas.Session:
         """Archive a session
 
         session_id: session id
         """
         return cast(
-            "models.Session",
+            "_schemas.Session",
             await self._request(
                 "POST",
                 f"/v1/combo/sessions/{_path(session_id)}/archive",
-                cast_to=models.Session,
+                cast_to=_schemas.Session,
                 options=options,
             ),
         )
@@ -1152,7 +1152,7 @@ class RunsApprovals(SyncAPIResource):
         decision: Literal["approve", "reject"],
         comment: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.ApprovalDecision:
+    ) -> _schemas.ApprovalDecision:
         """Approve or reject a tool call waiting for a person
 
         trace_id: trace id of one completion run
@@ -1162,12 +1162,12 @@ class RunsApprovals(SyncAPIResource):
         comment: kept with the decision; a rejection passes it to the model
         """
         return cast(
-            "models.ApprovalDecision",
+            "_schemas.ApprovalDecision",
             self._request(
                 "POST",
                 f"/v1/combo/completions/{_path(trace_id)}/approvals/{_path(approval_id)}",
                 body={"decision": decision, "comment": comment},
-                cast_to=models.ApprovalDecision,
+                cast_to=_schemas.ApprovalDecision,
                 options=options,
             ),
         )
@@ -1192,7 +1192,7 @@ class AsyncRunsApprovals(AsyncAPIResource):
         decision: Literal["approve", "reject"],
         comment: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.ApprovalDecision:
+    ) -> _schemas.ApprovalDecision:
         """Approve or reject a tool call waiting for a person
 
         trace_id: trace id of one completion run
@@ -1202,12 +1202,12 @@ class AsyncRunsApprovals(AsyncAPIResource):
         comment: kept with the decision; a rejection passes it to the model
         """
         return cast(
-            "models.ApprovalDecision",
+            "_schemas.ApprovalDecision",
             await self._request(
                 "POST",
                 f"/v1/combo/completions/{_path(trace_id)}/approvals/{_path(approval_id)}",
                 body={"decision": decision, "comment": comment},
-                cast_to=models.ApprovalDecision,
+                cast_to=_schemas.ApprovalDecision,
                 options=options,
             ),
         )
@@ -1236,12 +1236,12 @@ class Runs(SyncAPIResource):
         page_size: int | NotGiven = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
-        status: models.RunStatus | NotGiven = NOT_GIVEN,
-        kind: models.RunKind | NotGiven = NOT_GIVEN,
+        status: _schemas.RunStatus | NotGiven = NOT_GIVEN,
+        kind: _schemas.RunKind | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.CompletionRun]:
+    ) -> SyncPage[_schemas.CompletionRun]:
         """An agent's runs, newest first
 
         agent_id: agent id
@@ -1263,7 +1263,7 @@ class Runs(SyncAPIResource):
         until: runs created before this time
         """
         return cast(
-            "SyncPage[models.CompletionRun]",
+            "SyncPage[_schemas.CompletionRun]",
             self._request(
                 "GET",
                 f"/v1/combo/agents/{_path(agent_id)}/completions",
@@ -1277,8 +1277,8 @@ class Runs(SyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.CompletionRunPage,
-                page_of=models.CompletionRun,
+                cast_to=_schemas.CompletionRunPage,
+                page_of=_schemas.CompletionRun,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -1289,17 +1289,17 @@ class Runs(SyncAPIResource):
         trace_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.CompletionRun:
+    ) -> _schemas.CompletionRun:
         """A completion run: status, answer, cost, artifacts, error
 
         trace_id: trace id of one completion run
         """
         return cast(
-            "models.CompletionRun",
+            "_schemas.CompletionRun",
             self._request(
                 "GET",
                 f"/v1/combo/completions/{_path(trace_id)}",
-                cast_to=models.CompletionRun,
+                cast_to=_schemas.CompletionRun,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -1310,17 +1310,17 @@ class Runs(SyncAPIResource):
         trace_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.CompletionRun:
+    ) -> _schemas.CompletionRun:
         """Cancel a run: its model and tool calls stop and what it had is recorded
 
         trace_id: trace id of one completion run
         """
         return cast(
-            "models.CompletionRun",
+            "_schemas.CompletionRun",
             self._request(
                 "POST",
                 f"/v1/combo/completions/{_path(trace_id)}/cancel",
-                cast_to=models.CompletionRun,
+                cast_to=_schemas.CompletionRun,
                 options=options,
             ),
         )
@@ -1332,12 +1332,12 @@ class Runs(SyncAPIResource):
         page_size: int | NotGiven = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
-        status: models.RunStatus | NotGiven = NOT_GIVEN,
-        kind: models.RunKind | NotGiven = NOT_GIVEN,
+        status: _schemas.RunStatus | NotGiven = NOT_GIVEN,
+        kind: _schemas.RunKind | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.CompletionRun]:
+    ) -> SyncPage[_schemas.CompletionRun]:
         """The tenant's runs, newest first
 
         page: 1-based page number
@@ -1357,7 +1357,7 @@ class Runs(SyncAPIResource):
         until: runs created before this time
         """
         return cast(
-            "SyncPage[models.CompletionRun]",
+            "SyncPage[_schemas.CompletionRun]",
             self._request(
                 "GET",
                 "/v1/combo/completions",
@@ -1371,8 +1371,8 @@ class Runs(SyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.CompletionRunPage,
-                page_of=models.CompletionRun,
+                cast_to=_schemas.CompletionRunPage,
+                page_of=_schemas.CompletionRun,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -1386,12 +1386,12 @@ class Runs(SyncAPIResource):
         page_size: int | NotGiven = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
-        status: models.RunStatus | NotGiven = NOT_GIVEN,
-        kind: models.RunKind | NotGiven = NOT_GIVEN,
+        status: _schemas.RunStatus | NotGiven = NOT_GIVEN,
+        kind: _schemas.RunKind | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.CompletionRun]:
+    ) -> SyncPage[_schemas.CompletionRun]:
         """A session's runs, newest first
 
         session_id: session id
@@ -1413,7 +1413,7 @@ class Runs(SyncAPIResource):
         until: runs created before this time
         """
         return cast(
-            "SyncPage[models.CompletionRun]",
+            "SyncPage[_schemas.CompletionRun]",
             self._request(
                 "GET",
                 f"/v1/combo/sessions/{_path(session_id)}/completions",
@@ -1427,8 +1427,8 @@ class Runs(SyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.CompletionRunPage,
-                page_of=models.CompletionRun,
+                cast_to=_schemas.CompletionRunPage,
+                page_of=_schemas.CompletionRun,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -1463,12 +1463,12 @@ class AsyncRuns(AsyncAPIResource):
         page_size: int | NotGiven = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
-        status: models.RunStatus | NotGiven = NOT_GIVEN,
-        kind: models.RunKind | NotGiven = NOT_GIVEN,
+        status: _schemas.RunStatus | NotGiven = NOT_GIVEN,
+        kind: _schemas.RunKind | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.CompletionRun]:
+    ) -> AsyncPaginator[_schemas.CompletionRun]:
         """An agent's runs, newest first
 
         agent_id: agent id
@@ -1503,8 +1503,8 @@ class AsyncRuns(AsyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.CompletionRunPage,
-                page_of=models.CompletionRun,
+                cast_to=_schemas.CompletionRunPage,
+                page_of=_schemas.CompletionRun,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -1515,17 +1515,17 @@ class AsyncRuns(AsyncAPIResource):
         trace_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.CompletionRun:
+    ) -> _schemas.CompletionRun:
         """A completion run: status, answer, cost, artifacts, error
 
         trace_id: trace id of one completion run
         """
         return cast(
-            "models.CompletionRun",
+            "_schemas.CompletionRun",
             await self._request(
                 "GET",
                 f"/v1/combo/completions/{_path(trace_id)}",
-                cast_to=models.CompletionRun,
+                cast_to=_schemas.CompletionRun,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -1536,17 +1536,17 @@ class AsyncRuns(AsyncAPIResource):
         trace_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.CompletionRun:
+    ) -> _schemas.CompletionRun:
         """Cancel a run: its model and tool calls stop and what it had is recorded
 
         trace_id: trace id of one completion run
         """
         return cast(
-            "models.CompletionRun",
+            "_schemas.CompletionRun",
             await self._request(
                 "POST",
                 f"/v1/combo/completions/{_path(trace_id)}/cancel",
-                cast_to=models.CompletionRun,
+                cast_to=_schemas.CompletionRun,
                 options=options,
             ),
         )
@@ -1558,12 +1558,12 @@ class AsyncRuns(AsyncAPIResource):
         page_size: int | NotGiven = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
-        status: models.RunStatus | NotGiven = NOT_GIVEN,
-        kind: models.RunKind | NotGiven = NOT_GIVEN,
+        status: _schemas.RunStatus | NotGiven = NOT_GIVEN,
+        kind: _schemas.RunKind | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.CompletionRun]:
+    ) -> AsyncPaginator[_schemas.CompletionRun]:
         """The tenant's runs, newest first
 
         page: 1-based page number
@@ -1596,8 +1596,8 @@ class AsyncRuns(AsyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.CompletionRunPage,
-                page_of=models.CompletionRun,
+                cast_to=_schemas.CompletionRunPage,
+                page_of=_schemas.CompletionRun,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -1611,12 +1611,12 @@ class AsyncRuns(AsyncAPIResource):
         page_size: int | NotGiven = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
-        status: models.RunStatus | NotGiven = NOT_GIVEN,
-        kind: models.RunKind | NotGiven = NOT_GIVEN,
+        status: _schemas.RunStatus | NotGiven = NOT_GIVEN,
+        kind: _schemas.RunKind | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.CompletionRun]:
+    ) -> AsyncPaginator[_schemas.CompletionRun]:
         """A session's runs, newest first
 
         session_id: session id
@@ -1651,8 +1651,8 @@ class AsyncRuns(AsyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.CompletionRunPage,
-                page_of=models.CompletionRun,
+                cast_to=_schemas.CompletionRunPage,
+                page_of=_schemas.CompletionRun,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -1679,14 +1679,14 @@ class Scenarios(SyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.ScenarioList:
+    ) -> _schemas.ScenarioList:
         """Supported scenarios and the processors each accepts"""
         return cast(
-            "models.ScenarioList",
+            "_schemas.ScenarioList",
             self._request(
                 "GET",
                 "/v1/combo/scenarios",
-                cast_to=models.ScenarioList,
+                cast_to=_schemas.ScenarioList,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -1708,14 +1708,14 @@ class AsyncScenarios(AsyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.ScenarioList:
+    ) -> _schemas.ScenarioList:
         """Supported scenarios and the processors each accepts"""
         return cast(
-            "models.ScenarioList",
+            "_schemas.ScenarioList",
             await self._request(
                 "GET",
                 "/v1/combo/scenarios",
-                cast_to=models.ScenarioList,
+                cast_to=_schemas.ScenarioList,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -1737,14 +1737,14 @@ class Processors(SyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.ProcessorList:
+    ) -> _schemas.ProcessorList:
         """Supported processors and their modes"""
         return cast(
-            "models.ProcessorList",
+            "_schemas.ProcessorList",
             self._request(
                 "GET",
                 "/v1/combo/processors",
-                cast_to=models.ProcessorList,
+                cast_to=_schemas.ProcessorList,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -1766,14 +1766,14 @@ class AsyncProcessors(AsyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.ProcessorList:
+    ) -> _schemas.ProcessorList:
         """Supported processors and their modes"""
         return cast(
-            "models.ProcessorList",
+            "_schemas.ProcessorList",
             await self._request(
                 "GET",
                 "/v1/combo/processors",
-                cast_to=models.ProcessorList,
+                cast_to=_schemas.ProcessorList,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -1795,15 +1795,15 @@ class Auth(SyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.ConsoleToken:
+    ) -> _schemas.ConsoleToken:
         """Exchange an API key (or a console token, to renew it) for a short-lived console token"""
         return cast(
-            "models.ConsoleToken",
+            "_schemas.ConsoleToken",
             self._request(
                 "POST",
                 "/v1/auth/console-token",
                 body={},
-                cast_to=models.ConsoleToken,
+                cast_to=_schemas.ConsoleToken,
                 options=options,
             ),
         )
@@ -1824,15 +1824,15 @@ class AsyncAuth(AsyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.ConsoleToken:
+    ) -> _schemas.ConsoleToken:
         """Exchange an API key (or a console token, to renew it) for a short-lived console token"""
         return cast(
-            "models.ConsoleToken",
+            "_schemas.ConsoleToken",
             await self._request(
                 "POST",
                 "/v1/auth/console-token",
                 body={},
-                cast_to=models.ConsoleToken,
+                cast_to=_schemas.ConsoleToken,
                 options=options,
             ),
         )
@@ -1857,7 +1857,7 @@ class ApiKeys(SyncAPIResource):
         owner_id: str | NotGiven = NOT_GIVEN,
         expires_at: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.CreatedApiKey:
+    ) -> _schemas.CreatedApiKey:
         """Create an API key
 
         role: at most the role of the caller: a member cannot create an admin key
@@ -1867,7 +1867,7 @@ class ApiKeys(SyncAPIResource):
         expires_at: ISO 8601; the key stops working then
         """
         return cast(
-            "models.CreatedApiKey",
+            "_schemas.CreatedApiKey",
             self._request(
                 "POST",
                 "/v1/api-keys",
@@ -1877,7 +1877,7 @@ class ApiKeys(SyncAPIResource):
                     "owner_id": owner_id,
                     "expires_at": expires_at,
                 },
-                cast_to=models.CreatedApiKey,
+                cast_to=_schemas.CreatedApiKey,
                 options=options,
             ),
         )
@@ -1891,7 +1891,7 @@ class ApiKeys(SyncAPIResource):
         include_total: bool | NotGiven = NOT_GIVEN,
         owner_id: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.ApiKey]:
+    ) -> SyncPage[_schemas.ApiKey]:
         """List API keys (never their secrets): your own, or every key of the tenant for an admin
 
         page: 1-based page number
@@ -1905,7 +1905,7 @@ class ApiKeys(SyncAPIResource):
         owner_id: admins only: the keys of this user (members always see only theirs)
         """
         return cast(
-            "SyncPage[models.ApiKey]",
+            "SyncPage[_schemas.ApiKey]",
             self._request(
                 "GET",
                 "/v1/api-keys",
@@ -1916,8 +1916,8 @@ class ApiKeys(SyncAPIResource):
                     "include_total": include_total,
                     "owner_id": owner_id,
                 },
-                cast_to=models.ApiKeyPage,
-                page_of=models.ApiKey,
+                cast_to=_schemas.ApiKeyPage,
+                page_of=_schemas.ApiKey,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -1928,17 +1928,17 @@ class ApiKeys(SyncAPIResource):
         key_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.ApiKey:
+    ) -> _schemas.ApiKey:
         """Revoke an API key (your own, or any key of the tenant for an admin)
 
         key_id: API key id
         """
         return cast(
-            "models.ApiKey",
+            "_schemas.ApiKey",
             self._request(
                 "DELETE",
                 f"/v1/api-keys/{_path(key_id)}",
-                cast_to=models.ApiKey,
+                cast_to=_schemas.ApiKey,
                 options=options,
             ),
         )
@@ -1965,7 +1965,7 @@ class AsyncApiKeys(AsyncAPIResource):
         owner_id: str | NotGiven = NOT_GIVEN,
         expires_at: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.CreatedApiKey:
+    ) -> _schemas.CreatedApiKey:
         """Create an API key
 
         role: at most the role of the caller: a member cannot create an admin key
@@ -1975,7 +1975,7 @@ class AsyncApiKeys(AsyncAPIResource):
         expires_at: ISO 8601; the key stops working then
         """
         return cast(
-            "models.CreatedApiKey",
+            "_schemas.CreatedApiKey",
             await self._request(
                 "POST",
                 "/v1/api-keys",
@@ -1985,7 +1985,7 @@ class AsyncApiKeys(AsyncAPIResource):
                     "owner_id": owner_id,
                     "expires_at": expires_at,
                 },
-                cast_to=models.CreatedApiKey,
+                cast_to=_schemas.CreatedApiKey,
                 options=options,
             ),
         )
@@ -1999,7 +1999,7 @@ class AsyncApiKeys(AsyncAPIResource):
         include_total: bool | NotGiven = NOT_GIVEN,
         owner_id: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.ApiKey]:
+    ) -> AsyncPaginator[_schemas.ApiKey]:
         """List API keys (never their secrets): your own, or every key of the tenant for an admin
 
         page: 1-based page number
@@ -2023,8 +2023,8 @@ class AsyncApiKeys(AsyncAPIResource):
                     "include_total": include_total,
                     "owner_id": owner_id,
                 },
-                cast_to=models.ApiKeyPage,
-                page_of=models.ApiKey,
+                cast_to=_schemas.ApiKeyPage,
+                page_of=_schemas.ApiKey,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -2035,17 +2035,17 @@ class AsyncApiKeys(AsyncAPIResource):
         key_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.ApiKey:
+    ) -> _schemas.ApiKey:
         """Revoke an API key (your own, or any key of the tenant for an admin)
 
         key_id: API key id
         """
         return cast(
-            "models.ApiKey",
+            "_schemas.ApiKey",
             await self._request(
                 "DELETE",
                 f"/v1/api-keys/{_path(key_id)}",
-                cast_to=models.ApiKey,
+                cast_to=_schemas.ApiKey,
                 options=options,
             ),
         )
@@ -2071,11 +2071,11 @@ class Events(SyncAPIResource):
         page_size: int | NotGiven = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
-        event: models.EventName | NotGiven = NOT_GIVEN,
+        event: _schemas.EventName | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.Event]:
+    ) -> SyncPage[_schemas.Event]:
         """The tenant's internal event log, newest first
 
         page: 1-based page number
@@ -2091,7 +2091,7 @@ class Events(SyncAPIResource):
         until: exclusive upper bound on timestamp
         """
         return cast(
-            "SyncPage[models.Event]",
+            "SyncPage[_schemas.Event]",
             self._request(
                 "GET",
                 "/v1/events",
@@ -2104,8 +2104,8 @@ class Events(SyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.EventPage,
-                page_of=models.Event,
+                cast_to=_schemas.EventPage,
+                page_of=_schemas.Event,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -2130,11 +2130,11 @@ class AsyncEvents(AsyncAPIResource):
         page_size: int | NotGiven = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
-        event: models.EventName | NotGiven = NOT_GIVEN,
+        event: _schemas.EventName | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.Event]:
+    ) -> AsyncPaginator[_schemas.Event]:
         """The tenant's internal event log, newest first
 
         page: 1-based page number
@@ -2162,8 +2162,8 @@ class AsyncEvents(AsyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.EventPage,
-                page_of=models.Event,
+                cast_to=_schemas.EventPage,
+                page_of=_schemas.Event,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -2185,13 +2185,13 @@ class WebhooksSubscriptions(SyncAPIResource):
         self,
         *,
         url: str,
-        events: List[models.EventName],
+        events: List[_schemas.EventName],
         secret: str | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
-        signing: models.WebhookSigning | NotGiven = NOT_GIVEN,
+        signing: _schemas.WebhookSigning | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.WebhookSubscriptionWithSecret:
+    ) -> _schemas.WebhookSubscriptionWithSecret:
         """Subscribe a URL to outbound events
 
         url: http(s) URL; private and loopback addresses are refused unless ALLOW_PRIVATE_URLS
@@ -2199,7 +2199,7 @@ class WebhooksSubscriptions(SyncAPIResource):
         secret: shared signing secret; generated when absent (`whsec_` + random characters; with `standard_webhooks` signing, `whsec_` + base64 of 32 random bytes). Shown only in the reply that sets it.
         """
         return cast(
-            "models.WebhookSubscriptionWithSecret",
+            "_schemas.WebhookSubscriptionWithSecret",
             self._request(
                 "POST",
                 "/v1/webhook/subscriptions",
@@ -2211,7 +2211,7 @@ class WebhooksSubscriptions(SyncAPIResource):
                     "enabled": enabled,
                     "signing": signing,
                 },
-                cast_to=models.WebhookSubscriptionWithSecret,
+                cast_to=_schemas.WebhookSubscriptionWithSecret,
                 options=options,
             ),
         )
@@ -2224,7 +2224,7 @@ class WebhooksSubscriptions(SyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.WebhookSubscription]:
+    ) -> SyncPage[_schemas.WebhookSubscription]:
         """List the tenant's subscriptions (without secrets)
 
         page: 1-based page number
@@ -2236,7 +2236,7 @@ class WebhooksSubscriptions(SyncAPIResource):
         include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return cast(
-            "SyncPage[models.WebhookSubscription]",
+            "SyncPage[_schemas.WebhookSubscription]",
             self._request(
                 "GET",
                 "/v1/webhook/subscriptions",
@@ -2246,8 +2246,8 @@ class WebhooksSubscriptions(SyncAPIResource):
                     "after": after,
                     "include_total": include_total,
                 },
-                cast_to=models.WebhookSubscriptionPage,
-                page_of=models.WebhookSubscription,
+                cast_to=_schemas.WebhookSubscriptionPage,
+                page_of=_schemas.WebhookSubscription,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -2258,17 +2258,17 @@ class WebhooksSubscriptions(SyncAPIResource):
         subscription_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.WebhookSubscription:
+    ) -> _schemas.WebhookSubscription:
         """Get one subscription
 
         subscription_id: webhook subscription id
         """
         return cast(
-            "models.WebhookSubscription",
+            "_schemas.WebhookSubscription",
             self._request(
                 "GET",
                 f"/v1/webhook/subscriptions/{_path(subscription_id)}",
-                cast_to=models.WebhookSubscription,
+                cast_to=_schemas.WebhookSubscription,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -2279,18 +2279,18 @@ class WebhooksSubscriptions(SyncAPIResource):
         subscription_id: str,
         *,
         url: str | NotGiven = NOT_GIVEN,
-        events: List[models.EventName] | NotGiven = NOT_GIVEN,
+        events: List[_schemas.EventName] | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
-        signing: models.WebhookSigning | NotGiven = NOT_GIVEN,
+        signing: _schemas.WebhookSigning | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.WebhookSubscription:
+    ) -> _schemas.WebhookSubscription:
         """Update a subscription (fields present replace the stored ones)
 
         subscription_id: webhook subscription id
         """
         return cast(
-            "models.WebhookSubscription",
+            "_schemas.WebhookSubscription",
             self._request(
                 "PUT",
                 f"/v1/webhook/subscriptions/{_path(subscription_id)}",
@@ -2301,7 +2301,7 @@ class WebhooksSubscriptions(SyncAPIResource):
                     "enabled": enabled,
                     "signing": signing,
                 },
-                cast_to=models.WebhookSubscription,
+                cast_to=_schemas.WebhookSubscription,
                 options=options,
             ),
         )
@@ -2311,17 +2311,17 @@ class WebhooksSubscriptions(SyncAPIResource):
         subscription_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete a subscription
 
         subscription_id: webhook subscription id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             self._request(
                 "DELETE",
                 f"/v1/webhook/subscriptions/{_path(subscription_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -2333,7 +2333,7 @@ class WebhooksSubscriptions(SyncAPIResource):
         secret: str | NotGiven = NOT_GIVEN,
         grace_seconds: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.WebhookSubscriptionWithSecret:
+    ) -> _schemas.WebhookSubscriptionWithSecret:
         """Replace the signing secret
 
         subscription_id: webhook subscription id
@@ -2343,12 +2343,12 @@ class WebhooksSubscriptions(SyncAPIResource):
         grace_seconds: how long deliveries keep carrying the replaced secret's signature beside the new one, 0-604800 seconds (default 0: the new secret alone from now on)
         """
         return cast(
-            "models.WebhookSubscriptionWithSecret",
+            "_schemas.WebhookSubscriptionWithSecret",
             self._request(
                 "POST",
                 f"/v1/webhook/subscriptions/{_path(subscription_id)}/rotate-secret",
                 body={"secret": secret, "grace_seconds": grace_seconds},
-                cast_to=models.WebhookSubscriptionWithSecret,
+                cast_to=_schemas.WebhookSubscriptionWithSecret,
                 options=options,
             ),
         )
@@ -2358,17 +2358,17 @@ class WebhooksSubscriptions(SyncAPIResource):
         subscription_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.WebhookDelivery:
+    ) -> _schemas.WebhookDelivery:
         """Send a test event
 
         subscription_id: webhook subscription id
         """
         return cast(
-            "models.WebhookDelivery",
+            "_schemas.WebhookDelivery",
             self._request(
                 "POST",
                 f"/v1/webhook/subscriptions/{_path(subscription_id)}/test",
-                cast_to=models.WebhookDelivery,
+                cast_to=_schemas.WebhookDelivery,
                 options=options,
             ),
         )
@@ -2382,7 +2382,7 @@ class WebhooksSubscriptions(SyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.WebhookDelivery]:
+    ) -> SyncPage[_schemas.WebhookDelivery]:
         """A subscription's deliveries with every attempt, newest first
 
         subscription_id: webhook subscription id
@@ -2396,7 +2396,7 @@ class WebhooksSubscriptions(SyncAPIResource):
         include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return cast(
-            "SyncPage[models.WebhookDelivery]",
+            "SyncPage[_schemas.WebhookDelivery]",
             self._request(
                 "GET",
                 f"/v1/webhook/subscriptions/{_path(subscription_id)}/deliveries",
@@ -2406,8 +2406,8 @@ class WebhooksSubscriptions(SyncAPIResource):
                     "after": after,
                     "include_total": include_total,
                 },
-                cast_to=models.WebhookDeliveryPage,
-                page_of=models.WebhookDelivery,
+                cast_to=_schemas.WebhookDeliveryPage,
+                page_of=_schemas.WebhookDelivery,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -2436,13 +2436,13 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         self,
         *,
         url: str,
-        events: List[models.EventName],
+        events: List[_schemas.EventName],
         secret: str | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
-        signing: models.WebhookSigning | NotGiven = NOT_GIVEN,
+        signing: _schemas.WebhookSigning | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.WebhookSubscriptionWithSecret:
+    ) -> _schemas.WebhookSubscriptionWithSecret:
         """Subscribe a URL to outbound events
 
         url: http(s) URL; private and loopback addresses are refused unless ALLOW_PRIVATE_URLS
@@ -2450,7 +2450,7 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         secret: shared signing secret; generated when absent (`whsec_` + random characters; with `standard_webhooks` signing, `whsec_` + base64 of 32 random bytes). Shown only in the reply that sets it.
         """
         return cast(
-            "models.WebhookSubscriptionWithSecret",
+            "_schemas.WebhookSubscriptionWithSecret",
             await self._request(
                 "POST",
                 "/v1/webhook/subscriptions",
@@ -2462,7 +2462,7 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
                     "enabled": enabled,
                     "signing": signing,
                 },
-                cast_to=models.WebhookSubscriptionWithSecret,
+                cast_to=_schemas.WebhookSubscriptionWithSecret,
                 options=options,
             ),
         )
@@ -2475,7 +2475,7 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.WebhookSubscription]:
+    ) -> AsyncPaginator[_schemas.WebhookSubscription]:
         """List the tenant's subscriptions (without secrets)
 
         page: 1-based page number
@@ -2496,8 +2496,8 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
                     "after": after,
                     "include_total": include_total,
                 },
-                cast_to=models.WebhookSubscriptionPage,
-                page_of=models.WebhookSubscription,
+                cast_to=_schemas.WebhookSubscriptionPage,
+                page_of=_schemas.WebhookSubscription,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -2508,17 +2508,17 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         subscription_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.WebhookSubscription:
+    ) -> _schemas.WebhookSubscription:
         """Get one subscription
 
         subscription_id: webhook subscription id
         """
         return cast(
-            "models.WebhookSubscription",
+            "_schemas.WebhookSubscription",
             await self._request(
                 "GET",
                 f"/v1/webhook/subscriptions/{_path(subscription_id)}",
-                cast_to=models.WebhookSubscription,
+                cast_to=_schemas.WebhookSubscription,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -2529,18 +2529,18 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         subscription_id: str,
         *,
         url: str | NotGiven = NOT_GIVEN,
-        events: List[models.EventName] | NotGiven = NOT_GIVEN,
+        events: List[_schemas.EventName] | NotGiven = NOT_GIVEN,
         description: str | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
-        signing: models.WebhookSigning | NotGiven = NOT_GIVEN,
+        signing: _schemas.WebhookSigning | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.WebhookSubscription:
+    ) -> _schemas.WebhookSubscription:
         """Update a subscription (fields present replace the stored ones)
 
         subscription_id: webhook subscription id
         """
         return cast(
-            "models.WebhookSubscription",
+            "_schemas.WebhookSubscription",
             await self._request(
                 "PUT",
                 f"/v1/webhook/subscriptions/{_path(subscription_id)}",
@@ -2551,7 +2551,7 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
                     "enabled": enabled,
                     "signing": signing,
                 },
-                cast_to=models.WebhookSubscription,
+                cast_to=_schemas.WebhookSubscription,
                 options=options,
             ),
         )
@@ -2561,17 +2561,17 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         subscription_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete a subscription
 
         subscription_id: webhook subscription id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             await self._request(
                 "DELETE",
                 f"/v1/webhook/subscriptions/{_path(subscription_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -2583,7 +2583,7 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         secret: str | NotGiven = NOT_GIVEN,
         grace_seconds: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.WebhookSubscriptionWithSecret:
+    ) -> _schemas.WebhookSubscriptionWithSecret:
         """Replace the signing secret
 
         subscription_id: webhook subscription id
@@ -2593,12 +2593,12 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         grace_seconds: how long deliveries keep carrying the replaced secret's signature beside the new one, 0-604800 seconds (default 0: the new secret alone from now on)
         """
         return cast(
-            "models.WebhookSubscriptionWithSecret",
+            "_schemas.WebhookSubscriptionWithSecret",
             await self._request(
                 "POST",
                 f"/v1/webhook/subscriptions/{_path(subscription_id)}/rotate-secret",
                 body={"secret": secret, "grace_seconds": grace_seconds},
-                cast_to=models.WebhookSubscriptionWithSecret,
+                cast_to=_schemas.WebhookSubscriptionWithSecret,
                 options=options,
             ),
         )
@@ -2608,17 +2608,17 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         subscription_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.WebhookDelivery:
+    ) -> _schemas.WebhookDelivery:
         """Send a test event
 
         subscription_id: webhook subscription id
         """
         return cast(
-            "models.WebhookDelivery",
+            "_schemas.WebhookDelivery",
             await self._request(
                 "POST",
                 f"/v1/webhook/subscriptions/{_path(subscription_id)}/test",
-                cast_to=models.WebhookDelivery,
+                cast_to=_schemas.WebhookDelivery,
                 options=options,
             ),
         )
@@ -2632,7 +2632,7 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.WebhookDelivery]:
+    ) -> AsyncPaginator[_schemas.WebhookDelivery]:
         """A subscription's deliveries with every attempt, newest first
 
         subscription_id: webhook subscription id
@@ -2655,8 +2655,8 @@ class AsyncWebhooksSubscriptions(AsyncAPIResource):
                     "after": after,
                     "include_total": include_total,
                 },
-                cast_to=models.WebhookDeliveryPage,
-                page_of=models.WebhookDelivery,
+                cast_to=_schemas.WebhookDeliveryPage,
+                page_of=_schemas.WebhookDelivery,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -2691,11 +2691,11 @@ class WebhooksDeliveries(SyncAPIResource):
         event_id: str | NotGiven = NOT_GIVEN,
         event: str | NotGiven = NOT_GIVEN,
         subscription_id: str | NotGiven = NOT_GIVEN,
-        status: models.DeliveryStatus | NotGiven = NOT_GIVEN,
+        status: _schemas.DeliveryStatus | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.WebhookDelivery]:
+    ) -> SyncPage[_schemas.WebhookDelivery]:
         """Deliveries with every attempt (status, latency, error), filterable by event, subscription, status and time
 
         page: 1-based page number
@@ -2717,7 +2717,7 @@ class WebhooksDeliveries(SyncAPIResource):
         until: deliveries created before this time
         """
         return cast(
-            "SyncPage[models.WebhookDelivery]",
+            "SyncPage[_schemas.WebhookDelivery]",
             self._request(
                 "GET",
                 "/v1/webhook/deliveries",
@@ -2733,8 +2733,8 @@ class WebhooksDeliveries(SyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.WebhookDeliveryPage,
-                page_of=models.WebhookDelivery,
+                cast_to=_schemas.WebhookDeliveryPage,
+                page_of=_schemas.WebhookDelivery,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -2745,17 +2745,17 @@ class WebhooksDeliveries(SyncAPIResource):
         delivery_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.WebhookDelivery:
+    ) -> _schemas.WebhookDelivery:
         """One delivery with every attempt
 
         delivery_id: delivery id
         """
         return cast(
-            "models.WebhookDelivery",
+            "_schemas.WebhookDelivery",
             self._request(
                 "GET",
                 f"/v1/webhook/deliveries/{_path(delivery_id)}",
-                cast_to=models.WebhookDelivery,
+                cast_to=_schemas.WebhookDelivery,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -2784,11 +2784,11 @@ class AsyncWebhooksDeliveries(AsyncAPIResource):
         event_id: str | NotGiven = NOT_GIVEN,
         event: str | NotGiven = NOT_GIVEN,
         subscription_id: str | NotGiven = NOT_GIVEN,
-        status: models.DeliveryStatus | NotGiven = NOT_GIVEN,
+        status: _schemas.DeliveryStatus | NotGiven = NOT_GIVEN,
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.WebhookDelivery]:
+    ) -> AsyncPaginator[_schemas.WebhookDelivery]:
         """Deliveries with every attempt (status, latency, error), filterable by event, subscription, status and time
 
         page: 1-based page number
@@ -2825,8 +2825,8 @@ class AsyncWebhooksDeliveries(AsyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.WebhookDeliveryPage,
-                page_of=models.WebhookDelivery,
+                cast_to=_schemas.WebhookDeliveryPage,
+                page_of=_schemas.WebhookDelivery,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -2837,17 +2837,17 @@ class AsyncWebhooksDeliveries(AsyncAPIResource):
         delivery_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.WebhookDelivery:
+    ) -> _schemas.WebhookDelivery:
         """One delivery with every attempt
 
         delivery_id: delivery id
         """
         return cast(
-            "models.WebhookDelivery",
+            "_schemas.WebhookDelivery",
             await self._request(
                 "GET",
                 f"/v1/webhook/deliveries/{_path(delivery_id)}",
-                cast_to=models.WebhookDelivery,
+                cast_to=_schemas.WebhookDelivery,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -2879,7 +2879,7 @@ class WebhooksDeadLetters(SyncAPIResource):
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.WebhookDelivery]:
+    ) -> SyncPage[_schemas.WebhookDelivery]:
         """The dead-letter queue: deliveries whose five attempts all failed
 
         page: 1-based page number
@@ -2901,7 +2901,7 @@ class WebhooksDeadLetters(SyncAPIResource):
         until: deliveries created before this time
         """
         return cast(
-            "SyncPage[models.WebhookDelivery]",
+            "SyncPage[_schemas.WebhookDelivery]",
             self._request(
                 "GET",
                 "/v1/webhook/dead-letters",
@@ -2916,8 +2916,8 @@ class WebhooksDeadLetters(SyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.WebhookDeliveryPage,
-                page_of=models.WebhookDelivery,
+                cast_to=_schemas.WebhookDeliveryPage,
+                page_of=_schemas.WebhookDelivery,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -2928,17 +2928,17 @@ class WebhooksDeadLetters(SyncAPIResource):
         delivery_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.WebhookDelivery:
+    ) -> _schemas.WebhookDelivery:
         """Replay a dead letter by hand
 
         delivery_id: delivery id
         """
         return cast(
-            "models.WebhookDelivery",
+            "_schemas.WebhookDelivery",
             self._request(
                 "POST",
                 f"/v1/webhook/dead-letters/{_path(delivery_id)}/replay",
-                cast_to=models.WebhookDelivery,
+                cast_to=_schemas.WebhookDelivery,
                 options=options,
             ),
         )
@@ -2969,7 +2969,7 @@ class AsyncWebhooksDeadLetters(AsyncAPIResource):
         since: str | NotGiven = NOT_GIVEN,
         until: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.WebhookDelivery]:
+    ) -> AsyncPaginator[_schemas.WebhookDelivery]:
         """The dead-letter queue: deliveries whose five attempts all failed
 
         page: 1-based page number
@@ -3005,8 +3005,8 @@ class AsyncWebhooksDeadLetters(AsyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.WebhookDeliveryPage,
-                page_of=models.WebhookDelivery,
+                cast_to=_schemas.WebhookDeliveryPage,
+                page_of=_schemas.WebhookDelivery,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -3017,17 +3017,17 @@ class AsyncWebhooksDeadLetters(AsyncAPIResource):
         delivery_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.WebhookDelivery:
+    ) -> _schemas.WebhookDelivery:
         """Replay a dead letter by hand
 
         delivery_id: delivery id
         """
         return cast(
-            "models.WebhookDelivery",
+            "_schemas.WebhookDelivery",
             await self._request(
                 "POST",
                 f"/v1/webhook/dead-letters/{_path(delivery_id)}/replay",
-                cast_to=models.WebhookDelivery,
+                cast_to=_schemas.WebhookDelivery,
                 options=options,
             ),
         )
@@ -3050,10 +3050,10 @@ class WebhooksReplays(SyncAPIResource):
         *,
         since: str,
         until: str,
-        events: List[models.EventName] | NotGiven = NOT_GIVEN,
+        events: List[_schemas.EventName] | NotGiven = NOT_GIVEN,
         subscription_id: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.WebhookReplay:
+    ) -> _schemas.WebhookReplay:
         """Replay historical events by time range
 
         since: inclusive lower bound on the event timestamp
@@ -3065,7 +3065,7 @@ class WebhooksReplays(SyncAPIResource):
         subscription_id: only this subscription
         """
         return cast(
-            "models.WebhookReplay",
+            "_schemas.WebhookReplay",
             self._request(
                 "POST",
                 "/v1/webhook/replays",
@@ -3075,7 +3075,7 @@ class WebhooksReplays(SyncAPIResource):
                     "events": events,
                     "subscription_id": subscription_id,
                 },
-                cast_to=models.WebhookReplay,
+                cast_to=_schemas.WebhookReplay,
                 options=options,
             ),
         )
@@ -3085,17 +3085,17 @@ class WebhooksReplays(SyncAPIResource):
         replay_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.WebhookReplay:
+    ) -> _schemas.WebhookReplay:
         """Progress of a historical replay
 
         replay_id: replay id
         """
         return cast(
-            "models.WebhookReplay",
+            "_schemas.WebhookReplay",
             self._request(
                 "GET",
                 f"/v1/webhook/replays/{_path(replay_id)}",
-                cast_to=models.WebhookReplay,
+                cast_to=_schemas.WebhookReplay,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -3119,10 +3119,10 @@ class AsyncWebhooksReplays(AsyncAPIResource):
         *,
         since: str,
         until: str,
-        events: List[models.EventName] | NotGiven = NOT_GIVEN,
+        events: List[_schemas.EventName] | NotGiven = NOT_GIVEN,
         subscription_id: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.WebhookReplay:
+    ) -> _schemas.WebhookReplay:
         """Replay historical events by time range
 
         since: inclusive lower bound on the event timestamp
@@ -3134,7 +3134,7 @@ class AsyncWebhooksReplays(AsyncAPIResource):
         subscription_id: only this subscription
         """
         return cast(
-            "models.WebhookReplay",
+            "_schemas.WebhookReplay",
             await self._request(
                 "POST",
                 "/v1/webhook/replays",
@@ -3144,7 +3144,7 @@ class AsyncWebhooksReplays(AsyncAPIResource):
                     "events": events,
                     "subscription_id": subscription_id,
                 },
-                cast_to=models.WebhookReplay,
+                cast_to=_schemas.WebhookReplay,
                 options=options,
             ),
         )
@@ -3154,17 +3154,17 @@ class AsyncWebhooksReplays(AsyncAPIResource):
         replay_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.WebhookReplay:
+    ) -> _schemas.WebhookReplay:
         """Progress of a historical replay
 
         replay_id: replay id
         """
         return cast(
-            "models.WebhookReplay",
+            "_schemas.WebhookReplay",
             await self._request(
                 "GET",
                 f"/v1/webhook/replays/{_path(replay_id)}",
-                cast_to=models.WebhookReplay,
+                cast_to=_schemas.WebhookReplay,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -3257,7 +3257,7 @@ class Integrations(SyncAPIResource):
         channel: Literal["workchat-a", "workchat-b", "review-a", "git-a", "git-b", "git-c", "generic"],
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.IntegrationWithSecret:
+    ) -> _schemas.IntegrationWithSecret:
         """Set up inbound webhooks from one system (channel)
 
         channel: the inbound channel (`/v1/webhook/{channel}`), or `generic` for `/v1/webhook/generic/{trigger_id}`
@@ -3265,12 +3265,12 @@ class Integrations(SyncAPIResource):
         name: a label; defaults to the channel
         """
         return cast(
-            "models.IntegrationWithSecret",
+            "_schemas.IntegrationWithSecret",
             self._request(
                 "POST",
                 "/v1/integrations",
                 body={"channel": channel, "name": name},
-                cast_to=models.IntegrationWithSecret,
+                cast_to=_schemas.IntegrationWithSecret,
                 options=options,
             ),
         )
@@ -3284,7 +3284,7 @@ class Integrations(SyncAPIResource):
         include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.Integration]:
+    ) -> SyncPage[_schemas.Integration]:
         """List the tenant's integrations (without secrets)
 
         page: 1-based page number
@@ -3298,7 +3298,7 @@ class Integrations(SyncAPIResource):
         name: only those whose name contains this text, ignoring letter case
         """
         return cast(
-            "SyncPage[models.Integration]",
+            "SyncPage[_schemas.Integration]",
             self._request(
                 "GET",
                 "/v1/integrations",
@@ -3309,8 +3309,8 @@ class Integrations(SyncAPIResource):
                     "include_total": include_total,
                     "name": name,
                 },
-                cast_to=models.IntegrationPage,
-                page_of=models.Integration,
+                cast_to=_schemas.IntegrationPage,
+                page_of=_schemas.Integration,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -3321,17 +3321,17 @@ class Integrations(SyncAPIResource):
         integration_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Integration:
+    ) -> _schemas.Integration:
         """Get one integration (without its secret)
 
         integration_id: integration id
         """
         return cast(
-            "models.Integration",
+            "_schemas.Integration",
             self._request(
                 "GET",
                 f"/v1/integrations/{_path(integration_id)}",
-                cast_to=models.Integration,
+                cast_to=_schemas.Integration,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -3342,17 +3342,17 @@ class Integrations(SyncAPIResource):
         integration_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete an integration
 
         integration_id: integration id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             self._request(
                 "DELETE",
                 f"/v1/integrations/{_path(integration_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -3363,7 +3363,7 @@ class Integrations(SyncAPIResource):
         *,
         grace_seconds: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.IntegrationWithSecret:
+    ) -> _schemas.IntegrationWithSecret:
         """Replace the shared secret
 
         integration_id: integration id
@@ -3371,12 +3371,12 @@ class Integrations(SyncAPIResource):
         grace_seconds: how long the previous secret keeps verifying, 0-604800 seconds (default 3600)
         """
         return cast(
-            "models.IntegrationWithSecret",
+            "_schemas.IntegrationWithSecret",
             self._request(
                 "POST",
                 f"/v1/integrations/{_path(integration_id)}/rotate",
                 body={"grace_seconds": grace_seconds},
-                cast_to=models.IntegrationWithSecret,
+                cast_to=_schemas.IntegrationWithSecret,
                 options=options,
             ),
         )
@@ -3403,7 +3403,7 @@ class AsyncIntegrations(AsyncAPIResource):
         channel: Literal["workchat-a", "workchat-b", "review-a", "git-a", "git-b", "git-c", "generic"],
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.IntegrationWithSecret:
+    ) -> _schemas.IntegrationWithSecret:
         """Set up inbound webhooks from one system (channel)
 
         channel: the inbound channel (`/v1/webhook/{channel}`), or `generic` for `/v1/webhook/generic/{trigger_id}`
@@ -3411,12 +3411,12 @@ class AsyncIntegrations(AsyncAPIResource):
         name: a label; defaults to the channel
         """
         return cast(
-            "models.IntegrationWithSecret",
+            "_schemas.IntegrationWithSecret",
             await self._request(
                 "POST",
                 "/v1/integrations",
                 body={"channel": channel, "name": name},
-                cast_to=models.IntegrationWithSecret,
+                cast_to=_schemas.IntegrationWithSecret,
                 options=options,
             ),
         )
@@ -3430,7 +3430,7 @@ class AsyncIntegrations(AsyncAPIResource):
         include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.Integration]:
+    ) -> AsyncPaginator[_schemas.Integration]:
         """List the tenant's integrations (without secrets)
 
         page: 1-based page number
@@ -3454,8 +3454,8 @@ class AsyncIntegrations(AsyncAPIResource):
                     "include_total": include_total,
                     "name": name,
                 },
-                cast_to=models.IntegrationPage,
-                page_of=models.Integration,
+                cast_to=_schemas.IntegrationPage,
+                page_of=_schemas.Integration,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -3466,17 +3466,17 @@ class AsyncIntegrations(AsyncAPIResource):
         integration_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Integration:
+    ) -> _schemas.Integration:
         """Get one integration (without its secret)
 
         integration_id: integration id
         """
         return cast(
-            "models.Integration",
+            "_schemas.Integration",
             await self._request(
                 "GET",
                 f"/v1/integrations/{_path(integration_id)}",
-                cast_to=models.Integration,
+                cast_to=_schemas.Integration,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -3487,17 +3487,17 @@ class AsyncIntegrations(AsyncAPIResource):
         integration_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete an integration
 
         integration_id: integration id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             await self._request(
                 "DELETE",
                 f"/v1/integrations/{_path(integration_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -3508,7 +3508,7 @@ class AsyncIntegrations(AsyncAPIResource):
         *,
         grace_seconds: int | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.IntegrationWithSecret:
+    ) -> _schemas.IntegrationWithSecret:
         """Replace the shared secret
 
         integration_id: integration id
@@ -3516,12 +3516,12 @@ class AsyncIntegrations(AsyncAPIResource):
         grace_seconds: how long the previous secret keeps verifying, 0-604800 seconds (default 3600)
         """
         return cast(
-            "models.IntegrationWithSecret",
+            "_schemas.IntegrationWithSecret",
             await self._request(
                 "POST",
                 f"/v1/integrations/{_path(integration_id)}/rotate",
                 body={"grace_seconds": grace_seconds},
-                cast_to=models.IntegrationWithSecret,
+                cast_to=_schemas.IntegrationWithSecret,
                 options=options,
             ),
         )
@@ -3534,6 +3534,421 @@ class AsyncIntegrationsWithRawResponse:
         self.get = async_to_raw_response(resource.get)
         self.delete = async_to_raw_response(resource.delete)
         self.rotate_secret = async_to_raw_response(resource.rotate_secret)
+
+
+class ModelProviders(SyncAPIResource):
+    @cached_property
+    def with_raw_response(self) -> ModelProvidersWithRawResponse:
+        """The same methods, answering the HTTP response (status, headers, trace id) with the parsed model."""
+        return ModelProvidersWithRawResponse(self)
+
+    def create(
+        self,
+        *,
+        name: str,
+        kind: _schemas.ModelProviderKind,
+        models: List[_schemas.OfferedModel | Dict[str, Any]],
+        base_url: str | NotGiven = NOT_GIVEN,
+        api_key: str | NotGiven = NOT_GIVEN,
+        headers: Dict[str, str] | NotGiven = NOT_GIVEN,
+        options: RequestOptions | None = None,
+    ) -> _schemas.ModelProvider:
+        """Add a model provider agents can use
+
+        name: a label, unique in the tenant (10005 otherwise)
+
+        models: the models agents may use with this provider (1-100); the first is used by agents that name the provider and no model
+
+        base_url: the API's base URL (http or https, no credentials), e.g. `http://ollama:11434/v1`. Required for `openai-compatible`; for the other kinds absent means the vendor's own API. Private, loopback and reserved addresses are refused (10001) unless the installation sets ALLOW_PRIVATE_URLS or lists the host in MODEL_PROVIDER_PRIVATE_HOSTS
+
+        api_key: the key the provider is called with; stored encrypted and never shown again (only `api_key_last4`)
+
+        headers: extra request headers sent on every call (an organization, a gateway's routing key), at most 16. Their values may be secrets: stored encrypted and never shown again (only `header_names`). Transport headers (Host, Content-Type, Content-Length, ...) are refused
+        """
+        return cast(
+            "_schemas.ModelProvider",
+            self._request(
+                "POST",
+                "/v1/model-providers",
+                body={
+                    "name": name,
+                    "kind": kind,
+                    "base_url": base_url,
+                    "api_key": api_key,
+                    "headers": headers,
+                    "models": models,
+                },
+                cast_to=_schemas.ModelProvider,
+                options=options,
+            ),
+        )
+
+    def list(
+        self,
+        *,
+        page: int | NotGiven = NOT_GIVEN,
+        page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
+        name: str | NotGiven = NOT_GIVEN,
+        options: RequestOptions | None = None,
+    ) -> SyncPage[_schemas.ModelProvider]:
+        """List the tenant's model providers, newest first (without secrets)
+
+        page: 1-based page number
+
+        page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
+
+        name: only those whose name contains this text, ignoring letter case
+        """
+        return cast(
+            "SyncPage[_schemas.ModelProvider]",
+            self._request(
+                "GET",
+                "/v1/model-providers",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
+                    "name": name,
+                },
+                cast_to=_schemas.ModelProviderPage,
+                page_of=_schemas.ModelProvider,
+                retry_gateway_errors=True,
+                options=options,
+            ),
+        )
+
+    def get(
+        self,
+        provider_id: str,
+        *,
+        options: RequestOptions | None = None,
+    ) -> _schemas.ModelProvider:
+        """Get one model provider (without secrets)
+
+        provider_id: model provider id
+        """
+        return cast(
+            "_schemas.ModelProvider",
+            self._request(
+                "GET",
+                f"/v1/model-providers/{_path(provider_id)}",
+                cast_to=_schemas.ModelProvider,
+                retry_gateway_errors=True,
+                options=options,
+            ),
+        )
+
+    def update(
+        self,
+        provider_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        kind: _schemas.ModelProviderKind | NotGiven = NOT_GIVEN,
+        base_url: str | None | NotGiven = NOT_GIVEN,
+        api_key: str | None | NotGiven = NOT_GIVEN,
+        headers: Dict[str, str] | NotGiven = NOT_GIVEN,
+        models: List[_schemas.OfferedModel | Dict[str, Any]] | NotGiven = NOT_GIVEN,
+        options: RequestOptions | None = None,
+    ) -> _schemas.ModelProvider:
+        """Update a model provider
+
+        provider_id: model provider id
+
+        name: a label, unique in the tenant (10005 otherwise)
+
+        base_url: a new base URL; null removes it (not for `openai-compatible`)
+
+        api_key: a new key (stored encrypted, never shown again); null removes it
+
+        headers: replaces every header; `{}` removes them all
+
+        models: the models agents may use with this provider (1-100); the first is used by agents that name the provider and no model
+        """
+        return cast(
+            "_schemas.ModelProvider",
+            self._request(
+                "PUT",
+                f"/v1/model-providers/{_path(provider_id)}",
+                body={
+                    "name": name,
+                    "kind": kind,
+                    "base_url": base_url,
+                    "api_key": api_key,
+                    "headers": headers,
+                    "models": models,
+                },
+                cast_to=_schemas.ModelProvider,
+                options=options,
+            ),
+        )
+
+    def delete(
+        self,
+        provider_id: str,
+        *,
+        options: RequestOptions | None = None,
+    ) -> _schemas.Deleted:
+        """Delete a model provider
+
+        provider_id: model provider id
+        """
+        return cast(
+            "_schemas.Deleted",
+            self._request(
+                "DELETE",
+                f"/v1/model-providers/{_path(provider_id)}",
+                cast_to=_schemas.Deleted,
+                options=options,
+            ),
+        )
+
+    def check(
+        self,
+        provider_id: str,
+        *,
+        model: str | NotGiven = NOT_GIVEN,
+        options: RequestOptions | None = None,
+    ) -> _schemas.ModelProviderCheck:
+        """Call the provider once and say how long it took
+
+        provider_id: model provider id
+
+        model: the offered model to call (10001 if the provider does not offer it); default: the provider's first
+        """
+        return cast(
+            "_schemas.ModelProviderCheck",
+            self._request(
+                "POST",
+                f"/v1/model-providers/{_path(provider_id)}/check",
+                body={"model": model},
+                cast_to=_schemas.ModelProviderCheck,
+                options=options,
+            ),
+        )
+
+
+class ModelProvidersWithRawResponse:
+    def __init__(self, resource: ModelProviders) -> None:
+        self.create = to_raw_response(resource.create)
+        self.list = to_raw_response(resource.list)
+        self.get = to_raw_response(resource.get)
+        self.update = to_raw_response(resource.update)
+        self.delete = to_raw_response(resource.delete)
+        self.check = to_raw_response(resource.check)
+
+
+class AsyncModelProviders(AsyncAPIResource):
+    @cached_property
+    def with_raw_response(self) -> AsyncModelProvidersWithRawResponse:
+        """The same methods, answering the HTTP response (status, headers, trace id) with the parsed model."""
+        return AsyncModelProvidersWithRawResponse(self)
+
+    async def create(
+        self,
+        *,
+        name: str,
+        kind: _schemas.ModelProviderKind,
+        models: List[_schemas.OfferedModel | Dict[str, Any]],
+        base_url: str | NotGiven = NOT_GIVEN,
+        api_key: str | NotGiven = NOT_GIVEN,
+        headers: Dict[str, str] | NotGiven = NOT_GIVEN,
+        options: RequestOptions | None = None,
+    ) -> _schemas.ModelProvider:
+        """Add a model provider agents can use
+
+        name: a label, unique in the tenant (10005 otherwise)
+
+        models: the models agents may use with this provider (1-100); the first is used by agents that name the provider and no model
+
+        base_url: the API's base URL (http or https, no credentials), e.g. `http://ollama:11434/v1`. Required for `openai-compatible`; for the other kinds absent means the vendor's own API. Private, loopback and reserved addresses are refused (10001) unless the installation sets ALLOW_PRIVATE_URLS or lists the host in MODEL_PROVIDER_PRIVATE_HOSTS
+
+        api_key: the key the provider is called with; stored encrypted and never shown again (only `api_key_last4`)
+
+        headers: extra request headers sent on every call (an organization, a gateway's routing key), at most 16. Their values may be secrets: stored encrypted and never shown again (only `header_names`). Transport headers (Host, Content-Type, Content-Length, ...) are refused
+        """
+        return cast(
+            "_schemas.ModelProvider",
+            await self._request(
+                "POST",
+                "/v1/model-providers",
+                body={
+                    "name": name,
+                    "kind": kind,
+                    "base_url": base_url,
+                    "api_key": api_key,
+                    "headers": headers,
+                    "models": models,
+                },
+                cast_to=_schemas.ModelProvider,
+                options=options,
+            ),
+        )
+
+    def list(
+        self,
+        *,
+        page: int | NotGiven = NOT_GIVEN,
+        page_size: int | NotGiven = NOT_GIVEN,
+        after: str | NotGiven = NOT_GIVEN,
+        include_total: bool | NotGiven = NOT_GIVEN,
+        name: str | NotGiven = NOT_GIVEN,
+        options: RequestOptions | None = None,
+    ) -> AsyncPaginator[_schemas.ModelProvider]:
+        """List the tenant's model providers, newest first (without secrets)
+
+        page: 1-based page number
+
+        page_size: items per page, 1-100
+
+        after: a `next_cursor` of this list: the page after it (`page` is then not used and `total` is not counted). Reads only that page however long the list, and skips or repeats nothing when items are added meanwhile
+
+        include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
+
+        name: only those whose name contains this text, ignoring letter case
+        """
+        return AsyncPaginator(
+            lambda: self._request(
+                "GET",
+                "/v1/model-providers",
+                query={
+                    "page": page,
+                    "page_size": page_size,
+                    "after": after,
+                    "include_total": include_total,
+                    "name": name,
+                },
+                cast_to=_schemas.ModelProviderPage,
+                page_of=_schemas.ModelProvider,
+                retry_gateway_errors=True,
+                options=options,
+            ),
+        )
+
+    async def get(
+        self,
+        provider_id: str,
+        *,
+        options: RequestOptions | None = None,
+    ) -> _schemas.ModelProvider:
+        """Get one model provider (without secrets)
+
+        provider_id: model provider id
+        """
+        return cast(
+            "_schemas.ModelProvider",
+            await self._request(
+                "GET",
+                f"/v1/model-providers/{_path(provider_id)}",
+                cast_to=_schemas.ModelProvider,
+                retry_gateway_errors=True,
+                options=options,
+            ),
+        )
+
+    async def update(
+        self,
+        provider_id: str,
+        *,
+        name: str | NotGiven = NOT_GIVEN,
+        kind: _schemas.ModelProviderKind | NotGiven = NOT_GIVEN,
+        base_url: str | None | NotGiven = NOT_GIVEN,
+        api_key: str | None | NotGiven = NOT_GIVEN,
+        headers: Dict[str, str] | NotGiven = NOT_GIVEN,
+        models: List[_schemas.OfferedModel | Dict[str, Any]] | NotGiven = NOT_GIVEN,
+        options: RequestOptions | None = None,
+    ) -> _schemas.ModelProvider:
+        """Update a model provider
+
+        provider_id: model provider id
+
+        name: a label, unique in the tenant (10005 otherwise)
+
+        base_url: a new base URL; null removes it (not for `openai-compatible`)
+
+        api_key: a new key (stored encrypted, never shown again); null removes it
+
+        headers: replaces every header; `{}` removes them all
+
+        models: the models agents may use with this provider (1-100); the first is used by agents that name the provider and no model
+        """
+        return cast(
+            "_schemas.ModelProvider",
+            await self._request(
+                "PUT",
+                f"/v1/model-providers/{_path(provider_id)}",
+                body={
+                    "name": name,
+                    "kind": kind,
+                    "base_url": base_url,
+                    "api_key": api_key,
+                    "headers": headers,
+                    "models": models,
+                },
+                cast_to=_schemas.ModelProvider,
+                options=options,
+            ),
+        )
+
+    async def delete(
+        self,
+        provider_id: str,
+        *,
+        options: RequestOptions | None = None,
+    ) -> _schemas.Deleted:
+        """Delete a model provider
+
+        provider_id: model provider id
+        """
+        return cast(
+            "_schemas.Deleted",
+            await self._request(
+                "DELETE",
+                f"/v1/model-providers/{_path(provider_id)}",
+                cast_to=_schemas.Deleted,
+                options=options,
+            ),
+        )
+
+    async def check(
+        self,
+        provider_id: str,
+        *,
+        model: str | NotGiven = NOT_GIVEN,
+        options: RequestOptions | None = None,
+    ) -> _schemas.ModelProviderCheck:
+        """Call the provider once and say how long it took
+
+        provider_id: model provider id
+
+        model: the offered model to call (10001 if the provider does not offer it); default: the provider's first
+        """
+        return cast(
+            "_schemas.ModelProviderCheck",
+            await self._request(
+                "POST",
+                f"/v1/model-providers/{_path(provider_id)}/check",
+                body={"model": model},
+                cast_to=_schemas.ModelProviderCheck,
+                options=options,
+            ),
+        )
+
+
+class AsyncModelProvidersWithRawResponse:
+    def __init__(self, resource: AsyncModelProviders) -> None:
+        self.create = async_to_raw_response(resource.create)
+        self.list = async_to_raw_response(resource.list)
+        self.get = async_to_raw_response(resource.get)
+        self.update = async_to_raw_response(resource.update)
+        self.delete = async_to_raw_response(resource.delete)
+        self.check = async_to_raw_response(resource.check)
 
 
 class CronJobs(SyncAPIResource):
@@ -3555,7 +3970,7 @@ class CronJobs(SyncAPIResource):
         overlap: Literal["skip", "buffer_one", "buffer_all", "cancel_other", "terminate_other", "allow_all"] | NotGiven = NOT_GIVEN,
         paused: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.CronJob:
+    ) -> _schemas.CronJob:
         """Create a job
 
         cron: five fields: minute hour day-of-month month day-of-week, with `*`, values, ranges, steps, lists and JAN-DEC / SUN-SAT names. When both day-of-month and day-of-week are restricted, a run needs both to match (`0 9 1-7 * MON` is the first Monday).
@@ -3575,7 +3990,7 @@ class CronJobs(SyncAPIResource):
         paused: create the job without running it until unpaused
         """
         return cast(
-            "models.CronJob",
+            "_schemas.CronJob",
             self._request(
                 "POST",
                 "/v1/cron",
@@ -3590,7 +4005,7 @@ class CronJobs(SyncAPIResource):
                     "overlap": overlap,
                     "paused": paused,
                 },
-                cast_to=models.CronJob,
+                cast_to=_schemas.CronJob,
                 options=options,
             ),
         )
@@ -3603,7 +4018,7 @@ class CronJobs(SyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.CronJob]:
+    ) -> SyncPage[_schemas.CronJob]:
         """List the tenant's jobs, newest first
 
         page: 1-based page number
@@ -3615,7 +4030,7 @@ class CronJobs(SyncAPIResource):
         include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return cast(
-            "SyncPage[models.CronJob]",
+            "SyncPage[_schemas.CronJob]",
             self._request(
                 "GET",
                 "/v1/cron",
@@ -3625,8 +4040,8 @@ class CronJobs(SyncAPIResource):
                     "after": after,
                     "include_total": include_total,
                 },
-                cast_to=models.CronJobPage,
-                page_of=models.CronJob,
+                cast_to=_schemas.CronJobPage,
+                page_of=_schemas.CronJob,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -3637,17 +4052,17 @@ class CronJobs(SyncAPIResource):
         cron_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.CronJob:
+    ) -> _schemas.CronJob:
         """Get one job with its next and recent runs
 
         cron_id: cron job id
         """
         return cast(
-            "models.CronJob",
+            "_schemas.CronJob",
             self._request(
                 "GET",
                 f"/v1/cron/{_path(cron_id)}",
-                cast_to=models.CronJob,
+                cast_to=_schemas.CronJob,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -3667,7 +4082,7 @@ class CronJobs(SyncAPIResource):
         overlap: Literal["skip", "buffer_one", "buffer_all", "cancel_other", "terminate_other", "allow_all"] | NotGiven = NOT_GIVEN,
         paused: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.CronJob:
+    ) -> _schemas.CronJob:
         """Change a job: pause or resume it, or change its settings
 
         cron_id: cron job id
@@ -3689,7 +4104,7 @@ class CronJobs(SyncAPIResource):
         paused: true stops the runs until set to false again
         """
         return cast(
-            "models.CronJob",
+            "_schemas.CronJob",
             self._request(
                 "PUT",
                 f"/v1/cron/{_path(cron_id)}",
@@ -3704,7 +4119,7 @@ class CronJobs(SyncAPIResource):
                     "overlap": overlap,
                     "paused": paused,
                 },
-                cast_to=models.CronJob,
+                cast_to=_schemas.CronJob,
                 options=options,
             ),
         )
@@ -3714,17 +4129,17 @@ class CronJobs(SyncAPIResource):
         cron_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete a job
 
         cron_id: cron job id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             self._request(
                 "DELETE",
                 f"/v1/cron/{_path(cron_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -3734,17 +4149,17 @@ class CronJobs(SyncAPIResource):
         cron_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.CronJobTriggered:
+    ) -> _schemas.CronJobTriggered:
         """Run a job now
 
         cron_id: cron job id
         """
         return cast(
-            "models.CronJobTriggered",
+            "_schemas.CronJobTriggered",
             self._request(
                 "POST",
                 f"/v1/cron/{_path(cron_id)}/trigger",
-                cast_to=models.CronJobTriggered,
+                cast_to=_schemas.CronJobTriggered,
                 options=options,
             ),
         )
@@ -3757,7 +4172,7 @@ class CronJobs(SyncAPIResource):
         until: str,
         overlap: Literal["skip", "buffer_one", "buffer_all", "cancel_other", "terminate_other", "allow_all"] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.CronJobBackfill:
+    ) -> _schemas.CronJobBackfill:
         """Run a job for past due times
 
         cron_id: cron job id
@@ -3769,7 +4184,7 @@ class CronJobs(SyncAPIResource):
         overlap: how the backfilled runs overlap one another and the job's own runs; default `buffer_all`: one after another, each of them runs (the job's `overlap` applies to its scheduled runs only)
         """
         return cast(
-            "models.CronJobBackfill",
+            "_schemas.CronJobBackfill",
             self._request(
                 "POST",
                 f"/v1/cron/{_path(cron_id)}/backfill",
@@ -3778,7 +4193,7 @@ class CronJobs(SyncAPIResource):
                     "until": until,
                     "overlap": overlap,
                 },
-                cast_to=models.CronJobBackfill,
+                cast_to=_schemas.CronJobBackfill,
                 options=options,
             ),
         )
@@ -3814,7 +4229,7 @@ class AsyncCronJobs(AsyncAPIResource):
         overlap: Literal["skip", "buffer_one", "buffer_all", "cancel_other", "terminate_other", "allow_all"] | NotGiven = NOT_GIVEN,
         paused: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.CronJob:
+    ) -> _schemas.CronJob:
         """Create a job
 
         cron: five fields: minute hour day-of-month month day-of-week, with `*`, values, ranges, steps, lists and JAN-DEC / SUN-SAT names. When both day-of-month and day-of-week are restricted, a run needs both to match (`0 9 1-7 * MON` is the first Monday).
@@ -3834,7 +4249,7 @@ class AsyncCronJobs(AsyncAPIResource):
         paused: create the job without running it until unpaused
         """
         return cast(
-            "models.CronJob",
+            "_schemas.CronJob",
             await self._request(
                 "POST",
                 "/v1/cron",
@@ -3849,7 +4264,7 @@ class AsyncCronJobs(AsyncAPIResource):
                     "overlap": overlap,
                     "paused": paused,
                 },
-                cast_to=models.CronJob,
+                cast_to=_schemas.CronJob,
                 options=options,
             ),
         )
@@ -3862,7 +4277,7 @@ class AsyncCronJobs(AsyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.CronJob]:
+    ) -> AsyncPaginator[_schemas.CronJob]:
         """List the tenant's jobs, newest first
 
         page: 1-based page number
@@ -3883,8 +4298,8 @@ class AsyncCronJobs(AsyncAPIResource):
                     "after": after,
                     "include_total": include_total,
                 },
-                cast_to=models.CronJobPage,
-                page_of=models.CronJob,
+                cast_to=_schemas.CronJobPage,
+                page_of=_schemas.CronJob,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -3895,17 +4310,17 @@ class AsyncCronJobs(AsyncAPIResource):
         cron_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.CronJob:
+    ) -> _schemas.CronJob:
         """Get one job with its next and recent runs
 
         cron_id: cron job id
         """
         return cast(
-            "models.CronJob",
+            "_schemas.CronJob",
             await self._request(
                 "GET",
                 f"/v1/cron/{_path(cron_id)}",
-                cast_to=models.CronJob,
+                cast_to=_schemas.CronJob,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -3925,7 +4340,7 @@ class AsyncCronJobs(AsyncAPIResource):
         overlap: Literal["skip", "buffer_one", "buffer_all", "cancel_other", "terminate_other", "allow_all"] | NotGiven = NOT_GIVEN,
         paused: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.CronJob:
+    ) -> _schemas.CronJob:
         """Change a job: pause or resume it, or change its settings
 
         cron_id: cron job id
@@ -3947,7 +4362,7 @@ class AsyncCronJobs(AsyncAPIResource):
         paused: true stops the runs until set to false again
         """
         return cast(
-            "models.CronJob",
+            "_schemas.CronJob",
             await self._request(
                 "PUT",
                 f"/v1/cron/{_path(cron_id)}",
@@ -3962,7 +4377,7 @@ class AsyncCronJobs(AsyncAPIResource):
                     "overlap": overlap,
                     "paused": paused,
                 },
-                cast_to=models.CronJob,
+                cast_to=_schemas.CronJob,
                 options=options,
             ),
         )
@@ -3972,17 +4387,17 @@ class AsyncCronJobs(AsyncAPIResource):
         cron_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete a job
 
         cron_id: cron job id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             await self._request(
                 "DELETE",
                 f"/v1/cron/{_path(cron_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -3992,17 +4407,17 @@ class AsyncCronJobs(AsyncAPIResource):
         cron_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.CronJobTriggered:
+    ) -> _schemas.CronJobTriggered:
         """Run a job now
 
         cron_id: cron job id
         """
         return cast(
-            "models.CronJobTriggered",
+            "_schemas.CronJobTriggered",
             await self._request(
                 "POST",
                 f"/v1/cron/{_path(cron_id)}/trigger",
-                cast_to=models.CronJobTriggered,
+                cast_to=_schemas.CronJobTriggered,
                 options=options,
             ),
         )
@@ -4015,7 +4430,7 @@ class AsyncCronJobs(AsyncAPIResource):
         until: str,
         overlap: Literal["skip", "buffer_one", "buffer_all", "cancel_other", "terminate_other", "allow_all"] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.CronJobBackfill:
+    ) -> _schemas.CronJobBackfill:
         """Run a job for past due times
 
         cron_id: cron job id
@@ -4027,7 +4442,7 @@ class AsyncCronJobs(AsyncAPIResource):
         overlap: how the backfilled runs overlap one another and the job's own runs; default `buffer_all`: one after another, each of them runs (the job's `overlap` applies to its scheduled runs only)
         """
         return cast(
-            "models.CronJobBackfill",
+            "_schemas.CronJobBackfill",
             await self._request(
                 "POST",
                 f"/v1/cron/{_path(cron_id)}/backfill",
@@ -4036,7 +4451,7 @@ class AsyncCronJobs(AsyncAPIResource):
                     "until": until,
                     "overlap": overlap,
                 },
-                cast_to=models.CronJobBackfill,
+                cast_to=_schemas.CronJobBackfill,
                 options=options,
             ),
         )
@@ -4063,14 +4478,14 @@ class EventTriggers(SyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.SessionTemplateList:
+    ) -> _schemas.SessionTemplateList:
         """Session templates a trigger may name"""
         return cast(
-            "models.SessionTemplateList",
+            "_schemas.SessionTemplateList",
             self._request(
                 "GET",
                 "/v1/event-trigger/templates",
-                cast_to=models.SessionTemplateList,
+                cast_to=_schemas.SessionTemplateList,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -4080,13 +4495,13 @@ class EventTriggers(SyncAPIResource):
         self,
         *,
         name: str,
-        trigger: models.EventTriggerConfig | Dict[str, Any],
+        trigger: _schemas.EventTriggerConfig | Dict[str, Any],
         enabled: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.EventTrigger:
+    ) -> _schemas.EventTrigger:
         """Create an event trigger"""
         return cast(
-            "models.EventTrigger",
+            "_schemas.EventTrigger",
             self._request(
                 "POST",
                 "/v1/event-trigger",
@@ -4095,7 +4510,7 @@ class EventTriggers(SyncAPIResource):
                     "enabled": enabled,
                     "trigger": trigger,
                 },
-                cast_to=models.EventTrigger,
+                cast_to=_schemas.EventTrigger,
                 options=options,
             ),
         )
@@ -4108,7 +4523,7 @@ class EventTriggers(SyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.EventTrigger]:
+    ) -> SyncPage[_schemas.EventTrigger]:
         """List event triggers, newest first
 
         page: 1-based page number
@@ -4120,7 +4535,7 @@ class EventTriggers(SyncAPIResource):
         include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return cast(
-            "SyncPage[models.EventTrigger]",
+            "SyncPage[_schemas.EventTrigger]",
             self._request(
                 "GET",
                 "/v1/event-trigger",
@@ -4130,8 +4545,8 @@ class EventTriggers(SyncAPIResource):
                     "after": after,
                     "include_total": include_total,
                 },
-                cast_to=models.EventTriggerPage,
-                page_of=models.EventTrigger,
+                cast_to=_schemas.EventTriggerPage,
+                page_of=_schemas.EventTrigger,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -4140,7 +4555,7 @@ class EventTriggers(SyncAPIResource):
     def preview(
         self,
         *,
-        trigger: models.EventTriggerConfig | Dict[str, Any],
+        trigger: _schemas.EventTriggerConfig | Dict[str, Any],
         payload: Dict[str, Any],
         source: Literal["workchat-a", "workchat-b", "review-a", "git-a", "git-b", "git-c", "generic"] | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
@@ -4148,7 +4563,7 @@ class EventTriggers(SyncAPIResource):
         event_id: str | NotGiven = NOT_GIVEN,
         integration_id: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.EventTriggerPreview:
+    ) -> _schemas.EventTriggerPreview:
         """Preview a trigger on a sample event: the normalised event, the match and the task, nothing started
 
         payload: the sample body as the sending system would POST it (a JSON object); the whole request is bounded like an inbound body (MAX_JSON_BODY_BYTES, nested at most 64 levels)
@@ -4164,7 +4579,7 @@ class EventTriggers(SyncAPIResource):
         integration_id: the integration the sample is taken to arrive through (of the tenant, on the sample's channel: 10001 otherwise); default: the trigger's `integration_id`, so a trigger that names one is checked as if the sample came through it
         """
         return cast(
-            "models.EventTriggerPreview",
+            "_schemas.EventTriggerPreview",
             self._request(
                 "POST",
                 "/v1/event-trigger/preview",
@@ -4177,7 +4592,7 @@ class EventTriggers(SyncAPIResource):
                     "event_id": event_id,
                     "integration_id": integration_id,
                 },
-                cast_to=models.EventTriggerPreview,
+                cast_to=_schemas.EventTriggerPreview,
                 options=options,
             ),
         )
@@ -4187,17 +4602,17 @@ class EventTriggers(SyncAPIResource):
         trigger_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.EventTrigger:
+    ) -> _schemas.EventTrigger:
         """Get one event trigger
 
         trigger_id: event trigger id
         """
         return cast(
-            "models.EventTrigger",
+            "_schemas.EventTrigger",
             self._request(
                 "GET",
                 f"/v1/event-trigger/{_path(trigger_id)}",
-                cast_to=models.EventTrigger,
+                cast_to=_schemas.EventTrigger,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -4209,15 +4624,15 @@ class EventTriggers(SyncAPIResource):
         *,
         name: str | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
-        trigger: models.EventTriggerConfig | Dict[str, Any] | NotGiven = NOT_GIVEN,
+        trigger: _schemas.EventTriggerConfig | Dict[str, Any] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.EventTrigger:
+    ) -> _schemas.EventTrigger:
         """Update an event trigger
 
         trigger_id: event trigger id
         """
         return cast(
-            "models.EventTrigger",
+            "_schemas.EventTrigger",
             self._request(
                 "PUT",
                 f"/v1/event-trigger/{_path(trigger_id)}",
@@ -4226,7 +4641,7 @@ class EventTriggers(SyncAPIResource):
                     "enabled": enabled,
                     "trigger": trigger,
                 },
-                cast_to=models.EventTrigger,
+                cast_to=_schemas.EventTrigger,
                 options=options,
             ),
         )
@@ -4236,17 +4651,17 @@ class EventTriggers(SyncAPIResource):
         trigger_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete an event trigger
 
         trigger_id: event trigger id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             self._request(
                 "DELETE",
                 f"/v1/event-trigger/{_path(trigger_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -4273,14 +4688,14 @@ class AsyncEventTriggers(AsyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.SessionTemplateList:
+    ) -> _schemas.SessionTemplateList:
         """Session templates a trigger may name"""
         return cast(
-            "models.SessionTemplateList",
+            "_schemas.SessionTemplateList",
             await self._request(
                 "GET",
                 "/v1/event-trigger/templates",
-                cast_to=models.SessionTemplateList,
+                cast_to=_schemas.SessionTemplateList,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -4290,13 +4705,13 @@ class AsyncEventTriggers(AsyncAPIResource):
         self,
         *,
         name: str,
-        trigger: models.EventTriggerConfig | Dict[str, Any],
+        trigger: _schemas.EventTriggerConfig | Dict[str, Any],
         enabled: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.EventTrigger:
+    ) -> _schemas.EventTrigger:
         """Create an event trigger"""
         return cast(
-            "models.EventTrigger",
+            "_schemas.EventTrigger",
             await self._request(
                 "POST",
                 "/v1/event-trigger",
@@ -4305,7 +4720,7 @@ class AsyncEventTriggers(AsyncAPIResource):
                     "enabled": enabled,
                     "trigger": trigger,
                 },
-                cast_to=models.EventTrigger,
+                cast_to=_schemas.EventTrigger,
                 options=options,
             ),
         )
@@ -4318,7 +4733,7 @@ class AsyncEventTriggers(AsyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.EventTrigger]:
+    ) -> AsyncPaginator[_schemas.EventTrigger]:
         """List event triggers, newest first
 
         page: 1-based page number
@@ -4339,8 +4754,8 @@ class AsyncEventTriggers(AsyncAPIResource):
                     "after": after,
                     "include_total": include_total,
                 },
-                cast_to=models.EventTriggerPage,
-                page_of=models.EventTrigger,
+                cast_to=_schemas.EventTriggerPage,
+                page_of=_schemas.EventTrigger,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -4349,7 +4764,7 @@ class AsyncEventTriggers(AsyncAPIResource):
     async def preview(
         self,
         *,
-        trigger: models.EventTriggerConfig | Dict[str, Any],
+        trigger: _schemas.EventTriggerConfig | Dict[str, Any],
         payload: Dict[str, Any],
         source: Literal["workchat-a", "workchat-b", "review-a", "git-a", "git-b", "git-c", "generic"] | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
@@ -4357,7 +4772,7 @@ class AsyncEventTriggers(AsyncAPIResource):
         event_id: str | NotGiven = NOT_GIVEN,
         integration_id: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.EventTriggerPreview:
+    ) -> _schemas.EventTriggerPreview:
         """Preview a trigger on a sample event: the normalised event, the match and the task, nothing started
 
         payload: the sample body as the sending system would POST it (a JSON object); the whole request is bounded like an inbound body (MAX_JSON_BODY_BYTES, nested at most 64 levels)
@@ -4373,7 +4788,7 @@ class AsyncEventTriggers(AsyncAPIResource):
         integration_id: the integration the sample is taken to arrive through (of the tenant, on the sample's channel: 10001 otherwise); default: the trigger's `integration_id`, so a trigger that names one is checked as if the sample came through it
         """
         return cast(
-            "models.EventTriggerPreview",
+            "_schemas.EventTriggerPreview",
             await self._request(
                 "POST",
                 "/v1/event-trigger/preview",
@@ -4386,7 +4801,7 @@ class AsyncEventTriggers(AsyncAPIResource):
                     "event_id": event_id,
                     "integration_id": integration_id,
                 },
-                cast_to=models.EventTriggerPreview,
+                cast_to=_schemas.EventTriggerPreview,
                 options=options,
             ),
         )
@@ -4396,17 +4811,17 @@ class AsyncEventTriggers(AsyncAPIResource):
         trigger_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.EventTrigger:
+    ) -> _schemas.EventTrigger:
         """Get one event trigger
 
         trigger_id: event trigger id
         """
         return cast(
-            "models.EventTrigger",
+            "_schemas.EventTrigger",
             await self._request(
                 "GET",
                 f"/v1/event-trigger/{_path(trigger_id)}",
-                cast_to=models.EventTrigger,
+                cast_to=_schemas.EventTrigger,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -4418,15 +4833,15 @@ class AsyncEventTriggers(AsyncAPIResource):
         *,
         name: str | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
-        trigger: models.EventTriggerConfig | Dict[str, Any] | NotGiven = NOT_GIVEN,
+        trigger: _schemas.EventTriggerConfig | Dict[str, Any] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.EventTrigger:
+    ) -> _schemas.EventTrigger:
         """Update an event trigger
 
         trigger_id: event trigger id
         """
         return cast(
-            "models.EventTrigger",
+            "_schemas.EventTrigger",
             await self._request(
                 "PUT",
                 f"/v1/event-trigger/{_path(trigger_id)}",
@@ -4435,7 +4850,7 @@ class AsyncEventTriggers(AsyncAPIResource):
                     "enabled": enabled,
                     "trigger": trigger,
                 },
-                cast_to=models.EventTrigger,
+                cast_to=_schemas.EventTrigger,
                 options=options,
             ),
         )
@@ -4445,17 +4860,17 @@ class AsyncEventTriggers(AsyncAPIResource):
         trigger_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete an event trigger
 
         trigger_id: event trigger id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             await self._request(
                 "DELETE",
                 f"/v1/event-trigger/{_path(trigger_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -4482,14 +4897,14 @@ class Parsers(SyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.ParserList:
+    ) -> _schemas.ParserList:
         """Parsers a document can be split with"""
         return cast(
-            "models.ParserList",
+            "_schemas.ParserList",
             self._request(
                 "GET",
                 "/v1/kb/parsers",
-                cast_to=models.ParserList,
+                cast_to=_schemas.ParserList,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -4511,14 +4926,14 @@ class AsyncParsers(AsyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.ParserList:
+    ) -> _schemas.ParserList:
         """Parsers a document can be split with"""
         return cast(
-            "models.ParserList",
+            "_schemas.ParserList",
             await self._request(
                 "GET",
                 "/v1/kb/parsers",
-                cast_to=models.ParserList,
+                cast_to=_schemas.ParserList,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -4540,14 +4955,14 @@ class EmbeddingModels(SyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.EmbeddingModelList:
+    ) -> _schemas.EmbeddingModelList:
         """Embedding models a knowledge base can use"""
         return cast(
-            "models.EmbeddingModelList",
+            "_schemas.EmbeddingModelList",
             self._request(
                 "GET",
                 "/v1/kb/embedding-models",
-                cast_to=models.EmbeddingModelList,
+                cast_to=_schemas.EmbeddingModelList,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -4569,14 +4984,14 @@ class AsyncEmbeddingModels(AsyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.EmbeddingModelList:
+    ) -> _schemas.EmbeddingModelList:
         """Embedding models a knowledge base can use"""
         return cast(
-            "models.EmbeddingModelList",
+            "_schemas.EmbeddingModelList",
             await self._request(
                 "GET",
                 "/v1/kb/embedding-models",
-                cast_to=models.EmbeddingModelList,
+                cast_to=_schemas.EmbeddingModelList,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -4605,7 +5020,7 @@ class KnowledgeBases(SyncAPIResource):
         overlap_tokens: int | NotGiven = NOT_GIVEN,
         metadata: Dict[str, str] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.KnowledgeBase:
+    ) -> _schemas.KnowledgeBase:
         """Create a knowledge base
 
         embedding_model: one of GET /v1/kb/embedding-models; the installation default when absent. Fixed once created.
@@ -4619,7 +5034,7 @@ class KnowledgeBases(SyncAPIResource):
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
         return cast(
-            "models.KnowledgeBase",
+            "_schemas.KnowledgeBase",
             self._request(
                 "POST",
                 "/v1/kb",
@@ -4632,7 +5047,7 @@ class KnowledgeBases(SyncAPIResource):
                     "overlap_tokens": overlap_tokens,
                     "metadata": metadata,
                 },
-                cast_to=models.KnowledgeBase,
+                cast_to=_schemas.KnowledgeBase,
                 options=options,
             ),
         )
@@ -4646,7 +5061,7 @@ class KnowledgeBases(SyncAPIResource):
         include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.KnowledgeBase]:
+    ) -> SyncPage[_schemas.KnowledgeBase]:
         """List the tenant's knowledge bases
 
         page: 1-based page number
@@ -4660,7 +5075,7 @@ class KnowledgeBases(SyncAPIResource):
         name: only those whose name contains this text, ignoring letter case
         """
         return cast(
-            "SyncPage[models.KnowledgeBase]",
+            "SyncPage[_schemas.KnowledgeBase]",
             self._request(
                 "GET",
                 "/v1/kb",
@@ -4671,8 +5086,8 @@ class KnowledgeBases(SyncAPIResource):
                     "include_total": include_total,
                     "name": name,
                 },
-                cast_to=models.KnowledgeBasePage,
-                page_of=models.KnowledgeBase,
+                cast_to=_schemas.KnowledgeBasePage,
+                page_of=_schemas.KnowledgeBase,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -4683,17 +5098,17 @@ class KnowledgeBases(SyncAPIResource):
         kb_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.KnowledgeBase:
+    ) -> _schemas.KnowledgeBase:
         """Get one knowledge base
 
         kb_id: knowledge base id
         """
         return cast(
-            "models.KnowledgeBase",
+            "_schemas.KnowledgeBase",
             self._request(
                 "GET",
                 f"/v1/kb/{_path(kb_id)}",
-                cast_to=models.KnowledgeBase,
+                cast_to=_schemas.KnowledgeBase,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -4710,7 +5125,7 @@ class KnowledgeBases(SyncAPIResource):
         overlap_tokens: int | NotGiven = NOT_GIVEN,
         metadata: Dict[str, str] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.KnowledgeBase:
+    ) -> _schemas.KnowledgeBase:
         """Update a knowledge base (fields present replace the stored ones)
 
         kb_id: knowledge base id
@@ -4724,7 +5139,7 @@ class KnowledgeBases(SyncAPIResource):
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
         return cast(
-            "models.KnowledgeBase",
+            "_schemas.KnowledgeBase",
             self._request(
                 "PUT",
                 f"/v1/kb/{_path(kb_id)}",
@@ -4736,7 +5151,7 @@ class KnowledgeBases(SyncAPIResource):
                     "overlap_tokens": overlap_tokens,
                     "metadata": metadata,
                 },
-                cast_to=models.KnowledgeBase,
+                cast_to=_schemas.KnowledgeBase,
                 options=options,
             ),
         )
@@ -4746,17 +5161,17 @@ class KnowledgeBases(SyncAPIResource):
         kb_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete a knowledge base with its documents and chunks
 
         kb_id: knowledge base id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             self._request(
                 "DELETE",
                 f"/v1/kb/{_path(kb_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -4788,7 +5203,7 @@ class AsyncKnowledgeBases(AsyncAPIResource):
         overlap_tokens: int | NotGiven = NOT_GIVEN,
         metadata: Dict[str, str] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.KnowledgeBase:
+    ) -> _schemas.KnowledgeBase:
         """Create a knowledge base
 
         embedding_model: one of GET /v1/kb/embedding-models; the installation default when absent. Fixed once created.
@@ -4802,7 +5217,7 @@ class AsyncKnowledgeBases(AsyncAPIResource):
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
         return cast(
-            "models.KnowledgeBase",
+            "_schemas.KnowledgeBase",
             await self._request(
                 "POST",
                 "/v1/kb",
@@ -4815,7 +5230,7 @@ class AsyncKnowledgeBases(AsyncAPIResource):
                     "overlap_tokens": overlap_tokens,
                     "metadata": metadata,
                 },
-                cast_to=models.KnowledgeBase,
+                cast_to=_schemas.KnowledgeBase,
                 options=options,
             ),
         )
@@ -4829,7 +5244,7 @@ class AsyncKnowledgeBases(AsyncAPIResource):
         include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.KnowledgeBase]:
+    ) -> AsyncPaginator[_schemas.KnowledgeBase]:
         """List the tenant's knowledge bases
 
         page: 1-based page number
@@ -4853,8 +5268,8 @@ class AsyncKnowledgeBases(AsyncAPIResource):
                     "include_total": include_total,
                     "name": name,
                 },
-                cast_to=models.KnowledgeBasePage,
-                page_of=models.KnowledgeBase,
+                cast_to=_schemas.KnowledgeBasePage,
+                page_of=_schemas.KnowledgeBase,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -4865,17 +5280,17 @@ class AsyncKnowledgeBases(AsyncAPIResource):
         kb_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.KnowledgeBase:
+    ) -> _schemas.KnowledgeBase:
         """Get one knowledge base
 
         kb_id: knowledge base id
         """
         return cast(
-            "models.KnowledgeBase",
+            "_schemas.KnowledgeBase",
             await self._request(
                 "GET",
                 f"/v1/kb/{_path(kb_id)}",
-                cast_to=models.KnowledgeBase,
+                cast_to=_schemas.KnowledgeBase,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -4892,7 +5307,7 @@ class AsyncKnowledgeBases(AsyncAPIResource):
         overlap_tokens: int | NotGiven = NOT_GIVEN,
         metadata: Dict[str, str] | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.KnowledgeBase:
+    ) -> _schemas.KnowledgeBase:
         """Update a knowledge base (fields present replace the stored ones)
 
         kb_id: knowledge base id
@@ -4906,7 +5321,7 @@ class AsyncKnowledgeBases(AsyncAPIResource):
         metadata: Free-form string labels (at most 32 keys, values up to 1000 characters)
         """
         return cast(
-            "models.KnowledgeBase",
+            "_schemas.KnowledgeBase",
             await self._request(
                 "PUT",
                 f"/v1/kb/{_path(kb_id)}",
@@ -4918,7 +5333,7 @@ class AsyncKnowledgeBases(AsyncAPIResource):
                     "overlap_tokens": overlap_tokens,
                     "metadata": metadata,
                 },
-                cast_to=models.KnowledgeBase,
+                cast_to=_schemas.KnowledgeBase,
                 options=options,
             ),
         )
@@ -4928,17 +5343,17 @@ class AsyncKnowledgeBases(AsyncAPIResource):
         kb_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete a knowledge base with its documents and chunks
 
         kb_id: knowledge base id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             await self._request(
                 "DELETE",
                 f"/v1/kb/{_path(kb_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -4967,9 +5382,9 @@ class Documents(SyncAPIResource):
         page_size: int | NotGiven = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
-        status: models.DocumentStatus | NotGiven = NOT_GIVEN,
+        status: _schemas.DocumentStatus | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.Document]:
+    ) -> SyncPage[_schemas.Document]:
         """List a knowledge base's documents
 
         kb_id: knowledge base id
@@ -4985,7 +5400,7 @@ class Documents(SyncAPIResource):
         status: `parsing` from upload until the chunks are searchable; then `ready`, or `failed` with `error`.
         """
         return cast(
-            "SyncPage[models.Document]",
+            "SyncPage[_schemas.Document]",
             self._request(
                 "GET",
                 f"/v1/kb/{_path(kb_id)}/documents",
@@ -4996,8 +5411,8 @@ class Documents(SyncAPIResource):
                     "include_total": include_total,
                     "status": status,
                 },
-                cast_to=models.DocumentPage,
-                page_of=models.Document,
+                cast_to=_schemas.DocumentPage,
+                page_of=_schemas.Document,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5011,7 +5426,7 @@ class Documents(SyncAPIResource):
         parser_id: str | NotGiven = NOT_GIVEN,
         on_progress: ProgressCallback | None = None,
         options: RequestOptions | None = None,
-    ) -> models.Document:
+    ) -> _schemas.Document:
         """Upload a document into a knowledge base
 
         kb_id: knowledge base id
@@ -5021,7 +5436,7 @@ class Documents(SyncAPIResource):
         parser_id: parser for this document; the knowledge base's parser_id when absent
         """
         return cast(
-            "models.Document",
+            "_schemas.Document",
             self._request(
                 "POST",
                 "/v1/document",
@@ -5031,7 +5446,7 @@ class Documents(SyncAPIResource):
                     "file": file,
                 },
                 on_progress=on_progress,
-                cast_to=models.Document,
+                cast_to=_schemas.Document,
                 options=options,
             ),
         )
@@ -5041,17 +5456,17 @@ class Documents(SyncAPIResource):
         doc_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Document:
+    ) -> _schemas.Document:
         """Get a document and its parsing progress
 
         doc_id: document id
         """
         return cast(
-            "models.Document",
+            "_schemas.Document",
             self._request(
                 "GET",
                 f"/v1/document/{_path(doc_id)}",
-                cast_to=models.Document,
+                cast_to=_schemas.Document,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5062,17 +5477,17 @@ class Documents(SyncAPIResource):
         doc_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete a document; its chunks leave the index
 
         doc_id: document id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             self._request(
                 "DELETE",
                 f"/v1/document/{_path(doc_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -5086,7 +5501,7 @@ class Documents(SyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.DocumentChunk]:
+    ) -> SyncPage[_schemas.DocumentChunk]:
         """A document's chunks in document order (chunk viewer)
 
         doc_id: document id
@@ -5100,7 +5515,7 @@ class Documents(SyncAPIResource):
         include_total: `false`: do not count `total` on a page-number request (counting visits every matching item)
         """
         return cast(
-            "SyncPage[models.DocumentChunk]",
+            "SyncPage[_schemas.DocumentChunk]",
             self._request(
                 "GET",
                 f"/v1/document/{_path(doc_id)}/chunks",
@@ -5110,8 +5525,8 @@ class Documents(SyncAPIResource):
                     "after": after,
                     "include_total": include_total,
                 },
-                cast_to=models.DocumentChunkPage,
-                page_of=models.DocumentChunk,
+                cast_to=_schemas.DocumentChunkPage,
+                page_of=_schemas.DocumentChunk,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5123,7 +5538,7 @@ class Documents(SyncAPIResource):
         *,
         parser_id: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.Document:
+    ) -> _schemas.Document:
         """Parse a document again
 
         doc_id: document id
@@ -5131,12 +5546,12 @@ class Documents(SyncAPIResource):
         parser_id: parser for the new parse; the document's own parser_id when absent
         """
         return cast(
-            "models.Document",
+            "_schemas.Document",
             self._request(
                 "POST",
                 f"/v1/document/{_path(doc_id)}/reparse",
                 body={"parser_id": parser_id},
-                cast_to=models.Document,
+                cast_to=_schemas.Document,
                 options=options,
             ),
         )
@@ -5166,9 +5581,9 @@ class AsyncDocuments(AsyncAPIResource):
         page_size: int | NotGiven = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
-        status: models.DocumentStatus | NotGiven = NOT_GIVEN,
+        status: _schemas.DocumentStatus | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.Document]:
+    ) -> AsyncPaginator[_schemas.Document]:
         """List a knowledge base's documents
 
         kb_id: knowledge base id
@@ -5194,8 +5609,8 @@ class AsyncDocuments(AsyncAPIResource):
                     "include_total": include_total,
                     "status": status,
                 },
-                cast_to=models.DocumentPage,
-                page_of=models.Document,
+                cast_to=_schemas.DocumentPage,
+                page_of=_schemas.Document,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5209,7 +5624,7 @@ class AsyncDocuments(AsyncAPIResource):
         parser_id: str | NotGiven = NOT_GIVEN,
         on_progress: ProgressCallback | None = None,
         options: RequestOptions | None = None,
-    ) -> models.Document:
+    ) -> _schemas.Document:
         """Upload a document into a knowledge base
 
         kb_id: knowledge base id
@@ -5219,7 +5634,7 @@ class AsyncDocuments(AsyncAPIResource):
         parser_id: parser for this document; the knowledge base's parser_id when absent
         """
         return cast(
-            "models.Document",
+            "_schemas.Document",
             await self._request(
                 "POST",
                 "/v1/document",
@@ -5229,7 +5644,7 @@ class AsyncDocuments(AsyncAPIResource):
                     "file": file,
                 },
                 on_progress=on_progress,
-                cast_to=models.Document,
+                cast_to=_schemas.Document,
                 options=options,
             ),
         )
@@ -5239,17 +5654,17 @@ class AsyncDocuments(AsyncAPIResource):
         doc_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Document:
+    ) -> _schemas.Document:
         """Get a document and its parsing progress
 
         doc_id: document id
         """
         return cast(
-            "models.Document",
+            "_schemas.Document",
             await self._request(
                 "GET",
                 f"/v1/document/{_path(doc_id)}",
-                cast_to=models.Document,
+                cast_to=_schemas.Document,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5260,17 +5675,17 @@ class AsyncDocuments(AsyncAPIResource):
         doc_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete a document; its chunks leave the index
 
         doc_id: document id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             await self._request(
                 "DELETE",
                 f"/v1/document/{_path(doc_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -5284,7 +5699,7 @@ class AsyncDocuments(AsyncAPIResource):
         after: str | NotGiven = NOT_GIVEN,
         include_total: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.DocumentChunk]:
+    ) -> AsyncPaginator[_schemas.DocumentChunk]:
         """A document's chunks in document order (chunk viewer)
 
         doc_id: document id
@@ -5307,8 +5722,8 @@ class AsyncDocuments(AsyncAPIResource):
                     "after": after,
                     "include_total": include_total,
                 },
-                cast_to=models.DocumentChunkPage,
-                page_of=models.DocumentChunk,
+                cast_to=_schemas.DocumentChunkPage,
+                page_of=_schemas.DocumentChunk,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5320,7 +5735,7 @@ class AsyncDocuments(AsyncAPIResource):
         *,
         parser_id: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.Document:
+    ) -> _schemas.Document:
         """Parse a document again
 
         doc_id: document id
@@ -5328,12 +5743,12 @@ class AsyncDocuments(AsyncAPIResource):
         parser_id: parser for the new parse; the document's own parser_id when absent
         """
         return cast(
-            "models.Document",
+            "_schemas.Document",
             await self._request(
                 "POST",
                 f"/v1/document/{_path(doc_id)}/reparse",
                 body={"parser_id": parser_id},
-                cast_to=models.Document,
+                cast_to=_schemas.Document,
                 options=options,
             ),
         )
@@ -5368,7 +5783,7 @@ class Chunks(SyncAPIResource):
         rerank_top_n: int | NotGiven = NOT_GIVEN,
         highlight: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.ChunkSearchResult:
+    ) -> _schemas.ChunkSearchResult:
         """Hybrid (vector + full-text) search over knowledge bases
 
         doc_ids: restrict the search to these documents of the knowledge bases
@@ -5386,7 +5801,7 @@ class Chunks(SyncAPIResource):
         highlight: return matched terms wrapped in <em>
         """
         return cast(
-            "models.ChunkSearchResult",
+            "_schemas.ChunkSearchResult",
             self._request(
                 "POST",
                 "/v1/chunk/search",
@@ -5401,7 +5816,7 @@ class Chunks(SyncAPIResource):
                     "rerank_top_n": rerank_top_n,
                     "highlight": highlight,
                 },
-                cast_to=models.ChunkSearchResult,
+                cast_to=_schemas.ChunkSearchResult,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5432,7 +5847,7 @@ class AsyncChunks(AsyncAPIResource):
         rerank_top_n: int | NotGiven = NOT_GIVEN,
         highlight: bool | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.ChunkSearchResult:
+    ) -> _schemas.ChunkSearchResult:
         """Hybrid (vector + full-text) search over knowledge bases
 
         doc_ids: restrict the search to these documents of the knowledge bases
@@ -5450,7 +5865,7 @@ class AsyncChunks(AsyncAPIResource):
         highlight: return matched terms wrapped in <em>
         """
         return cast(
-            "models.ChunkSearchResult",
+            "_schemas.ChunkSearchResult",
             await self._request(
                 "POST",
                 "/v1/chunk/search",
@@ -5465,7 +5880,7 @@ class AsyncChunks(AsyncAPIResource):
                     "rerank_top_n": rerank_top_n,
                     "highlight": highlight,
                 },
-                cast_to=models.ChunkSearchResult,
+                cast_to=_schemas.ChunkSearchResult,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5492,7 +5907,7 @@ class Skills(SyncAPIResource):
         include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> SyncPage[models.Skill]:
+    ) -> SyncPage[_schemas.Skill]:
         """List the tenant's installed skills, newest first
 
         page: 1-based page number
@@ -5506,7 +5921,7 @@ class Skills(SyncAPIResource):
         name: only those whose name contains this text, ignoring letter case
         """
         return cast(
-            "SyncPage[models.Skill]",
+            "SyncPage[_schemas.Skill]",
             self._request(
                 "GET",
                 "/v1/skills",
@@ -5517,8 +5932,8 @@ class Skills(SyncAPIResource):
                     "include_total": include_total,
                     "name": name,
                 },
-                cast_to=models.SkillPage,
-                page_of=models.Skill,
+                cast_to=_schemas.SkillPage,
+                page_of=_schemas.Skill,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5527,17 +5942,17 @@ class Skills(SyncAPIResource):
     def install(
         self,
         *,
-        manifest: models.SkillManifest | Dict[str, Any],
+        manifest: _schemas.SkillManifest | Dict[str, Any],
         options: RequestOptions | None = None,
-    ) -> models.Skill:
+    ) -> _schemas.Skill:
         """Install a skill from its manifest"""
         return cast(
-            "models.Skill",
+            "_schemas.Skill",
             self._request(
                 "POST",
                 "/v1/skills/install",
                 body={"manifest": manifest},
-                cast_to=models.Skill,
+                cast_to=_schemas.Skill,
                 options=options,
             ),
         )
@@ -5547,17 +5962,17 @@ class Skills(SyncAPIResource):
         skill_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Skill:
+    ) -> _schemas.Skill:
         """Get one skill with its tools
 
         skill_id: skill id
         """
         return cast(
-            "models.Skill",
+            "_schemas.Skill",
             self._request(
                 "GET",
                 f"/v1/skills/{_path(skill_id)}",
-                cast_to=models.Skill,
+                cast_to=_schemas.Skill,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5568,17 +5983,17 @@ class Skills(SyncAPIResource):
         skill_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Uninstall a skill
 
         skill_id: skill id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             self._request(
                 "DELETE",
                 f"/v1/skills/{_path(skill_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -5589,7 +6004,7 @@ class Skills(SyncAPIResource):
         *,
         session_id: str,
         options: RequestOptions | None = None,
-    ) -> models.SkillActivation:
+    ) -> _schemas.SkillActivation:
         """Activate a skill on a session
 
         skill_id: skill id
@@ -5597,12 +6012,12 @@ class Skills(SyncAPIResource):
         session_id: session id (`ses_…`; one that names nothing: 10004)
         """
         return cast(
-            "models.SkillActivation",
+            "_schemas.SkillActivation",
             self._request(
                 "POST",
                 f"/v1/skills/{_path(skill_id)}/activate",
                 body={"session_id": session_id},
-                cast_to=models.SkillActivation,
+                cast_to=_schemas.SkillActivation,
                 options=options,
             ),
         )
@@ -5632,7 +6047,7 @@ class AsyncSkills(AsyncAPIResource):
         include_total: bool | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> AsyncPaginator[models.Skill]:
+    ) -> AsyncPaginator[_schemas.Skill]:
         """List the tenant's installed skills, newest first
 
         page: 1-based page number
@@ -5656,8 +6071,8 @@ class AsyncSkills(AsyncAPIResource):
                     "include_total": include_total,
                     "name": name,
                 },
-                cast_to=models.SkillPage,
-                page_of=models.Skill,
+                cast_to=_schemas.SkillPage,
+                page_of=_schemas.Skill,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5666,17 +6081,17 @@ class AsyncSkills(AsyncAPIResource):
     async def install(
         self,
         *,
-        manifest: models.SkillManifest | Dict[str, Any],
+        manifest: _schemas.SkillManifest | Dict[str, Any],
         options: RequestOptions | None = None,
-    ) -> models.Skill:
+    ) -> _schemas.Skill:
         """Install a skill from its manifest"""
         return cast(
-            "models.Skill",
+            "_schemas.Skill",
             await self._request(
                 "POST",
                 "/v1/skills/install",
                 body={"manifest": manifest},
-                cast_to=models.Skill,
+                cast_to=_schemas.Skill,
                 options=options,
             ),
         )
@@ -5686,17 +6101,17 @@ class AsyncSkills(AsyncAPIResource):
         skill_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Skill:
+    ) -> _schemas.Skill:
         """Get one skill with its tools
 
         skill_id: skill id
         """
         return cast(
-            "models.Skill",
+            "_schemas.Skill",
             await self._request(
                 "GET",
                 f"/v1/skills/{_path(skill_id)}",
-                cast_to=models.Skill,
+                cast_to=_schemas.Skill,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5707,17 +6122,17 @@ class AsyncSkills(AsyncAPIResource):
         skill_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Uninstall a skill
 
         skill_id: skill id
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             await self._request(
                 "DELETE",
                 f"/v1/skills/{_path(skill_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -5728,7 +6143,7 @@ class AsyncSkills(AsyncAPIResource):
         *,
         session_id: str,
         options: RequestOptions | None = None,
-    ) -> models.SkillActivation:
+    ) -> _schemas.SkillActivation:
         """Activate a skill on a session
 
         skill_id: skill id
@@ -5736,12 +6151,12 @@ class AsyncSkills(AsyncAPIResource):
         session_id: session id (`ses_…`; one that names nothing: 10004)
         """
         return cast(
-            "models.SkillActivation",
+            "_schemas.SkillActivation",
             await self._request(
                 "POST",
                 f"/v1/skills/{_path(skill_id)}/activate",
                 body={"session_id": session_id},
-                cast_to=models.SkillActivation,
+                cast_to=_schemas.SkillActivation,
                 options=options,
             ),
         )
@@ -5768,19 +6183,19 @@ class Files(SyncAPIResource):
         file: FileInput,
         on_progress: ProgressCallback | None = None,
         options: RequestOptions | None = None,
-    ) -> models.File:
+    ) -> _schemas.File:
         """Upload a file completions can read as an attachment
 
         file: the file (text, Markdown, HTML, PDF, DOCX, CSV, XLSX or JSON)
         """
         return cast(
-            "models.File",
+            "_schemas.File",
             self._request(
                 "POST",
                 "/v1/files",
                 form={"file": file},
                 on_progress=on_progress,
-                cast_to=models.File,
+                cast_to=_schemas.File,
                 options=options,
             ),
         )
@@ -5790,17 +6205,17 @@ class Files(SyncAPIResource):
         file_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.File:
+    ) -> _schemas.File:
         """Get a file's details and the start of its text
 
         file_id: attachment file id (POST /v1/files)
         """
         return cast(
-            "models.File",
+            "_schemas.File",
             self._request(
                 "GET",
                 f"/v1/files/{_path(file_id)}",
-                cast_to=models.File,
+                cast_to=_schemas.File,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5811,17 +6226,17 @@ class Files(SyncAPIResource):
         file_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete a file
 
         file_id: attachment file id (POST /v1/files)
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             self._request(
                 "DELETE",
                 f"/v1/files/{_path(file_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -5846,19 +6261,19 @@ class AsyncFiles(AsyncAPIResource):
         file: FileInput,
         on_progress: ProgressCallback | None = None,
         options: RequestOptions | None = None,
-    ) -> models.File:
+    ) -> _schemas.File:
         """Upload a file completions can read as an attachment
 
         file: the file (text, Markdown, HTML, PDF, DOCX, CSV, XLSX or JSON)
         """
         return cast(
-            "models.File",
+            "_schemas.File",
             await self._request(
                 "POST",
                 "/v1/files",
                 form={"file": file},
                 on_progress=on_progress,
-                cast_to=models.File,
+                cast_to=_schemas.File,
                 options=options,
             ),
         )
@@ -5868,17 +6283,17 @@ class AsyncFiles(AsyncAPIResource):
         file_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.File:
+    ) -> _schemas.File:
         """Get a file's details and the start of its text
 
         file_id: attachment file id (POST /v1/files)
         """
         return cast(
-            "models.File",
+            "_schemas.File",
             await self._request(
                 "GET",
                 f"/v1/files/{_path(file_id)}",
-                cast_to=models.File,
+                cast_to=_schemas.File,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5889,17 +6304,17 @@ class AsyncFiles(AsyncAPIResource):
         file_id: str,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Deleted:
+    ) -> _schemas.Deleted:
         """Delete a file
 
         file_id: attachment file id (POST /v1/files)
         """
         return cast(
-            "models.Deleted",
+            "_schemas.Deleted",
             await self._request(
                 "DELETE",
                 f"/v1/files/{_path(file_id)}",
-                cast_to=models.Deleted,
+                cast_to=_schemas.Deleted,
                 options=options,
             ),
         )
@@ -5926,7 +6341,7 @@ class Costs(SyncAPIResource):
         since: str | str | NotGiven = NOT_GIVEN,
         until: str | str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.CostReport:
+    ) -> _schemas.CostReport:
         """The tenant's completion costs in a period, and its threshold; optionally by agent or by day
 
         period: the period to report; the current one when absent
@@ -5938,7 +6353,7 @@ class Costs(SyncAPIResource):
         until: with group_by: runs that ended before this (exclusive); default now. At most 366 days after `since`
         """
         return cast(
-            "models.CostReport",
+            "_schemas.CostReport",
             self._request(
                 "GET",
                 "/v1/costs",
@@ -5948,7 +6363,7 @@ class Costs(SyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.CostReport,
+                cast_to=_schemas.CostReport,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -5959,18 +6374,18 @@ class Costs(SyncAPIResource):
         *,
         threshold_tokens: int | None,
         options: RequestOptions | None = None,
-    ) -> models.CostSummary:
+    ) -> _schemas.CostSummary:
         """Set the tenant's token threshold per period
 
         threshold_tokens: tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default
         """
         return cast(
-            "models.CostSummary",
+            "_schemas.CostSummary",
             self._request(
                 "PUT",
                 "/v1/costs/threshold",
                 body={"threshold_tokens": threshold_tokens},
-                cast_to=models.CostSummary,
+                cast_to=_schemas.CostSummary,
                 options=options,
             ),
         )
@@ -5979,14 +6394,14 @@ class Costs(SyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.CostSummary:
+    ) -> _schemas.CostSummary:
         """Remove the tenant's own threshold: the installation default applies again"""
         return cast(
-            "models.CostSummary",
+            "_schemas.CostSummary",
             self._request(
                 "DELETE",
                 "/v1/costs/threshold",
-                cast_to=models.CostSummary,
+                cast_to=_schemas.CostSummary,
                 options=options,
             ),
         )
@@ -6013,7 +6428,7 @@ class AsyncCosts(AsyncAPIResource):
         since: str | str | NotGiven = NOT_GIVEN,
         until: str | str | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
-    ) -> models.CostReport:
+    ) -> _schemas.CostReport:
         """The tenant's completion costs in a period, and its threshold; optionally by agent or by day
 
         period: the period to report; the current one when absent
@@ -6025,7 +6440,7 @@ class AsyncCosts(AsyncAPIResource):
         until: with group_by: runs that ended before this (exclusive); default now. At most 366 days after `since`
         """
         return cast(
-            "models.CostReport",
+            "_schemas.CostReport",
             await self._request(
                 "GET",
                 "/v1/costs",
@@ -6035,7 +6450,7 @@ class AsyncCosts(AsyncAPIResource):
                     "since": since,
                     "until": until,
                 },
-                cast_to=models.CostReport,
+                cast_to=_schemas.CostReport,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -6046,18 +6461,18 @@ class AsyncCosts(AsyncAPIResource):
         *,
         threshold_tokens: int | None,
         options: RequestOptions | None = None,
-    ) -> models.CostSummary:
+    ) -> _schemas.CostSummary:
         """Set the tenant's token threshold per period
 
         threshold_tokens: tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default
         """
         return cast(
-            "models.CostSummary",
+            "_schemas.CostSummary",
             await self._request(
                 "PUT",
                 "/v1/costs/threshold",
                 body={"threshold_tokens": threshold_tokens},
-                cast_to=models.CostSummary,
+                cast_to=_schemas.CostSummary,
                 options=options,
             ),
         )
@@ -6066,14 +6481,14 @@ class AsyncCosts(AsyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.CostSummary:
+    ) -> _schemas.CostSummary:
         """Remove the tenant's own threshold: the installation default applies again"""
         return cast(
-            "models.CostSummary",
+            "_schemas.CostSummary",
             await self._request(
                 "DELETE",
                 "/v1/costs/threshold",
-                cast_to=models.CostSummary,
+                cast_to=_schemas.CostSummary,
                 options=options,
             ),
         )
@@ -6096,14 +6511,14 @@ class Service(SyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Health:
+    ) -> _schemas.Health:
         """Liveness: the process answers (no dependency is checked)"""
         return cast(
-            "models.Health",
+            "_schemas.Health",
             self._request(
                 "GET",
                 "/v1/health",
-                cast_to=models.Health,
+                cast_to=_schemas.Health,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -6113,14 +6528,14 @@ class Service(SyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Readiness:
+    ) -> _schemas.Readiness:
         """Readiness: Temporal, MongoDB and Elasticsearch answer"""
         return cast(
-            "models.Readiness",
+            "_schemas.Readiness",
             self._request(
                 "GET",
                 "/v1/ready",
-                cast_to=models.Readiness,
+                cast_to=_schemas.Readiness,
                 retry_gateway_errors=True,
                 retried=False,
                 options=options,
@@ -6162,14 +6577,14 @@ class AsyncService(AsyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Health:
+    ) -> _schemas.Health:
         """Liveness: the process answers (no dependency is checked)"""
         return cast(
-            "models.Health",
+            "_schemas.Health",
             await self._request(
                 "GET",
                 "/v1/health",
-                cast_to=models.Health,
+                cast_to=_schemas.Health,
                 retry_gateway_errors=True,
                 options=options,
             ),
@@ -6179,14 +6594,14 @@ class AsyncService(AsyncAPIResource):
         self,
         *,
         options: RequestOptions | None = None,
-    ) -> models.Readiness:
+    ) -> _schemas.Readiness:
         """Readiness: Temporal, MongoDB and Elasticsearch answer"""
         return cast(
-            "models.Readiness",
+            "_schemas.Readiness",
             await self._request(
                 "GET",
                 "/v1/ready",
-                cast_to=models.Readiness,
+                cast_to=_schemas.Readiness,
                 retry_gateway_errors=True,
                 retried=False,
                 options=options,
