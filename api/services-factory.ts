@@ -2,8 +2,6 @@ import { hostname } from 'node:os';
 import { Client as EsClient } from '@elastic/elasticsearch';
 import { Client, Connection } from '@temporalio/client';
 import { createCommands } from '../commands';
-import type { CheckProvider } from '../commands/model-providers';
-import { AppError, ErrorCodes } from '../common/errors';
 import { elasticsearchClientOptions, temporalConnectionOptions } from '../common/backend-connections';
 import type { Config } from '../common/config';
 import { randomToken } from '../common/ids';
@@ -21,9 +19,6 @@ export interface ServiceOptions {
   /** How stale a process's view of shared rate counts may get (ms). */
   rateLimitSyncMs?: number;
 }
-
-// PLACEHOLDER (branch `providers`): the real provider check (upstream/) replaces this.
-const checkProvider: CheckProvider = () => Promise.reject(new AppError(ErrorCodes.INTERNAL, 'not wired'));
 
 /** The API process's services, with the clients its commands and stores use (tests reach them too). */
 export type ApiRuntime = Services & { temporal: Client; mongo: MongoHandle; es: EsClient; close(): Promise<void> };
@@ -74,7 +69,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     auth: createAuthenticator(config, stores.apiKeys, consoleTokens),
     consoleTokens,
     rateLimiter,
-    commands: createCommands({ config, log, temporal, db: mongo.db, es, stores, catalog, attachmentParsing, checkProvider }),
+    commands: createCommands({ config, log, temporal, db: mongo.db, es, stores, catalog, attachmentParsing }),
   };
   return {
     ...services,

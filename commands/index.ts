@@ -1,3 +1,6 @@
+import { modelChatsOf } from '../upstream/models/model-chats';
+import { createProviderCheck } from '../upstream/models/provider-check';
+import { logModelWarnings } from '../upstream/models/sdk-warnings';
 import type { Client as EsClient } from '@elastic/elasticsearch';
 import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
@@ -36,15 +39,13 @@ export interface CommandDeps {
   catalog: KnowledgeCatalog;
   /** Reads attachments in parsing threads (the API's pool); a process that takes no uploads passes none. */
   attachmentParsing?: Pick<AttachmentExtraction, 'extract'>;
-  /** Calls a model provider once (`POST /v1/model-providers/{id}/check`); a process that takes no API calls passes none. */
+  /** Calls a model provider once (`POST /v1/model-providers/{id}/check`); by default through the AI SDK, as runs do. */
   checkProvider?: CheckProvider;
 }
 
 const noAttachmentParsing: Pick<AttachmentExtraction, 'extract'> = {
   extract: () => Promise.reject(new Error('this process reads no attachments: they are uploaded through the API')),
 };
-
-const noProviderChecks: CheckProvider = () => Promise.reject(new Error('this process checks no model providers: the API does'));
 
 /**
  * The use cases: every Temporal client call and every operation of more than one step, built once
@@ -60,8 +61,13 @@ export function createCommands({
   stores,
   catalog,
   attachmentParsing = noAttachmentParsing,
-  checkProvider = noProviderChecks,
+  checkProvider,
 }: CommandDeps) {
+  // What providers adapt or ignore in a call (of a run or a check) goes to this process's log.
+  logModelWarnings(log);
+  const checkProviderOnce =
+    checkProvider ??
+    createProviderCheck(modelChatsOf(config, (tenantId, providerId) => stores.modelProviders.connection(tenantId, providerId)));
   return {
     completions: createCompletionCommands({ ...stores, config, temporal, log }),
     approvals: createApprovalCommands({ ...stores, temporal }),
@@ -73,7 +79,7 @@ export function createCommands({
     inbound: createInboundCommands({ triggers: stores.triggers, integrations: stores.integrations, config, log, temporal }),
     webhooks: createWebhookDispatchCommands({ ...stores, config, temporal }),
     subscriptions: createWebhookSubscriptionCommands({ ...stores, config }),
-    modelProviders: createModelProviderCommands({ ...stores, config, checkProvider }),
+    modelProviders: createModelProviderCommands({ ...stores, config, checkProvider: checkProviderOnce }),
     triggers: createTriggerCommands(stores),
     sessions: createSessionCommands(stores),
     skills: createSkillCommands({ ...stores, config }),

@@ -4,6 +4,7 @@ import type { Agent } from '../common/schemas/agents';
 import type { AgentStore } from '../stores/agents';
 import type { DocumentStore } from '../stores/documents';
 import type { FileStore } from '../stores/files';
+import type { ModelProviderStore } from '../stores/model-providers';
 import type { SessionStore } from '../stores/sessions';
 import type { SkillStore } from '../stores/skills';
 import { type ActiveSkill, historyMessages, resolveRoute, systemPromptFor, toolsFor } from './plan-run';
@@ -20,6 +21,7 @@ export interface PreparationDeps {
   skills: Pick<SkillStore, 'activeForSession' | 'byIds'>;
   files: Pick<FileStore, 'assertExist'>;
   documents: Pick<DocumentStore, 'getDoc'>;
+  modelProviders: Pick<ModelProviderStore, 'get'>;
 }
 
 export interface CompletionRequest {
@@ -87,7 +89,9 @@ export async function prepareCompletionInput(services: PreparationDeps, request:
   // The session's skills do not depend on the agent: read beside it, not after it.
   const sessionSkills = services.skills.activeForSession(tenantId, request.sessionId);
   sessionSkills.catch(() => undefined);
-  const [agent, session, skills, turns] = await Promise.all([
+  // The provider an agent names (its models): read beside the rest once the agent is known.
+  const providerRead = agentRead.then((a) => (a.model.provider_id ? services.modelProviders.get(tenantId, a.model.provider_id) : null));
+  const [agent, session, skills, turns, provider] = await Promise.all([
     agentRead,
     sessionOfAgent(services, tenantId, agentId, request.sessionId),
     agentRead.then((a) => activeSkills(services, tenantId, a, sessionSkills)),
@@ -95,10 +99,12 @@ export async function prepareCompletionInput(services: PreparationDeps, request:
       maxMessages: config.HISTORY_MAX_MESSAGES,
       maxChars: config.HISTORY_MAX_CHARS,
     }),
+    providerRead,
     services.files.assertExist(tenantId, request.attachments),
     agentRead.then((a) => checkContextDocuments(services, tenantId, a, request.contextIds)),
   ]);
-  const { route, offline } = resolveRoute(request.route, agent.default_route, config.LLM_BASE_URL !== undefined);
+  // An agent that names a provider always has a model; others have the installation's, if it has one.
+  const { route, offline } = resolveRoute(request.route, agent.default_route, provider !== null || config.LLM_BASE_URL !== undefined);
   return {
     traceId: request.traceId,
     tenantId,
@@ -112,7 +118,8 @@ export async function prepareCompletionInput(services: PreparationDeps, request:
     offline,
     model: route.usesModel
       ? {
-          name: agent.model.model ?? config.LLM_MODEL,
+          name: agent.model.model ?? provider?.models[0]?.id ?? config.LLM_MODEL,
+          ...(provider ? { providerId: provider.provider_id } : {}),
           temperature: agent.model.temperature ?? config.LLM_TEMPERATURE,
           maxTokens: agent.model.max_tokens ?? config.LLM_MAX_TOKENS,
         }

@@ -7,8 +7,7 @@ import type { Config } from '../common/config';
 import type { Logger } from '../common/logger';
 import { createKnowledgeCatalog } from '../knowledge/catalog';
 import { createParsePool, parsePoolOptions } from '../knowledge/parse-pool';
-import { createModelChats } from '../upstream/models/model-chats';
-import { logModelWarnings } from '../upstream/models/sdk-warnings';
+import { modelChatsOf } from '../upstream/models/model-chats';
 import { createRunWatch } from '../commands/run-watch';
 import { createStores } from '../stores';
 import { createPollLoop } from './poll-loop';
@@ -36,7 +35,6 @@ export interface WorkerClients {
  */
 export function composeWorker({ config, log, db, es, temporal, pollIntervalsMs }: WorkerClients) {
   const stores = createStores(db, es, config, { readCaches: false });
-  logModelWarnings(log);
   const catalog = createKnowledgeCatalog(config);
   const commands = createCommands({ config, log, temporal, db, es, stores, catalog });
   const parsing = createParsePool(parsePoolOptions(config, config.PARSE_TIMEOUT_MS));
@@ -46,14 +44,7 @@ export function composeWorker({ config, log, db, es, temporal, pollIntervalsMs }
     catalog,
     parsing,
     runWatch: createRunWatch(temporal),
-    chats: createModelChats({
-      defaultConnection: config.LLM_BASE_URL
-        ? { providerId: null, kind: 'openai-compatible', baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, headers: {}, models: [] }
-        : null,
-      connectionOf: () => Promise.reject(new Error('model providers are not wired yet')),
-      timeoutMs: config.LLM_TIMEOUT_MS,
-      allowsPrivate: () => config.ALLOW_PRIVATE_URLS,
-    }),
+    chats: modelChatsOf(config, (tenantId, providerId) => stores.modelProviders.connection(tenantId, providerId)),
   };
   /** One round of the webhook dispatcher: recorded events' first attempts, and delivery workflows for the rest; returns how many events it handled. */
   const dispatchOnce = () => commands.webhooks.dispatchRecorded(DISPATCH_BATCH);

@@ -1,11 +1,13 @@
 import type { RequestInit as UndiciRequestInit } from 'undici';
 import type { ChatModelClient } from '../../common/chat-model';
+import type { Config } from '../../common/config';
+import { providerUrlAllowsPrivate } from '../../common/net/private-hosts';
 import type { ProviderConnection } from '../../common/model-provider';
 import { guardedFetch } from '../guarded-fetch';
 import { createModelChatClient } from './model-chat';
 
 /** A provider's chat client, with its connection (the models it offers and their prices). */
-export interface ProviderChat {
+interface ProviderChat {
   client: ChatModelClient;
   connection: ProviderConnection;
 }
@@ -81,3 +83,18 @@ export function createModelChats({
     },
   };
 }
+
+/** The installation's default provider (`LLM_*`): an OpenAI-compatible server; null when none is configured. */
+function defaultConnectionOf(config: Config): ProviderConnection | null {
+  if (!config.LLM_BASE_URL) return null;
+  return { providerId: null, kind: 'openai-compatible', baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, headers: {}, models: [] };
+}
+
+/** A process's model chats as the configuration sets them: the default provider, tenants' through `connectionOf`. */
+export const modelChatsOf = (config: Config, connectionOf: ModelChatsOptions['connectionOf']): ModelChats =>
+  createModelChats({
+    defaultConnection: defaultConnectionOf(config),
+    connectionOf,
+    timeoutMs: config.LLM_TIMEOUT_MS,
+    allowsPrivate: (baseUrl) => providerUrlAllowsPrivate(baseUrl, config),
+  });
