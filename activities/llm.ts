@@ -22,7 +22,7 @@ import type { EventLog } from '../stores/event-log';
 import type { RunEventStore, StreamEvent } from '../stores/run-events';
 
 export interface LlmActivityDeps {
-  /** The chat client of a run's model provider (null: no default model is configured; the API then routes runs without a provider offline). */
+  /** The chat client of a run's model provider: the agent's, or the installation's default (none configured: the API routes such runs offline). */
   chats: Pick<ModelChats, 'forProvider'>;
   runEvents: RunEventStore;
   eventLog: EventLog;

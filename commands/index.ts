@@ -1,6 +1,3 @@
-import { modelChatsOf } from '../upstream/models/model-chats';
-import { createProviderCheck } from '../upstream/models/provider-check';
-import { logModelWarnings } from '../upstream/models/sdk-warnings';
 import type { Client as EsClient } from '@elastic/elasticsearch';
 import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
@@ -27,6 +24,9 @@ import { createSkillCommands } from './skills';
 import { createTriggerCommands } from './triggers';
 import { createWebhookDispatchCommands } from './webhook-dispatch';
 import { createWebhookSubscriptionCommands } from './webhook-subscriptions';
+import { modelChatsOf } from '../upstream/models/model-chats';
+import { createProviderCheck } from '../upstream/models/provider-check';
+import { logModelWarnings } from '../upstream/models/sdk-warnings';
 
 export interface CommandDeps {
   config: Config;
