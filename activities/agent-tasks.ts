@@ -62,8 +62,9 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
       const sessionId = agentTaskSessionId(workflowId);
       const traceId = agentTaskTraceId(workflowId);
       if (!isSessionTemplate(input.sessionTemplate)) throw rejected(`unknown session template ${input.sessionTemplate}`);
+      let agent;
       try {
-        await deps.agents.get(input.tenantId, input.agentId);
+        agent = await deps.agents.get(input.tenantId, input.agentId);
       } catch (err) {
         if (err instanceof AppError && err.code === ErrorCodes.NOT_FOUND) {
           throw rejected(`agent ${input.agentId} no longer exists in tenant ${input.tenantId}; the task of ${input.origin} cannot run`);
@@ -74,7 +75,8 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
         event: input.event,
         inputs: input.inputs,
         origin: input.origin,
-        modelConfigured: deps.config.LLM_BASE_URL !== undefined,
+        // As for every run: an agent that names a provider always has a model.
+        modelConfigured: agent.model.provider_id !== undefined || deps.config.LLM_BASE_URL !== undefined,
       });
       const question = input.question.trim() || plan.question;
       if (!question) throw rejected(`the task of ${input.origin} has nothing to ask: its template built an empty question`);

@@ -14,7 +14,7 @@ import { createDocumentCommands } from './documents';
 import { createFileCommands } from './files';
 import { createInboundCommands } from './inbound';
 import { createKnowledgeBaseCommands } from './knowledge-bases';
-import { type CheckProvider, createModelProviderCommands } from './model-providers';
+import { createModelProviderCommands } from './model-providers';
 import { createReadinessCheck } from './readiness';
 import { allTaskQueues } from '../common/task-queues';
 import { createSearchCommands } from './search';
@@ -24,7 +24,7 @@ import { createSkillCommands } from './skills';
 import { createTriggerCommands } from './triggers';
 import { createWebhookDispatchCommands } from './webhook-dispatch';
 import { createWebhookSubscriptionCommands } from './webhook-subscriptions';
-import { modelChatsOf } from '../upstream/models/model-chats';
+import { type ModelChats, modelChatsOf } from '../upstream/models/model-chats';
 import { createProviderCheck } from '../upstream/models/provider-check';
 import { logModelWarnings } from '../upstream/models/sdk-warnings';
 
@@ -39,8 +39,8 @@ export interface CommandDeps {
   catalog: KnowledgeCatalog;
   /** Reads attachments in parsing threads (the API's pool); a process that takes no uploads passes none. */
   attachmentParsing?: Pick<AttachmentExtraction, 'extract'>;
-  /** Calls a model provider once (`POST /v1/model-providers/{id}/check`); by default through the AI SDK, as runs do. */
-  checkProvider?: CheckProvider;
+  /** The process's model chats, when its composition root has built them (the worker's activities use them too); built here otherwise. */
+  modelChats?: ModelChats;
 }
 
 const noAttachmentParsing: Pick<AttachmentExtraction, 'extract'> = {
@@ -61,13 +61,14 @@ export function createCommands({
   stores,
   catalog,
   attachmentParsing = noAttachmentParsing,
-  checkProvider,
+  modelChats,
 }: CommandDeps) {
   // What providers adapt or ignore in a call (of a run or a check) goes to this process's log.
   logModelWarnings(log);
-  const checkProviderOnce =
-    checkProvider ??
-    createProviderCheck(modelChatsOf(config, (tenantId, providerId) => stores.modelProviders.connection(tenantId, providerId)));
+  // `POST /v1/model-providers/{id}/check` calls providers through the AI SDK, as runs do.
+  const checkProvider = createProviderCheck(
+    modelChats ?? modelChatsOf(config, (tenantId, providerId) => stores.modelProviders.connection(tenantId, providerId)),
+  );
   return {
     completions: createCompletionCommands({ ...stores, config, temporal, log }),
     approvals: createApprovalCommands({ ...stores, temporal }),
@@ -79,7 +80,7 @@ export function createCommands({
     inbound: createInboundCommands({ triggers: stores.triggers, integrations: stores.integrations, config, log, temporal }),
     webhooks: createWebhookDispatchCommands({ ...stores, config, temporal }),
     subscriptions: createWebhookSubscriptionCommands({ ...stores, config }),
-    modelProviders: createModelProviderCommands({ ...stores, config, checkProvider: checkProviderOnce }),
+    modelProviders: createModelProviderCommands({ ...stores, config, checkProvider }),
     triggers: createTriggerCommands(stores),
     sessions: createSessionCommands(stores),
     skills: createSkillCommands({ ...stores, config }),

@@ -9,7 +9,7 @@ import type { ModelProviderStore } from '../stores/model-providers';
 
 /**
  * Makes the smallest call the provider allows to `model` and says how long it took; on failure an
- * AppError 30001 carrying the upstream's message. Written in upstream/ and given by the composition root.
+ * AppError 30001 carrying the upstream's message (upstream/models/provider-check.ts; commands/index.ts builds it).
  */
 export type CheckProvider = (connection: ProviderConnection, model: string) => Promise<{ latencyMs: number; model: string }>;
 

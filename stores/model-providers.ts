@@ -59,11 +59,14 @@ const duplicateName = (name: string) => conflict(`a model provider named ${JSON.
  * A tenant's model providers. The API key and the headers are sealed with the secret box (as
  * webhook secrets are) and opened only by `connection`, for the code that calls the provider.
  */
+/** A short key's last four characters would show most of it: those show as `****`. */
+const lastFourOf = (apiKey: string) => (apiKey.length >= 12 ? apiKey.slice(-4) : '****');
+
 export function createModelProviderStore(db: Db, secretBox: SecretBox) {
   const providers = db.collection<ModelProviderDoc>(MODEL_PROVIDERS);
 
   const sealedKey = (apiKey: string | null | undefined) =>
-    apiKey ? { api_key_sealed: secretBox.seal(apiKey), api_key_last4: apiKey.slice(-4) } : { api_key_sealed: null, api_key_last4: null };
+    apiKey ? { api_key_sealed: secretBox.seal(apiKey), api_key_last4: lastFourOf(apiKey) } : { api_key_sealed: null, api_key_last4: null };
   const sealedHeaders = (headers: Record<string, string>) => ({
     headers_sealed: Object.keys(headers).length > 0 ? secretBox.seal(JSON.stringify(headers)) : null,
     header_names: Object.keys(headers),

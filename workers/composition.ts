@@ -36,7 +36,8 @@ export interface WorkerClients {
 export function composeWorker({ config, log, db, es, temporal, pollIntervalsMs }: WorkerClients) {
   const stores = createStores(db, es, config, { readCaches: false });
   const catalog = createKnowledgeCatalog(config);
-  const commands = createCommands({ config, log, temporal, db, es, stores, catalog });
+  const chats = modelChatsOf(config, (tenantId, providerId) => stores.modelProviders.connection(tenantId, providerId));
+  const commands = createCommands({ config, log, temporal, db, es, stores, catalog, modelChats: chats });
   const parsing = createParsePool(parsePoolOptions(config, config.PARSE_TIMEOUT_MS));
   const activities: ActivityDeps = {
     config,
@@ -44,7 +45,7 @@ export function composeWorker({ config, log, db, es, temporal, pollIntervalsMs }
     catalog,
     parsing,
     runWatch: createRunWatch(temporal),
-    chats: modelChatsOf(config, (tenantId, providerId) => stores.modelProviders.connection(tenantId, providerId)),
+    chats,
   };
   /** One round of the webhook dispatcher: recorded events' first attempts, and delivery workflows for the rest; returns how many events it handled. */
   const dispatchOnce = () => commands.webhooks.dispatchRecorded(DISPATCH_BATCH);

@@ -143,10 +143,10 @@ export const modelProvider = z
     name: z.string(),
     kind: providerKind,
     base_url: z.string().nullable().meta({ description: "null: the vendor's own API" }),
-    api_key_last4: z
-      .string()
-      .nullable()
-      .meta({ description: 'last four characters of the key, to tell keys apart; null when there is none' }),
+    api_key_last4: z.string().nullable().meta({
+      description:
+        'last four characters of the key, to tell keys apart (`****` for a key under 12 characters, which would show most of it); null when there is none',
+    }),
     header_names: z.array(z.string()).meta({ description: 'the names of the extra headers (their values are never shown)' }),
     models: z.array(offeredModel),
     created_at: isoDate,

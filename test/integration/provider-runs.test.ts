@@ -1,4 +1,5 @@
 import { startTestApi, type TestApi } from '../support/api';
+import { eventually } from '../support/consumer';
 import { chatAnswer, chatError } from '../support/scripted-chat';
 import { anthropicMessage, anthropicStream, geminiAnswer } from '../support/scripted-providers';
 import { ScriptedUpstream } from '../support/scripted-upstream';
@@ -17,6 +18,8 @@ describe('runs on tenants’ model providers', () => {
   const openaiCompatible = new ScriptedUpstream();
   const google = new ScriptedUpstream();
   const urls: Record<string, string> = {};
+  /** Schedules live on the shared dev server beyond this test's database: every one made here is removed at the end. */
+  const cronIds: string[] = [];
 
   beforeAll(async () => {
     urls.anthropic = await anthropic.start();
@@ -33,6 +36,11 @@ describe('runs on tenants’ model providers', () => {
     worker = await startTestWorker(api, { dispatcher: false });
   });
   afterAll(async () => {
+    for (const cronId of cronIds)
+      await api.services.temporal.schedule
+        .getHandle(`cron-${cronId}`)
+        .delete()
+        .catch(() => undefined);
     await worker?.stop();
     await api?.close();
     await Promise.all([anthropic.stop(), openaiCompatible.stop(), google.stop()]);
@@ -136,6 +144,36 @@ describe('runs on tenants’ model providers', () => {
     const plain = await agentOn(undefined);
     const offline = await ok('POST', `/v1/combo/agents/${plain}/completions`, { session_id: await session(plain), question: 'Anything?' });
     expect(offline).toMatchObject({ offline: true, model: null });
+  });
+
+  it('runs a cron job’s code review on the agent’s provider, not the rule-based route of an installation without a model', async () => {
+    const provider = await ok('POST', '/v1/model-providers', {
+      name: 'anthropic for reviews',
+      kind: 'anthropic',
+      base_url: urls.anthropic,
+      api_key: 'anthropic-key-for-reviews',
+      models: [{ id: 'claude-reviewer' }],
+    });
+    const agentId = await agentOn(provider.provider_id);
+    const findings = { report: 'No issues found.', findings: [] };
+    anthropic.reply = () => ({ body: anthropicMessage(JSON.stringify(findings)) });
+    const job = await ok('POST', '/v1/cron', {
+      name: 'nightly review',
+      cron: '0 0 1 1 *',
+      paused: true,
+      agent_id: agentId,
+      question: 'Review the change.',
+      session_template: 'code-review',
+      inputs: { pr_url: 'https://git.example/pr/7' },
+    });
+    cronIds.push(job.cron_id);
+    await ok('POST', `/v1/cron/${job.cron_id}/trigger`);
+    const run = await eventually(async () => {
+      const [latest] = (await ok('GET', `/v1/combo/agents/${agentId}/completions?kind=cron&page_size=1`)).items;
+      return latest && latest.status !== 'running' ? latest : undefined;
+    }, 60_000);
+    expect(run).toMatchObject({ status: 'completed', route: expect.stringMatching(/^@review@llm@/) });
+    expect((anthropic.requests.at(-1)!.body as { model: string }).model).toBe('claude-reviewer');
   });
 
   it('fails a run with 30001 carrying the provider’s message when it refuses the call', async () => {

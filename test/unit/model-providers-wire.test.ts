@@ -2,7 +2,9 @@ import { type ChatMessage, ChatModelError, type ChatRequest } from '../../common
 import type { ModelProviderKind, ProviderConnection } from '../../common/model-provider';
 import { createModelChatClient } from '../../upstream/models/model-chat';
 import { createModelChats } from '../../upstream/models/model-chats';
-import { chatAnswer } from '../support/scripted-chat';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chatAnswer, chatError } from '../support/scripted-chat';
 import { anthropicError, anthropicMessage, anthropicStream, geminiAnswer, geminiError, geminiStream } from '../support/scripted-providers';
 import { ScriptedUpstream } from '../support/scripted-upstream';
 
@@ -121,6 +123,18 @@ describe('model providers on their own wire formats', () => {
       });
     });
 
+    it('sends a call whose arguments were cut off as an empty object, which the API takes, instead of the broken text', async () => {
+      upstream.reply = () => ({ body: anthropicMessage('Let me retry.') });
+      const cutOff: ChatMessage[] = [
+        ...withToolRound.slice(0, 2),
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_b', name: 'get_weather', arguments: '{"city": "Ber' }] },
+        { role: 'tool', tool_call_id: 'call_b', content: 'error: the arguments are not JSON' },
+      ];
+      await client('anthropic').complete({ model: 'claude-test', messages: cutOff, tools: [weather] }, { stream: false });
+      const messages = (upstream.requests[0]!.body as { messages: Array<{ content: Array<Record<string, unknown>> }> }).messages;
+      expect(messages[1]!.content).toEqual([expect.objectContaining({ type: 'tool_use', id: 'call_b', input: {} })]);
+    });
+
     it('treats overloaded (529) as retryable and a bad request (400) as final, with the provider message', async () => {
       upstream.reply = () => ({ status: 529, body: anthropicError('overloaded_error', 'Overloaded') });
       const overloaded = await failure(
@@ -196,6 +210,25 @@ describe('model providers on their own wire formats', () => {
       expect(upstream.requests[1]!.path).toBe('/v1/models/gemini-test:streamGenerateContent?alt=sse');
     });
 
+    it('sends a system message posted in the middle of a conversation as a user message (Gemini takes them only at the start)', async () => {
+      upstream.reply = () => ({ body: geminiAnswer('Noted.') });
+      const messages: ChatMessage[] = [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'Hello.' },
+        { role: 'assistant', content: 'Hi.' },
+        { role: 'system', content: 'From now on answer in French.' },
+        { role: 'user', content: 'How are you?' },
+      ];
+      await client('google').complete({ model: 'gemini-test', messages }, { stream: false });
+      const body = upstream.requests[0]!.body as {
+        systemInstruction: unknown;
+        contents: Array<{ role: string; parts: Array<{ text?: string }> }>;
+      };
+      expect(body.systemInstruction).toEqual({ parts: [{ text: 'You are terse.' }] });
+      expect(body.contents.map((c) => c.role)).toEqual(['user', 'model', 'user', 'user']);
+      expect(body.contents[2]!.parts).toEqual([{ text: 'System: From now on answer in French.' }]);
+    });
+
     it('treats RESOURCE_EXHAUSTED (429) as retryable and a bad key (400) as final', async () => {
       upstream.reply = () => ({ status: 429, body: geminiError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for gemini-test') });
       const limited = await failure(
@@ -251,6 +284,54 @@ describe('model providers on their own wire formats', () => {
         { stream: false },
       );
       expect(allowed.content).toBe('reached');
+    });
+
+    it('follow no redirect: a 3xx is the provider’s final answer, and the target is never called', async () => {
+      const target = new ScriptedUpstream();
+      const targetUrl = await target.start();
+      const redirecting = createServer((_req, res) => res.writeHead(307, { location: `${targetUrl}/chat/completions` }).end());
+      await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+      try {
+        const chats = createModelChats({
+          defaultConnection: null,
+          connectionOf: async () => ({
+            ...connection('openai-compatible', { 'X-Gateway-Token': 'gateway-token-0123456789' }),
+            baseUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/v1`,
+          }),
+          timeoutMs: 5_000,
+          allowsPrivate: () => true,
+        });
+        target.reply = () => ({ body: chatAnswer('should not be reached') });
+        const err = await failure(
+          (await chats.forProvider('t1', 'mp_test'))!.client.complete(
+            { model: 'm', messages: withToolRound.slice(0, 2) },
+            { stream: false },
+          ),
+        );
+        expect(err).toMatchObject({ retryable: false, status: 307 });
+        expect(target.requests).toHaveLength(0);
+      } finally {
+        redirecting.close();
+        await target.stop();
+      }
+    });
+
+    it('never repeat a credential header the provider quotes back, and estimate usage reported as zeros', async () => {
+      const token = 'gateway-token-0123456789abcdef';
+      upstream.reply = () => ({ status: 401, body: chatError(`bad gateway token ${token}`, 'invalid_request_error') });
+      const err = await failure(
+        client('openai-compatible', { 'X-Gateway-Token': token }).complete(
+          { model: 'm', messages: withToolRound.slice(0, 2) },
+          { stream: false },
+        ),
+      );
+      expect(err.message).toContain('bad gateway token [redacted]');
+      expect(err.message).not.toContain(token);
+
+      upstream.reply = () => ({ body: chatAnswer('Counted locally.', { prompt_tokens: 0, completion_tokens: 0 }) });
+      const { usage } = await client('openai-compatible').complete({ model: 'm', messages: withToolRound.slice(0, 2) }, { stream: false });
+      expect(usage.estimated).toBe(true);
+      expect(usage.promptTokens).toBeGreaterThan(0);
     });
 
     it('read a provider once within the cache time, and again after a failed read', async () => {

@@ -48,7 +48,9 @@ function hostOfConnection(connection: ProviderConnection): string | undefined {
 export function createModelChatClient({ connection, timeoutMs, fetch = globalThis.fetch }: ModelChatClientOptions): ChatModelClient {
   const host = hostOfConnection(connection);
   const who = `chat model upstream ${host ?? ''}`.trim();
-  const safe = (message: string) => truncate(redact(message, connection.apiKey), MAX_UPSTREAM_MESSAGE);
+  // The key and every header value long enough to be a credential (a gateway token, Azure's api-key).
+  const secrets = [connection.apiKey, ...Object.values(connection.headers)].filter((v): v is string => v !== undefined && v.length >= 8);
+  const safe = (message: string) => truncate(secrets.reduce(redact, redact(message, undefined)), MAX_UPSTREAM_MESSAGE);
 
   return {
     async complete(request: ChatRequest, call: ChatCallOptions): Promise<ChatResult> {
@@ -57,7 +59,7 @@ export function createModelChatClient({ connection, timeoutMs, fetch = globalThi
       const signal = call.signal ? AbortSignal.any([timeout, call.signal]) : timeout;
       const settings = {
         model: languageModelFor(connection, request.model, fetch),
-        messages: modelMessages(request.messages),
+        messages: modelMessages(request.messages, { systemOnlyAtStart: connection.kind === 'google' }),
         // The system messages are the service's own (instructions, skills), not a caller's text.
         allowSystemInMessages: true,
         tools: modelTools(request.tools),
@@ -159,11 +161,14 @@ async function streamedAnswer(settings: CallSettings, onText?: (textSoFar: strin
   return answer;
 }
 
-/** The provider's counts, when it reported both. */
+/**
+ * The provider's counts, when it reported them. Some servers send `usage` with null counts, which the
+ * SDK reads as 0: no call reads no input, so a 0 there means none was reported.
+ */
 function usageOf(usage: LanguageModelUsage | undefined): TokenUsage | undefined {
   const promptTokens = usage?.inputTokens;
   const completionTokens = usage?.outputTokens;
-  if (promptTokens === undefined || completionTokens === undefined) return undefined;
+  if (!promptTokens || completionTokens === undefined) return undefined;
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: false };
 }
 

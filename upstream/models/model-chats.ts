@@ -38,14 +38,16 @@ export interface ModelChatsOptions {
 const MAX_CACHED = 1_000;
 
 /**
- * fetch that refuses private addresses at connection time (DNS rebinding included), as webhooks do:
- * a tenant's provider URL is the tenant's to choose.
+ * fetch that refuses private addresses at connection time (DNS rebinding included) and follows no
+ * redirect, as webhooks do: a tenant's provider URL is the tenant's to choose.
  */
 const guardedFetchFor =
   (allowPrivate: boolean): typeof globalThis.fetch =>
   async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
-    return guardedFetch(url, init as UndiciRequestInit, { allowPrivate });
+    // Never followed: a redirect to a private address would skip the guard (an address literal is not looked up),
+    // and would carry the provider's key headers to another origin. A 3xx is answered as the provider's refusal.
+    return guardedFetch(url, { ...(init as UndiciRequestInit), redirect: 'manual' }, { allowPrivate });
   };
 
 export function createModelChats({

@@ -1,4 +1,16 @@
-import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError } from 'ai';
+import {
+  APICallError,
+  InvalidArgumentError,
+  InvalidMessageRoleError,
+  InvalidPromptError,
+  InvalidResponseDataError,
+  JSONParseError,
+  LoadAPIKeyError,
+  LoadSettingError,
+  NoSuchModelError,
+  TypeValidationError,
+  UnsupportedFunctionalityError,
+} from 'ai';
 import { ChatModelError } from '../../common/chat-model';
 import { UnsafeUrlError } from '../../common/net/url-guard';
 import { errorText, networkCode, upstreamMessage } from '../upstream-text';
@@ -13,6 +25,17 @@ interface ErrorContext {
 }
 
 const causeOf = (err: unknown): unknown => (err as { cause?: unknown } | null)?.cause;
+
+const isRefusedBeforeSending = (err: unknown): boolean =>
+  [
+    UnsupportedFunctionalityError,
+    InvalidPromptError,
+    InvalidArgumentError,
+    InvalidMessageRoleError,
+    NoSuchModelError,
+    LoadAPIKeyError,
+    LoadSettingError,
+  ].some((kind) => kind.isInstance(err));
 
 /** undici's socket errors, or fetch's TypeError around one: a code names the network's reason. */
 const isNetworkFailure = (err: unknown): boolean =>
@@ -39,6 +62,8 @@ export function chatErrorOf(err: unknown, { who, safe, timedOut, timeoutMs }: Er
     const detail = safe(upstreamMessage(err.responseBody ?? err.message));
     return new ChatModelError(`${who} answered HTTP ${status}${detail ? `: ${detail}` : ''}`, status === 429 || status >= 500, status);
   }
+  // Refused by the SDK before anything was sent: the call as asked cannot work with this provider or model.
+  if (isRefusedBeforeSending(err)) return new ChatModelError(`${who} cannot take this call: ${safe((err as Error).message)}`, false);
   if (JSONParseError.isInstance(err)) return new ChatModelError(`${who} sent a stream event that is not JSON`, true);
   if (TypeValidationError.isInstance(err) || InvalidResponseDataError.isInstance(err))
     return new ChatModelError(`${who} answered in a shape its API does not define: ${safe(err.message)}`, true);

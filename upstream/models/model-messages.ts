@@ -1,21 +1,34 @@
 import { jsonSchema, type ModelMessage, tool, type ToolSet } from 'ai';
 import type { ChatMessage, ToolCall, ToolSpec } from '../../common/chat-model';
 
-/** Arguments the model wrote, parsed when they are JSON (the SDK sends them on as JSON), else as written. */
-function argumentsValue(text: string): unknown {
+/**
+ * Arguments the model wrote, as the object the SDK sends back to the provider. Anthropic and Google
+ * refuse anything but an object there (a call cut off mid-arguments would fail every later step),
+ * so what is not a JSON object goes back as `{}`; the tool's error already told the model why.
+ */
+function argumentsValue(text: string): Record<string, unknown> {
   try {
-    return JSON.parse(text);
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   } catch {
-    return text;
+    return {};
   }
 }
 
-/** The service's chat messages in the AI SDK's form; a tool result carries the name of the call it answers. */
-export function modelMessages(messages: ChatMessage[]): ModelMessage[] {
+/**
+ * The service's chat messages in the AI SDK's form; a tool result carries the name of the call it
+ * answers. `systemOnlyAtStart`: the provider takes system messages only before the conversation
+ * (Gemini), so a later one (posted to a session's messages) goes as a user message saying so.
+ */
+export function modelMessages(messages: ChatMessage[], { systemOnlyAtStart = false } = {}): ModelMessage[] {
   const callNames = new Map<string, string>();
+  let conversationStarted = false;
   return messages.map((message): ModelMessage => {
+    const afterStart = conversationStarted;
+    if (message.role !== 'system') conversationStarted = true;
     switch (message.role) {
       case 'system':
+        return systemOnlyAtStart && afterStart ? { role: 'user', content: `System: ${message.content}` } : message;
       case 'user':
         return message;
       case 'assistant': {
