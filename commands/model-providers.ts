@@ -11,7 +11,7 @@ import type { ModelProviderStore } from '../stores/model-providers';
  * Makes the smallest call the provider allows to `model` and says how long it took; on failure an
  * AppError 30001 carrying the upstream's message (upstream/models/provider-check.ts; commands/index.ts builds it).
  */
-export type CheckProvider = (connection: ProviderConnection, model: string) => Promise<{ latencyMs: number; model: string }>;
+type CheckProvider = (connection: ProviderConnection, model: string) => Promise<{ latencyMs: number; model: string }>;
 
 /** At most this many agent ids are named in a refusal (the message and `details` say how many there are in all). */
 const NAMED_AGENTS_MAX = 20;
