@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { agentTaskSessionId, agentTaskTraceId } from '../common/agent-task-ids';
 import { AppError, ErrorCodes } from '../common/errors';
+import { NOTHING_SPENT } from '../common/run-spend';
 import { completionWorkflowId } from '../common/workflow-ids';
 import { type PreparationDeps, prepareCompletionInput } from '../completion/prepare-input';
 import type { CompletionInput } from '../completion/run-input';
@@ -145,7 +146,7 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
       // Agent tasks record their stream events (see prepareAgentTask); the end's events move past the numbers taken.
       const ctx = { traceId, ...owner, stream: false, recordEvents: true };
       await endRecorder.recordEnd(
-        failedRun({ ctx, seq: 1, question, code: ErrorCodes.INTERNAL, message, tokens: 0, requestedAt: startedAt }, new Date()),
+        failedRun({ ctx, seq: 1, question, code: ErrorCodes.INTERNAL, message, tokens: 0, spent: NOTHING_SPENT, requestedAt: startedAt }, new Date()),
       );
     },
   };

@@ -50,7 +50,15 @@ export function createActivities({ config, stores, catalog, parsing, chats, runW
       recordedRun: async (ctx) => {
         const run = await runs.get(ctx.tenantId, ctx.traceId).catch(() => null);
         if (run?.status === 'completed' && run.answer !== null && run.cost)
-          return { answer: run.answer, model: run.model, tokens: run.cost.tokens, artifacts: run.artifacts };
+          return {
+            answer: run.answer,
+            model: run.model,
+            tokens: run.cost.tokens,
+            ...(run.cost.input_tokens !== undefined
+              ? { inputTokens: run.cost.input_tokens, outputTokens: run.cost.output_tokens, amount: run.cost.amount }
+              : {}),
+            artifacts: run.artifacts,
+          };
         // The recording's writes run side by side: the session may hold the answer before the run record does.
         const recorded = await sessions.recordedAnswer(ctx.tenantId, ctx.sessionId, ctx.traceId);
         return recorded ? { answer: recorded.content, ...recorded.answeredBy } : null;

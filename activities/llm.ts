@@ -13,6 +13,7 @@ import { agentStepEvent } from '../completion/agent-step-event';
 import { whileHeartbeating } from './heartbeat';
 import type { FinishedRun, FinishRunInput } from '../completion/run-endings';
 import { ChatModelError, type ChatRequest, type ChatResult } from '../common/chat-model';
+import { addCall, callAmount, type Spend } from '../common/run-spend';
 import type { ModelChats } from '../upstream/models/model-chats';
 import { AppError, ErrorCodes } from '../common/errors';
 import { startedEarly } from '../common/started-early';
@@ -41,14 +42,20 @@ export interface RecordedRun {
   answer: string;
   model: string | null;
   tokens: number;
+  /** As recorded; absent on runs recorded before the split and the money were kept. */
+  inputTokens?: number;
+  outputTokens?: number;
+  amount?: number | null;
   /** As recorded in the run record; absent when only the session holds the answer. */
   artifacts?: Array<Record<string, unknown>>;
 }
 
 /** What recording the run needs besides the model's answer, should this call be the one that answers. */
-export type RunToFinish = Omit<FinishRunInput, 'ctx' | 'seq' | 'answer' | 'model' | 'tokens' | 'answerStep'> & {
+export type RunToFinish = Omit<FinishRunInput, 'ctx' | 'seq' | 'answer' | 'model' | 'tokens' | 'spent' | 'answerStep'> & {
   /** Tokens the run spent before this call. */
   tokensBefore: number;
+  /** Their split and money; absent when a workflow from before them scheduled the call (its run then records `tokens` only). */
+  spentBefore?: Spend;
 };
 
 export interface CallModelInput {
@@ -64,9 +71,37 @@ export interface CallModelInput {
 
 export interface CallModelResult {
   result: ChatResult;
+  /**
+   * What the call cost at its model's price (unrounded); null when the model has none. Absent on
+   * results recorded before calls priced themselves: the call then adds no money.
+   */
+  amount?: number | null;
   nextSeq: number;
   /** The run as recorded, when this call answered and recorded it. */
   finished?: FinishedRun;
+}
+
+/**
+ * The call an earlier attempt answered, as the run it recorded says: its usage and money are the
+ * recorded run's less what the run had spent before the call, and the run is recorded again with
+ * what it recorded then. A recording without the split (only the session's, from before it was
+ * kept) counts the call's tokens as output.
+ */
+function recordedCall(earlier: RecordedRun, run: RunToFinish) {
+  const tokens = Math.max(0, earlier.tokens - run.tokensBefore);
+  const before = run.spentBefore;
+  if (!before || earlier.inputTokens === undefined || earlier.outputTokens === undefined) {
+    return { usage: { promptTokens: 0, completionTokens: tokens, totalTokens: tokens, estimated: false }, amount: null, spent: undefined };
+  }
+  const spent: Spend = { inputTokens: earlier.inputTokens, outputTokens: earlier.outputTokens, amount: earlier.amount ?? null };
+  const usage = {
+    promptTokens: Math.max(0, spent.inputTokens - before.inputTokens),
+    completionTokens: Math.max(0, spent.outputTokens - before.outputTokens),
+    totalTokens: tokens,
+    estimated: false,
+  };
+  const amount = spent.amount === null ? null : Math.max(0, spent.amount - (before.amount ?? 0));
+  return { usage, amount, spent };
 }
 
 /** A model review answers in structured output; its findings, not its prose, are what is counted. */
@@ -101,9 +136,10 @@ export function createLlmActivities({
     step: number,
     result: ChatResult,
     run: RunToFinish,
+    spent: Spend | undefined,
   ): Promise<FinishedRun | undefined> {
     if (!recordFinishedRun) return undefined;
-    const { tokensBefore, ...rest } = run;
+    const { tokensBefore, spentBefore: _, ...rest } = run;
     try {
       return await recordFinishedRun({
         ...rest,
@@ -112,6 +148,7 @@ export function createLlmActivities({
         answer: result.content,
         model: result.model,
         tokens: tokensBefore + result.usage.totalTokens,
+        ...(spent ? { spent } : {}),
         answerStep: { step, confidence: stepConfidence(result.finishReason) },
       });
     } catch (err) {
@@ -152,7 +189,8 @@ export function createLlmActivities({
      * call returns.
      */
     async callModel({ ctx, seq, step, request, providerId, finishIfAnswered }: CallModelInput): Promise<CallModelResult> {
-      const { client: chat } = await chatOf(ctx.tenantId, providerId);
+      const { client: chat, connection } = await chatOf(ctx.tenantId, providerId);
+      const price = connection.models.find((m) => m.id === request.model);
       const { attempt } = Context.current().info;
       // An earlier attempt that answered and began recording the run, then lost its worker before
       // reporting: its answer stands and the model is not asked again. Recording it once more
@@ -162,8 +200,7 @@ export function createLlmActivities({
       // A review recorded without its findings (the session only) is asked again rather than counted from prose.
       const earlier = recorded && (!review || hasReviewReport(recorded.artifacts)) ? recorded : null;
       if (earlier) {
-        const tokens = Math.max(0, earlier.tokens - finishIfAnswered!.tokensBefore);
-        const usage = { promptTokens: 0, completionTokens: tokens, totalTokens: tokens, estimated: false };
+        const { usage, amount, spent } = recordedCall(earlier, finishIfAnswered!);
         const result: ChatResult = {
           content: earlier.answer,
           toolCalls: [],
@@ -174,8 +211,8 @@ export function createLlmActivities({
         const run = review
           ? { ...finishIfAnswered!, artifacts: earlier.artifacts!.filter((a) => a.type === 'review_report') }
           : finishIfAnswered!;
-        const finished = await finishHere(ctx, seq, step, result, run);
-        return { result, nextSeq: seq, ...(finished ? { finished } : {}) };
+        const finished = await finishHere(ctx, seq, step, result, run, spent);
+        return { result, amount, nextSeq: seq, ...(finished ? { finished } : {}) };
       }
       let next = seq;
       // Stream writes are chained so they land in order without holding up the model's stream.
@@ -259,8 +296,10 @@ export function createLlmActivities({
           ),
         ]);
       }
-      const finished = result.toolCalls.length === 0 && run ? await finishHere(ctx, next, step, result, run) : undefined;
-      return { result, nextSeq: next, ...(finished ? { finished } : {}) };
+      const amount = callAmount(result.usage, price);
+      const spent = run?.spentBefore ? addCall(run.spentBefore, result.usage, amount) : undefined;
+      const finished = result.toolCalls.length === 0 && run ? await finishHere(ctx, next, step, result, run, spent) : undefined;
+      return { result, amount, nextSeq: next, ...(finished ? { finished } : {}) };
     },
   };
 }

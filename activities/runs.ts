@@ -1,6 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { AppError, ErrorCodes } from '../common/errors';
 import type { ChatMessage } from '../common/chat-model';
+import { NOTHING_SPENT } from '../common/run-spend';
+import type { Cost } from '../common/schemas/completions';
 import { answerWithoutModel, type ProcessorAnswer } from '../completion/answer-without-model';
 import { historyMessages } from '../completion/plan-run';
 import { createRunEndRecorder, type RunEndStores } from '../completion/run-end-recorder';
@@ -100,6 +102,7 @@ export function createRunActivities(deps: RunActivityDeps) {
         route,
         stopReason: 'answered',
         tokens: 0,
+        spent: NOTHING_SPENT,
         requestedAt: finish.requestedAt,
         userId: finish.userId,
         sources: finish.sources,
@@ -130,7 +133,7 @@ export function createRunActivities(deps: RunActivityDeps) {
         /** The last finished model step's text. */
         answerSoFar: string;
       },
-    ): Promise<{ answer: string; cost: { tokens: number; duration_ms: number } }> {
+    ): Promise<{ answer: string; cost: Cost }> {
       const { answerSoFar, ...rest } = input;
       const answer = input.beforeStart ? '' : ((await deps.runs.partialAnswer(input.ctx.traceId)) ?? answerSoFar);
       const ending = canceledRun({ ...rest, answer }, new Date());

@@ -297,6 +297,13 @@ export const configSchema = z
     LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
     /** Attempts per model call on 5xx, 429, network errors and timeouts (4xx is never retried). */
     LLM_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+    /**
+     * Prices of LLM_MODEL per million input (prompt) and output (generated) tokens, in the currency
+     * cost reports use; runs of that model on the default provider then record `cost.amount`. Unset:
+     * no price (one set alone prices that side only).
+     */
+    LLM_INPUT_PRICE_PER_MILLION: optionalNumber(z.number().min(0)),
+    LLM_OUTPUT_PRICE_PER_MILLION: optionalNumber(z.number().min(0)),
     /** Model calls per completion (each answer or round of tool calls is one step). */
     COMPLETION_MAX_STEPS: z.coerce.number().int().min(1).max(50).default(8),
     /** Tokens (prompt + generated, all steps) one completion may spend before it stops. */
@@ -334,6 +341,8 @@ export const configSchema = z
     COST_AGGREGATE_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
     /** Default per-tenant cost threshold in tokens per period (cost.threshold_exceeded); unset: none. */
     COST_THRESHOLD_TOKENS: optionalNumber(z.number().int().min(1)),
+    /** Default per-tenant cost threshold in money per period (the prices' currency; cost.threshold_exceeded, unit `amount`); unset: none. */
+    COST_THRESHOLD_AMOUNT: optionalNumber(z.number().positive()),
     /**
      * How often an API process looks whether the runs its streams follow have new events: one query
      * for all of them (each run's head), whatever their number. Adds up to this much to an event's

@@ -12,6 +12,10 @@ export interface RunCost {
   traceId: string;
   tokens: number;
   durationMs: number;
+  /** Input and output tokens and the money (0 when no call had a price); absent on costs queued before they were kept (read as 0). */
+  inputTokens?: number;
+  outputTokens?: number;
+  amount?: number;
   /** When the run ended; picks the period. */
   at: Date;
   /** The agent that ran; null (or absent) for costs queued before runs recorded their agent. */
@@ -22,4 +26,8 @@ export interface CostTotals {
   tokens: number;
   duration_ms: number;
   runs: number;
+  input_tokens: number;
+  output_tokens: number;
+  /** Money of the priced runs, rounded to 6 decimal places; 0 when none had a price. */
+  amount: number;
 }

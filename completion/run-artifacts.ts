@@ -2,6 +2,8 @@
  * What review and import runs produce besides their answer, and the payloads of the events that
  * announce them (`review.completed`, `import.completed`).
  */
+import type { Cost } from '../common/schemas/completions';
+
 export interface IssueCounts {
   critical: number;
   warning: number;
@@ -32,7 +34,7 @@ export const reviewEventData = (
   artifact: Record<string, unknown>,
   question: string,
   reportUrl: string,
-  cost: { tokens: number; duration_ms: number },
+  cost: Cost,
 ) => ({
   pr_url: pullRequestUrl(question),
   report_url: reportUrl,

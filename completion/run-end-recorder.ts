@@ -77,6 +77,9 @@ export function createRunEndRecorder(stores: RunEndStores) {
             agentId: ctx.agentId,
             tokens: cost.tokens,
             durationMs: cost.duration_ms,
+            inputTokens: cost.input_tokens ?? 0,
+            outputTokens: cost.output_tokens ?? 0,
+            amount: cost.amount ?? 0,
             at,
           })
         : undefined,

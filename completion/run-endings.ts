@@ -2,6 +2,7 @@ import { type EventRecord, newEvent } from '../common/events';
 import { ErrorCodes } from '../common/errors';
 import { turnMessageIds } from '../common/ids';
 import type { Cost, StopReason } from '../common/schemas/completions';
+import { NOTHING_SPENT, roundAmount, type Spend } from '../common/run-spend';
 import { agentStepEvent } from './agent-step-event';
 import { parseModelImport } from './import-items';
 import { importArtifact, importEventData, reviewEventData } from './run-artifacts';
@@ -26,6 +27,8 @@ export interface FinishRunInput {
   route: RunRoute;
   stopReason: StopReason;
   tokens: number;
+  /** The split of the tokens, and the money; absent from code that predates them (the cost then has `tokens` only). */
+  spent?: Spend;
   requestedAt: number;
   userId: string;
   /** Where the run's input came from (attachment names, or `question`). */
@@ -39,9 +42,23 @@ export interface FinishedRun {
   cost: Cost;
 }
 
-const costAt = (tokens: number, requestedAt: number, at: Date): Cost => ({
+const costAt = (tokens: number, spent: Spend | undefined, requestedAt: number, at: Date): Cost => ({
   tokens,
   duration_ms: Math.max(0, at.getTime() - requestedAt),
+  ...(spent
+    ? {
+        input_tokens: spent.inputTokens,
+        output_tokens: spent.outputTokens,
+        amount: spent.amount === null ? null : roundAmount(spent.amount),
+      }
+    : {}),
+});
+
+/** What the session's answer keeps of the cost, so that a retried recording repeats it exactly. */
+const answeredBy = (model: string | null, cost: Cost) => ({
+  model,
+  tokens: cost.tokens,
+  ...(cost.input_tokens !== undefined ? { inputTokens: cost.input_tokens, outputTokens: cost.output_tokens, amount: cost.amount } : {}),
 });
 
 const doneEvent = (ctx: Pick<RunContext, 'sessionId' | 'traceId'>, cost: Cost, stopReason: StopReason | 'failed') => ({
@@ -64,7 +81,7 @@ export const failedStream = (
  */
 export function answeredRun(input: FinishRunInput, publicBaseUrl: string, at: Date): { ending: RunEnding; finished: FinishedRun } {
   const { ctx } = input;
-  const cost = costAt(input.tokens, input.requestedAt, at);
+  const cost = costAt(input.tokens, input.spent, input.requestedAt, at);
   const byModel = input.route.usesModel && input.model !== null;
   let artifacts = input.artifacts;
   if (byModel) {
@@ -117,7 +134,7 @@ export function answeredRun(input: FinishRunInput, publicBaseUrl: string, at: Da
         role: 'assistant',
         content: input.answer,
         metadata: { route: input.route.text },
-        answeredBy: { model: input.model, tokens: cost.tokens },
+        answeredBy: answeredBy(input.model, cost),
       },
     ],
     events,
@@ -138,13 +155,14 @@ export interface FailRunInput {
   code: number;
   message: string;
   tokens: number;
+  spent?: Spend;
   requestedAt: number;
 }
 
 /** A failed run: its error, the tokens it spent, `run.failed`, and on the stream `error` then `done`. */
 export function failedRun(input: FailRunInput, at: Date): RunEnding {
   const { ctx } = input;
-  const cost = costAt(input.tokens, input.requestedAt, at);
+  const cost = costAt(input.tokens, input.spent, input.requestedAt, at);
   const error = { code: input.code, message: input.message };
   return {
     ctx,
@@ -175,6 +193,7 @@ export interface CancelRunInput {
   answer: string;
   model: string | null;
   tokens: number;
+  spent?: Spend;
   requestedAt: number;
   /** The run never started (it was queued): no turn is recorded. */
   beforeStart: boolean;
@@ -187,7 +206,7 @@ export interface CancelRunInput {
  */
 export function canceledRun(input: CancelRunInput, at: Date): RunEnding {
   const { ctx, answer } = input;
-  const cost = costAt(input.tokens, input.requestedAt, at);
+  const cost = costAt(input.tokens, input.spent, input.requestedAt, at);
   return {
     ctx,
     seq: input.seq,
@@ -203,7 +222,7 @@ export function canceledRun(input: CancelRunInput, at: Date): RunEnding {
               role: 'assistant' as const,
               content: answer,
               metadata: { canceled: 'true' },
-              answeredBy: { model: input.model, tokens: cost.tokens },
+              answeredBy: answeredBy(input.model, cost),
             },
           ],
         }),
@@ -227,7 +246,7 @@ export function canceledRun(input: CancelRunInput, at: Date): RunEnding {
  */
 export function rejectedRun({ ctx, seq, busyWith }: { ctx: RunContext; seq: number; busyWith: string }, at: Date): RunEnding {
   const error = { code: ErrorCodes.CONFLICT, message: `session ${ctx.sessionId} already had a completion running (${busyWith})` };
-  const cost = { tokens: 0, duration_ms: 0 };
+  const cost = costAt(0, NOTHING_SPENT, 0, new Date(0));
   return {
     ctx,
     seq,

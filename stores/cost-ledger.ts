@@ -1,14 +1,19 @@
 import type { Db } from 'mongodb';
 import type { CostTotals, RunCost } from '../common/cost-periods';
+import { roundAmount } from '../common/run-spend';
 import { isDuplicateKey } from './mongo';
 
+/** Totals the ledger keeps since the split and the money were: older entries lack them. */
+type StoredLater = 'input_tokens' | 'output_tokens' | 'amount';
+
 /**
- * Entry `seq` of a tenant's period ledger, holding the period's running totals after its run.
+ * Entry `seq` of a tenant's period ledger, holding the period's running totals after its run
+ * (`input_tokens`, `output_tokens` and `amount` absent on entries written before they were kept).
  * FerretDB v1 does not apply concurrent `$inc`s atomically (they lose counts), but an insert on a
  * taken `_id` always fails: so a run claims the next sequence number by inserting it, and a loser
  * moves on to the number after the winner's.
  */
-interface LedgerDoc extends CostTotals {
+interface LedgerDoc extends Omit<CostTotals, StoredLater>, Partial<Pick<CostTotals, StoredLater>> {
   _id: string;
   tenant_id: string;
   period: string;
@@ -20,7 +25,7 @@ interface LedgerDoc extends CostTotals {
 }
 
 /** The ledger's newest entry as last seen: where reads start probing, so it may lag but never lead. */
-interface TotalsDoc extends CostTotals {
+interface TotalsDoc extends Omit<CostTotals, StoredLater>, Partial<Pick<CostTotals, StoredLater>> {
   _id: string;
   tenant_id: string;
   period: string;
@@ -35,7 +40,16 @@ export type LedgerPosition = CostTotals & { seq: number };
 const MAX_CLAIMS = 1_000;
 
 const totalsKey = (tenantId: string, period: string) => `${tenantId}:${period}`;
-const positionOf = (d: LedgerPosition): LedgerPosition => ({ seq: d.seq, tokens: d.tokens, duration_ms: d.duration_ms, runs: d.runs });
+/** A place in the ledger; entries written before the split and the money were kept read them as 0. */
+const positionOf = (d: Omit<LedgerPosition, 'input_tokens' | 'output_tokens' | 'amount'> & Partial<LedgerPosition>): LedgerPosition => ({
+  seq: d.seq,
+  tokens: d.tokens,
+  duration_ms: d.duration_ms,
+  runs: d.runs,
+  input_tokens: d.input_tokens ?? 0,
+  output_tokens: d.output_tokens ?? 0,
+  amount: d.amount ?? 0,
+});
 
 /**
  * Per-tenant running totals per period (collections `cost_ledger` and its head, `cost_totals`).
@@ -73,7 +87,10 @@ export function createCostLedger(db: Db) {
     async newest(tenantId: string, period: string): Promise<LedgerPosition> {
       const key = totalsKey(tenantId, period);
       const head = await totals.findOne({ _id: key });
-      return newestFrom(key, head ? positionOf(head) : { seq: 0, tokens: 0, duration_ms: 0, runs: 0 });
+      return newestFrom(
+        key,
+        head ? positionOf(head) : { seq: 0, tokens: 0, duration_ms: 0, runs: 0, input_tokens: 0, output_tokens: 0, amount: 0 },
+      );
     },
 
     /** Adds the run as the period's next entry (probing from `head`); the totals before and after it. */
@@ -91,6 +108,9 @@ export function createCostLedger(db: Db) {
           tokens: before.tokens + run.tokens,
           duration_ms: before.duration_ms + run.durationMs,
           runs: before.runs + 1,
+          input_tokens: before.input_tokens + (run.inputTokens ?? 0),
+          output_tokens: before.output_tokens + (run.outputTokens ?? 0),
+          amount: roundAmount(before.amount + (run.amount ?? 0)),
           at: run.at,
         };
         try {

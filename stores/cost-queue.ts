@@ -14,6 +14,10 @@ interface QueuedCostDoc {
   at: Date;
   /** Absent on costs queued before runs recorded their agent. */
   agent_id?: string | null;
+  /** Absent on costs queued before the split and the money were kept: read as 0. */
+  input_tokens?: number;
+  output_tokens?: number;
+  amount?: number;
 }
 
 /** Finished runs' costs on their way to the ledger (collection `cost_queue`). */
@@ -30,6 +34,9 @@ export function createCostQueue(db: Db) {
           duration_ms: run.durationMs,
           at: run.at,
           agent_id: run.agentId ?? null,
+          input_tokens: run.inputTokens ?? 0,
+          output_tokens: run.outputTokens ?? 0,
+          amount: run.amount ?? 0,
         });
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
@@ -46,6 +53,9 @@ export function createCostQueue(db: Db) {
         durationMs: d.duration_ms,
         at: d.at,
         agentId: d.agent_id ?? null,
+        inputTokens: d.input_tokens ?? 0,
+        outputTokens: d.output_tokens ?? 0,
+        amount: d.amount ?? 0,
       }));
     },
 

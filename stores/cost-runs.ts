@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { periodOf, type RunCost } from '../common/cost-periods';
 import type { CostGroup, CostGroupBy } from '../common/schemas/costs';
+import { roundAmount } from '../common/run-spend';
 import { isDuplicateKey } from './mongo';
 
 /**
@@ -13,6 +14,10 @@ export interface CostRunDoc {
   period: string;
   tokens: number;
   duration_ms: number;
+  /** Absent on runs recorded before the split and the money were kept: they sum as 0. */
+  input_tokens?: number;
+  output_tokens?: number;
+  amount?: number;
   at: Date;
   /** The agent that ran; null for runs recorded before the agent was (and absent on those older still). */
   agent_id?: string | null;
@@ -62,6 +67,9 @@ export function createCostRunStore(db: Db) {
           period,
           tokens: run.tokens,
           duration_ms: run.durationMs,
+          input_tokens: run.inputTokens ?? 0,
+          output_tokens: run.outputTokens ?? 0,
+          amount: run.amount ?? 0,
           at: run.at,
           agent_id: run.agentId ?? null,
           day: periodOf(run.at, 'day'),
@@ -82,16 +90,23 @@ export function createCostRunStore(db: Db) {
     async groups(tenantId: string, { by, since, until }: CostGrouping): Promise<CostGroup[]> {
       const key = by === 'agent' ? 'agent_id' : 'day';
       const match = { tenant_id: tenantId, at: { $gte: since, $lt: until } };
-      const [tokens, durations, counts] = await Promise.all([
+      // A field missing on runs recorded before it was kept adds nothing to its `$sum`.
+      const [tokens, durations, counts, inputs, outputs, amounts] = await Promise.all([
         sumsBy(match, key, '$tokens'),
         sumsBy(match, key, '$duration_ms'),
         sumsBy(match, key, 1),
+        sumsBy(match, key, '$input_tokens'),
+        sumsBy(match, key, '$output_tokens'),
+        sumsBy(match, key, '$amount'),
       ]);
       const totals = [...counts].map(([group, count]) => ({
         group,
         tokens: tokens.get(group) ?? 0,
         duration_ms: durations.get(group) ?? 0,
         runs: count,
+        input_tokens: inputs.get(group) ?? 0,
+        output_tokens: outputs.get(group) ?? 0,
+        amount: roundAmount(amounts.get(group) ?? 0),
       }));
       if (by === 'day') {
         // Runs not dated yet (recorded before days were kept, until the worker has dated them) are left out.

@@ -64,7 +64,10 @@ export function createStores(db: Db, es: EsClient, config: Config, { readCaches 
     costQueue: createCostQueue(db),
     costRuns: createCostRunStore(db),
     costLedger: createCostLedger(db),
-    costSettings: createCostSettings(db, { defaultThresholdTokens: config.COST_THRESHOLD_TOKENS }),
+    costSettings: createCostSettings(db, {
+      defaultThresholdTokens: config.COST_THRESHOLD_TOKENS,
+      defaultThresholdAmount: config.COST_THRESHOLD_AMOUNT,
+    }),
     files: createFileStore(db),
     cronJobs: createCronJobStore(db),
     triggers: createTriggerStore(db),

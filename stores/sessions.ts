@@ -32,10 +32,16 @@ interface MessageDoc {
   created_at: Date;
 }
 
-/** The model that gave a completion's answer (null: a processor without one) and the run's tokens. */
+/**
+ * The model that gave a completion's answer (null: a processor without one) and the run's tokens:
+ * in all, and (absent on answers recorded before they were kept) input, output and the money.
+ */
 export interface AnswerUsage {
   model: string | null;
   tokens: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  amount?: number | null;
 }
 
 const presentSession = (d: SessionDoc): Session => ({

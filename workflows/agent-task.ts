@@ -12,7 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { StopReason } from '../common/schemas/completions';
+import type { Cost, StopReason } from '../common/schemas/completions';
 import { completionSearchAttributes } from '../common/search-attributes';
 import { AGENT_TASK_REJECTED, type AgentTaskInput } from '../common/inbound-event';
 import { type CompletionOutcome, completionWorkflow } from './completion';
@@ -24,7 +24,7 @@ export interface AgentTaskOutcome {
   answer: string;
   /** `canceled`: the run was cancelled (POST …/cancel); `answer` and `cost` are what it had by then. */
   stop_reason: StopReason;
-  cost: { tokens: number; duration_ms: number };
+  cost: Cost;
 }
 
 const { prepareAgentTask } = proxyActivities<Activities>({

@@ -23,8 +23,9 @@ import {
   stepConfidence,
 } from '../completion/run-input';
 import { ErrorCodes } from '../common/errors';
-import type { StopReason } from '../common/schemas/completions';
+import type { Cost, StopReason } from '../common/schemas/completions';
 import type { ChatMessage } from '../common/chat-model';
+import { addCall, NOTHING_SPENT, type Spend } from '../common/run-spend';
 import { ownTimeBoundReached } from './own-time-bound';
 import { type ApprovalGate, createApprovalGate, refusedToolResult } from './tool-approval';
 
@@ -34,7 +35,7 @@ export interface CompletionOutcome {
   model: string | null;
   stopReason: StopReason;
   artifacts: Array<Record<string, unknown>>;
-  cost: { tokens: number; duration_ms: number };
+  cost: Cost;
 }
 
 // Reading attachments and recording the result are short database work: local activities, run
@@ -80,6 +81,8 @@ const UPSTREAM_CALL = {
 interface Progress {
   seq: number;
   tokens: number;
+  /** The tokens' split and the money, summed over the model calls (see common/run-spend.ts). */
+  spent: Spend;
   /** The last finished model step's text. */
   answerSoFar: string;
   model: string | null;
@@ -95,7 +98,7 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
   const ctx = runContextOf(input, workflowInfo().runId);
   // At once: a decision may reach the run whenever it waits.
   const gate = createApprovalGate(input.approval);
-  const progress: Progress = { seq: input.firstSeq, tokens: 0, answerSoFar: '', model: null };
+  const progress: Progress = { seq: input.firstSeq, tokens: 0, spent: NOTHING_SPENT, answerSoFar: '', model: null };
   let seq = input.firstSeq;
   let tokens = 0;
   const work = async (): Promise<CompletionOutcome> => {
@@ -130,6 +133,7 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
     }
 
     let answer: string;
+    let spent = NOTHING_SPENT;
     let model: string | null = null;
     let stopReason: StopReason = 'answered';
     let artifacts: Array<Record<string, unknown>> = [];
@@ -160,7 +164,7 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
         userId: input.userId,
         sources,
       });
-      ({ answer, model, stopReason, seq, tokens, answerStep } = loop);
+      ({ answer, model, stopReason, seq, tokens, spent, answerStep } = loop);
       // The model call that answered recorded the run already.
       if (loop.finished) return { answer, reference, model, stopReason, artifacts: loop.finished.artifacts, cost: loop.finished.cost };
     }
@@ -177,6 +181,7 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
       route: input.route,
       stopReason,
       tokens,
+      spent,
       requestedAt: input.requestedAt,
       userId: input.userId,
       sources,
@@ -201,6 +206,7 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
           answerSoFar: progress.answerSoFar,
           model: progress.model,
           tokens: Math.max(tokens, progress.tokens),
+          spent: progress.spent,
           requestedAt: input.requestedAt,
           beforeStart: false,
         }),
@@ -219,6 +225,7 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
       code: failure.code,
       message: failure.message,
       tokens,
+      spent: progress.spent,
       requestedAt: input.requestedAt,
     });
     throw ApplicationFailure.create({
@@ -252,7 +259,7 @@ async function agentLoop(
   messages: ChatMessage[],
   progress: Progress,
   gate: ApprovalGate,
-  run: Omit<RunToFinish, 'stopReason' | 'tokensBefore'>,
+  run: Omit<RunToFinish, 'stopReason' | 'tokensBefore' | 'spentBefore'>,
 ) {
   const ctx = runContextOf(input, workflowInfo().runId);
   const { callModel } = proxyActivities<Activities>({
@@ -268,6 +275,7 @@ async function agentLoop(
   const toolsByName = new Map(input.tools.map((t) => [t.spec.name, t.binding]));
   let seq = progress.seq;
   let tokens = 0;
+  let spent = NOTHING_SPENT;
   let model: string | null = null;
   for (let step = 1; ; step++) {
     const lastStep = step >= input.limits.maxSteps;
@@ -277,7 +285,7 @@ async function agentLoop(
       ctx,
       seq,
       step,
-      finishIfAnswered: { ...run, stopReason: stopIfAnswered, tokensBefore: tokens },
+      finishIfAnswered: { ...run, stopReason: stopIfAnswered, tokensBefore: tokens, spentBefore: spent },
       ...(input.model!.providerId ? { providerId: input.model!.providerId } : {}),
       request: {
         model: input.model!.name,
@@ -289,12 +297,14 @@ async function agentLoop(
     });
     seq = called.nextSeq;
     tokens += called.result.usage.totalTokens;
+    // A call recorded before calls priced themselves has no amount: it adds no money.
+    spent = addCall(spent, called.result.usage, called.amount);
     model = called.result.model;
     const { content, toolCalls } = called.result;
-    Object.assign(progress, { seq, tokens, model, answerSoFar: content || progress.answerSoFar });
+    Object.assign(progress, { seq, tokens, spent, model, answerSoFar: content || progress.answerSoFar });
     const answerStep = { step, confidence: stepConfidence(called.result.finishReason) };
     if (toolCalls.length === 0) {
-      return { answer: content, model, stopReason: stopIfAnswered, seq, tokens, answerStep, finished: called.finished };
+      return { answer: content, model, stopReason: stopIfAnswered, seq, tokens, spent, answerStep, finished: called.finished };
     }
     if (tokens >= input.limits.maxTokens) {
       return {
@@ -303,6 +313,7 @@ async function agentLoop(
         stopReason: 'token_limit' as const,
         seq,
         tokens,
+        spent,
         answerStep,
         finished: undefined,
       };

@@ -17,6 +17,7 @@ import {
 import type { Activities } from '../activities';
 import type { MultitaskStrategy } from '../common/schemas/agents';
 import { completionMemo, completionSearchAttributes } from '../common/search-attributes';
+import { NOTHING_SPENT } from '../common/run-spend';
 import { completionWorkflowId } from '../common/workflow-ids';
 import { type CompletionInput, runContextOf } from '../completion/run-input';
 import { completionWorkflow } from './completion';
@@ -255,6 +256,7 @@ export async function sessionRunsWorkflow(state: SessionRunsState): Promise<void
         answerSoFar: '',
         model: null,
         tokens: 0,
+        spent: NOTHING_SPENT,
         requestedAt: input.requestedAt,
         beforeStart: true,
       }),

@@ -39,7 +39,7 @@ With \`stream: true\` the reply is \`text/event-stream\`. Every event has an \`i
 | \`tool_result\` | \`tool\`, \`result\` (a failed tool gives \`{ "error": "..." }\`; the model reads it and goes on) |
 | \`message\` | \`answer\`: the **whole answer so far** of the current model step (render the latest); with \`stream_format: delta\`, \`delta\`: only the new text (append it), and \`answer\` only where the text starts over (a new model step: replace it). The last \`message\` carries the whole answer and \`reference\` in both formats |
 | \`error\` | \`code\` and \`message\` from the error table (30001 model failed after retries, 30002 tool timed out, 20001 internal); always followed by \`done\` |
-| \`done\` | \`session_id\`, \`trace_id\`, \`cost\` (\`tokens\`, \`duration_ms\`), \`stop_reason\`; the last event |
+| \`done\` | \`session_id\`, \`trace_id\`, \`cost\` (\`tokens\`, \`duration_ms\`, \`input_tokens\`, \`output_tokens\`, \`amount\`), \`stop_reason\`; the last event |
 
 \`stream_format\` (\`answer\` by default, or \`delta\`; GET …/events takes it as a query parameter) says how \`message\` events carry the answer; a client keeps \`text = answer ?? text + delta\`. A stream resumed with Last-Event-ID goes on in the format it asks: in \`answer\`, its first \`message\` shows the whole answer so far.
 

@@ -34,7 +34,7 @@ export const costRoutes = ({ commands: { costs } }: Services) => [
     tag,
     summary: "The tenant's completion costs in a period, and its threshold; optionally by agent or by day",
     description:
-      `Tokens and durations of the completion runs recorded in the period (${costs.periodUnit === 'day' ? 'a UTC day, `YYYY-MM-DD`' : 'a UTC calendar month, `YYYY-MM`'}; the current ` +
+      `Tokens (in all, input and output), money and durations of the completion runs recorded in the period (${costs.periodUnit === 'day' ? 'a UTC day, `YYYY-MM-DD`' : 'a UTC calendar month, `YYYY-MM`'}; the current ` +
       'one unless `period` is given). A run counts once, in the period it ended in; the worker adds a finished run within ' +
       'COST_AGGREGATE_INTERVAL_MS (default 0.5 s) of its end.\n\n' +
       '`group_by` adds, beside that summary, the runs that ended from `since` (inclusive) to `until` (exclusive) summed per ' +
@@ -70,15 +70,18 @@ export const costRoutes = ({ commands: { costs } }: Services) => [
     operationId: 'setCostThreshold',
     tag,
     access: 'admin',
-    summary: "Set the tenant's token threshold per period",
+    summary: "Set the tenant's threshold per period, in tokens, in money or both",
     description:
-      "When a period's tokens reach the threshold, `cost.threshold_exceeded` is recorded once for that period " +
-      '(data: tenant_id, period, amount, threshold, unit `tokens`); a period already over a newly set threshold records it now. ' +
-      '`null` turns the threshold off for the tenant, the installation default (COST_THRESHOLD_TOKENS) included. ' +
+      "When a period's tokens reach `threshold_tokens`, `cost.threshold_exceeded` is recorded once for that period " +
+      '(data: tenant_id, period, amount (the tokens), threshold, unit `tokens`); when its money (`amount`, at the prices configured ' +
+      "for the runs' models) reaches `threshold_amount`, once more with unit `amount` (data `amount`: the money). A period already " +
+      'over a newly set threshold records it now. Each field given is set, each left out stays as it was (at least one is required); ' +
+      '`null` turns that threshold off for the tenant, the installation default (COST_THRESHOLD_TOKENS, COST_THRESHOLD_AMOUNT) included. ' +
       "Replies with the current period's summary.",
     body: setThresholdBody,
     response: costSummary,
-    handler: ({ principal, body }) => costs.setThreshold(principal.tenantId, body.threshold_tokens),
+    handler: ({ principal, body }) =>
+      costs.setThreshold(principal.tenantId, { tokens: body.threshold_tokens, amount: body.threshold_amount }),
   }),
   defineRoute({
     method: 'delete',
@@ -88,8 +91,9 @@ export const costRoutes = ({ commands: { costs } }: Services) => [
     access: 'admin',
     summary: "Remove the tenant's own threshold: the installation default applies again",
     description:
-      'Undoes PUT /v1/costs/threshold (a number or `null`): the installation default (COST_THRESHOLD_TOKENS) applies, or no ' +
-      "threshold when there is none (`threshold_source` says which). A period already over it records the event now. Replies with the current period's summary.",
+      'Undoes PUT /v1/costs/threshold (a number or `null`, in either unit): the installation defaults (COST_THRESHOLD_TOKENS, ' +
+      'COST_THRESHOLD_AMOUNT) apply, or no threshold when there is none (`threshold_source` and `threshold_amount_source` say ' +
+      "which). A period already over one records the event now. Replies with the current period's summary.",
     response: costSummary,
     handler: ({ principal }) => costs.clearThreshold(principal.tenantId),
   }),

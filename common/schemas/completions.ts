@@ -48,6 +48,26 @@ export const cost = z
   .object({
     tokens: z.number().int().meta({ description: 'prompt + generated tokens of every model call of the run' }),
     duration_ms: z.number().int().meta({ description: 'from the request to the recorded answer' }),
+    input_tokens: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'prompt tokens of every model call of the run; absent on runs recorded before the split was kept' }),
+    output_tokens: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'generated tokens of every model call of the run; absent on runs recorded before the split was kept' }),
+    amount: z
+      .number()
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "what the run's model calls cost at the prices configured for their models (per million input and output tokens, in " +
+          'the currency of those prices), rounded to 6 decimal places; calls of a model without a price add nothing. null: no ' +
+          'call of the run had a price; absent on runs recorded before amounts were kept',
+      }),
   })
   .meta({ id: 'Cost' });
 

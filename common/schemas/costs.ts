@@ -42,6 +42,12 @@ const groupSums = {
     .meta({ description: 'tokens of the runs in the group (as `cost.tokens` of each run: prompt and completion together)' }),
   duration_ms: z.number().int().meta({ description: 'summed run durations' }),
   runs: z.number().int().meta({ description: 'completion runs in the group' }),
+  input_tokens: z.number().int().meta({ description: "the runs' prompt tokens (`cost.input_tokens`); runs recorded before the split add 0" }),
+  output_tokens: z.number().int().meta({ description: "the runs' generated tokens (`cost.output_tokens`); runs recorded before the split add 0" }),
+  amount: z.number().meta({
+    description:
+      "the runs' money (`cost.amount`), rounded to 6 decimal places; runs without a price, and runs recorded before amounts, add 0",
+  }),
 };
 
 const costGroupByAgent = z
@@ -58,22 +64,45 @@ const costGroupByDay = z
   .object({ day: z.iso.date().meta({ description: 'the UTC day the runs ended, `YYYY-MM-DD`' }), ...groupSums })
   .meta({ id: 'CostGroupByDay' });
 
+const thresholdSource = z.enum(['tenant', 'default', 'none']);
+
 export const costSummary = z
   .object({
     period: costPeriod,
     tokens: z.number().int().meta({ description: 'tokens of the completion runs recorded in the period' }),
     duration_ms: z.number().int().meta({ description: 'summed run durations' }),
     runs: z.number().int().meta({ description: 'completion runs recorded in the period' }),
+    input_tokens: z.number().int().meta({
+      description: "prompt tokens of the period's runs (`cost.input_tokens`); runs recorded before the split was kept add 0",
+    }),
+    output_tokens: z.number().int().meta({
+      description: "generated tokens of the period's runs (`cost.output_tokens`); runs recorded before the split was kept add 0",
+    }),
+    amount: z.number().meta({
+      description:
+        "money of the period's runs at their models' prices (`cost.amount`), in the currency of those prices, rounded to 6 decimal " +
+        'places; runs without a price, and runs recorded before amounts were kept, add 0',
+    }),
     threshold_tokens: z
       .number()
       .int()
       .nullable()
       .meta({ description: "the tenant's threshold per period in tokens; null when there is none" }),
-    threshold_source: z.enum(['tenant', 'default', 'none']).meta({
+    threshold_source: thresholdSource.meta({
       description:
         '`tenant`: set with PUT /v1/costs/threshold; `default`: the installation default (COST_THRESHOLD_TOKENS); `none`: no threshold',
     }),
-    threshold_exceeded: z.boolean().meta({ description: 'tokens >= threshold_tokens' }),
+    threshold_amount: z
+      .number()
+      .nullable()
+      .meta({ description: "the tenant's threshold per period in money (the prices' currency); null when there is none" }),
+    threshold_amount_source: thresholdSource.meta({
+      description:
+        '`tenant`: set with PUT /v1/costs/threshold; `default`: the installation default (COST_THRESHOLD_AMOUNT); `none`: no money threshold',
+    }),
+    threshold_exceeded: z
+      .boolean()
+      .meta({ description: 'tokens >= threshold_tokens, or amount >= threshold_amount: either threshold reached' }),
   })
   .meta({ id: 'CostSummary' });
 
@@ -98,11 +127,22 @@ export const costReport = costSummary
 
 export const setThresholdBody = z
   .object({
-    threshold_tokens: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable().meta({
-      description: 'tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default',
+    threshold_tokens: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable().optional().meta({
+      description:
+        'tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default; ' +
+        'left out: the token threshold stays as it is',
+    }),
+    threshold_amount: z.number().positive().max(Number.MAX_SAFE_INTEGER).nullable().optional().meta({
+      description:
+        "money per period (above 0), in the currency of the models' prices; null turns the money threshold off for the tenant, " +
+        'overriding the installation default; left out: the money threshold stays as it is',
     }),
   })
   .strict()
+  .refine((b) => b.threshold_tokens !== undefined || b.threshold_amount !== undefined, {
+    path: ['threshold_tokens'],
+    message: 'give threshold_tokens, threshold_amount or both',
+  })
   .meta({ id: 'SetCostThresholdRequest' });
 
 export type CostSummary = z.infer<typeof costSummary>;

@@ -89,7 +89,24 @@ export function createModelChats({
 /** The installation's default provider (`LLM_*`): an OpenAI-compatible server; null when none is configured. */
 function defaultConnectionOf(config: Config): ProviderConnection | null {
   if (!config.LLM_BASE_URL) return null;
-  return { providerId: null, kind: 'openai-compatible', baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, headers: {}, models: [] };
+  const priced = config.LLM_INPUT_PRICE_PER_MILLION !== undefined || config.LLM_OUTPUT_PRICE_PER_MILLION !== undefined;
+  return {
+    providerId: null,
+    kind: 'openai-compatible',
+    baseUrl: config.LLM_BASE_URL,
+    apiKey: config.LLM_API_KEY,
+    headers: {},
+    // LLM_MODEL's price, when one is set: its runs then record `cost.amount`.
+    models: priced
+      ? [
+          {
+            id: config.LLM_MODEL,
+            inputPricePerMillion: config.LLM_INPUT_PRICE_PER_MILLION,
+            outputPricePerMillion: config.LLM_OUTPUT_PRICE_PER_MILLION,
+          },
+        ]
+      : [],
+  };
 }
 
 /** A process's model chats as the configuration sets them: the default provider, tenants' through `connectionOf`. */
