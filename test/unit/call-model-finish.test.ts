@@ -61,11 +61,12 @@ function activities(
   overrides: {
     record?: (i: FinishRunInput) => Promise<{ artifacts: []; cost: { tokens: number; duration_ms: number } }>;
     recorded?: RecordedRun | null;
+    models?: ProviderConnection['models'];
   } = {},
 ) {
   const recorded: FinishRunInput[] = [];
   const acts = createLlmActivities({
-    chats: { forProvider: async () => ({ client: chat, connection }) },
+    chats: { forProvider: async () => ({ client: chat, connection: { ...connection, models: overrides.models ?? [] } }) },
     runEvents: unused as RunEventStore,
     eventLog: unused as EventLog,
     recordFinishedRun: async (i) => {
@@ -145,5 +146,45 @@ describe('callModel records the run it answers', () => {
     // A first attempt never looks: the model is asked.
     await call(acts, input());
     expect(asked).toBe(1);
+  });
+});
+
+describe("callModel prices the call at its model's price", () => {
+  // 10 input tokens at 2 and 5 output tokens at 4 per million: 0.00004.
+  const priced = [{ id: 'm', inputPricePerMillion: 2, outputPricePerMillion: 4 }];
+  const spentBefore = { inputTokens: 60, outputTokens: 40, amount: 0.0001 };
+  const withSpend = (): CallModelInput => ({ ...input(), finishIfAnswered: { ...input().finishIfAnswered!, spentBefore } });
+
+  it("returns the call's amount and records the run's split and money with the answer", async () => {
+    const { acts, recorded } = activities({ complete: async () => answer('Paris.') }, { models: priced });
+    const out = await call(acts, withSpend());
+    expect(out.amount).toBeCloseTo(0.00004, 12);
+    expect(recorded[0]).toMatchObject({ tokens: 115, spent: { inputTokens: 70, outputTokens: 45, amount: 0.00014 } });
+  });
+
+  it('has no amount for a model the provider offers without a price, or does not list', async () => {
+    for (const models of [[], [{ id: 'other', inputPricePerMillion: 1 }], [{ id: 'm' }]]) {
+      const { acts, recorded } = activities({ complete: async () => answer('Paris.') }, { models });
+      const out = await call(acts, withSpend());
+      expect(out.amount).toBeNull();
+      expect(recorded[0]!.spent).toEqual({ inputTokens: 70, outputTokens: 45, amount: 0.0001 });
+    }
+  });
+
+  it('records tokens only for a call a workflow from before the split scheduled', async () => {
+    const { acts, recorded } = activities({ complete: async () => answer('Paris.') }, { models: priced });
+    const out = await call(acts, input());
+    expect(out.amount).toBeCloseTo(0.00004, 12);
+    expect(recorded[0]!.tokens).toBe(115);
+    expect(recorded[0]!.spent).toBeUndefined();
+  });
+
+  it('on a retry after a recorded answer, records its split and money again and returns the call as the difference', async () => {
+    const earlier: RecordedRun = { answer: 'Paris.', model: 'm', tokens: 115, inputTokens: 70, outputTokens: 45, amount: 0.00014 };
+    const { acts, recorded } = activities({ complete: async () => answer('Lyon.') }, { recorded: earlier, models: priced });
+    const out = await call(acts, withSpend(), 2);
+    expect(recorded[0]!.spent).toEqual({ inputTokens: 70, outputTokens: 45, amount: 0.00014 });
+    expect(out.result.usage).toMatchObject({ promptTokens: 10, completionTokens: 5, totalTokens: 15 });
+    expect(out.amount).toBeCloseTo(0.00004, 12);
   });
 });

@@ -44,6 +44,23 @@ describe('configuration from the environment', () => {
     expect(set).toMatchObject({ LLM_BASE_URL: 'http://ollama:11434/v1', COST_THRESHOLD_TOKENS: 50_000, LLM_TEMPERATURE: 0.3 });
     expect(() => loadConfig({ ...valid, LLM_BASE_URL: 'ftp://x' })).toThrow(/LLM_BASE_URL/);
     expect(() => loadConfig({ ...valid, COST_THRESHOLD_TOKENS: '0' })).toThrow(/COST_THRESHOLD_TOKENS/);
+    // The default model's prices and the money threshold: optional, prices from 0, the threshold above 0.
+    const blankPrices = loadConfig({
+      ...valid,
+      LLM_INPUT_PRICE_PER_MILLION: '',
+      LLM_OUTPUT_PRICE_PER_MILLION: '',
+      COST_THRESHOLD_AMOUNT: '',
+    });
+    expect([blankPrices.LLM_INPUT_PRICE_PER_MILLION, blankPrices.LLM_OUTPUT_PRICE_PER_MILLION, blankPrices.COST_THRESHOLD_AMOUNT]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(
+      loadConfig({ ...valid, LLM_INPUT_PRICE_PER_MILLION: '0.15', LLM_OUTPUT_PRICE_PER_MILLION: '0', COST_THRESHOLD_AMOUNT: '12.5' }),
+    ).toMatchObject({ LLM_INPUT_PRICE_PER_MILLION: 0.15, LLM_OUTPUT_PRICE_PER_MILLION: 0, COST_THRESHOLD_AMOUNT: 12.5 });
+    expect(() => loadConfig({ ...valid, LLM_INPUT_PRICE_PER_MILLION: '-1' })).toThrow(/LLM_INPUT_PRICE_PER_MILLION/);
+    expect(() => loadConfig({ ...valid, COST_THRESHOLD_AMOUNT: '0' })).toThrow(/COST_THRESHOLD_AMOUNT/);
     // A window of seconds, for tests: fractions of an hour.
     expect(loadConfig({ ...valid, IDEMPOTENCY_KEY_TTL_HOURS: '0.5' }).IDEMPOTENCY_KEY_TTL_HOURS).toBe(0.5);
   });
