@@ -123,7 +123,8 @@ describe('completions', () => {
         route: '@chat@llm@default@',
         offline: false,
         stop_reason: 'answered',
-        cost: { tokens: 38 },
+        // The default provider of this installation has no price: no money.
+        cost: { tokens: 38, input_tokens: 30, output_tokens: 8, amount: null },
       },
     });
     expect(first.json.data.trace_id).toMatch(/^trc_/);
@@ -161,14 +162,14 @@ describe('completions', () => {
       status: 'completed',
       answer: 'Paris is the capital of France.',
       model: 'scripted-model',
-      cost: { tokens: 38 },
+      cost: { tokens: 38, input_tokens: 30, output_tokens: 8, amount: null },
       // No TEMPORAL_UI_URL in this installation: no link.
       temporal_ui_url: null,
     });
     // The answer in the session carries what the run spent, so a retried recording repeats it exactly.
     expect(await api.services.sessions.recordedAnswer('default', sessionId, first.json.data.trace_id)).toEqual({
       content: 'Paris is the capital of France.',
-      answeredBy: { model: 'scripted-model', tokens: 38 },
+      answeredBy: { model: 'scripted-model', tokens: 38, inputTokens: 30, outputTokens: 8, amount: null },
     });
     expect(await api.services.sessions.recordedAnswer('default', sessionId, 'trc_neverRan')).toBeNull();
 

@@ -33,14 +33,41 @@ afterAll(async () => {
   await model.stop();
 });
 
-const SUMMARY_KEYS = ['duration_ms', 'period', 'runs', 'threshold_exceeded', 'threshold_source', 'threshold_tokens', 'tokens'];
+const SUMMARY_KEYS = [
+  'amount',
+  'duration_ms',
+  'input_tokens',
+  'output_tokens',
+  'period',
+  'runs',
+  'threshold_amount',
+  'threshold_amount_source',
+  'threshold_exceeded',
+  'threshold_source',
+  'threshold_tokens',
+  'tokens',
+];
 const newTenant = async () => {
   const tenant = `t-${randomToken(8)}`;
   return { tenant, member: await consoleToken({ tenant_id: tenant, sub: 'user', roles: ['member'] }) };
 };
 const costs = (key: string, query = '') => api.call('GET', `/v1/costs${query}`, { key });
-const record = (tenantId: string, agentId: string | null, tokens: number, at: Date) =>
-  api.services.commands.costs.recordRunCost({ tenantId, traceId: `trc_${randomToken(20)}`, agentId, tokens, durationMs: tokens * 2, at });
+const record = (
+  tenantId: string,
+  agentId: string | null,
+  tokens: number,
+  at: Date,
+  spent: { inputTokens?: number; outputTokens?: number; amount?: number } = {},
+) =>
+  api.services.commands.costs.recordRunCost({
+    tenantId,
+    traceId: `trc_${randomToken(20)}`,
+    agentId,
+    tokens,
+    durationMs: tokens * 2,
+    at,
+    ...spent,
+  });
 
 it("records each run's agent with its cost and sums the tenant's runs per agent, beside the unchanged summary", async () => {
   const key = api.adminKey;
@@ -64,7 +91,14 @@ it("records each run's agent with its cost and sums the tenant's runs per agent,
 
   const plain = await costs(key);
   expect(Object.keys(plain.json.data).sort()).toEqual(SUMMARY_KEYS);
-  expect(plain.json.data).toMatchObject({ tokens: 3 * DEFAULT_USAGE.total_tokens, runs: 3 });
+  // This installation's model has no price: the split adds up, the money stays 0.
+  expect(plain.json.data).toMatchObject({
+    tokens: 3 * DEFAULT_USAGE.total_tokens,
+    input_tokens: 3 * DEFAULT_USAGE.prompt_tokens,
+    output_tokens: 3 * DEFAULT_USAGE.completion_tokens,
+    amount: 0,
+    runs: 3,
+  });
 
   const grouped = await costs(key, '?group_by=agent');
   expect(grouped.json.code).toBe(0);
@@ -120,8 +154,8 @@ it('sums per UTC day over [since, until), oldest first, dates meaning their 00:0
   const shifted = await costs(member, `?group_by=agent&since=${encodeURIComponent('2026-03-01T01:00:00+01:00')}&until=2026-03-05`);
   expect(shifted.json.data.since).toBe('2026-03-01T00:00:00.000Z');
   expect(shifted.json.data.groups).toEqual([
-    { agent_id: 'agt_a', tokens: 111, duration_ms: 222, runs: 3 },
-    { agent_id: 'agt_b', tokens: 50, duration_ms: 100, runs: 1 },
+    { agent_id: 'agt_a', tokens: 111, duration_ms: 222, runs: 3, input_tokens: 0, output_tokens: 0, amount: 0 },
+    { agent_id: 'agt_b', tokens: 50, duration_ms: 100, runs: 1, input_tokens: 0, output_tokens: 0, amount: 0 },
   ]);
   // The period summary is unchanged by the range.
   expect(march.json.data).toMatchObject({ period: periodOf(new Date()), tokens: 0, runs: 0 });
@@ -131,8 +165,8 @@ it('sums per UTC day over [since, until), oldest first, dates meaning their 00:0
 
 it('counts runs recorded before agents were kept under agent_id null, and by day once the worker has dated them', async () => {
   const { tenant, member } = await newTenant();
-  await record(tenant, 'agt_new', 5, new Date('2026-05-02T10:00:00.000Z'));
-  // As earlier versions recorded runs: no agent, no day.
+  await record(tenant, 'agt_new', 5, new Date('2026-05-02T10:00:00.000Z'), { inputTokens: 3, outputTokens: 2, amount: 0.000125 });
+  // As earlier versions recorded runs: no agent, no day, no split of the tokens nor money (they sum as 0).
   await api.services.mongo.db.collection<CostRunDoc>('cost_runs').insertMany([
     {
       _id: `trc_${randomToken(20)}`,
@@ -154,18 +188,18 @@ it('counts runs recorded before agents were kept under agent_id null, and by day
   const range = '&since=2026-05-01&until=2026-06-01';
   const byAgent = await costs(member, `?group_by=agent${range}`);
   expect(byAgent.json.data.groups).toEqual([
-    { agent_id: null, tokens: 70, duration_ms: 7, runs: 2 },
-    { agent_id: 'agt_new', tokens: 5, duration_ms: 10, runs: 1 },
+    { agent_id: null, tokens: 70, duration_ms: 7, runs: 2, input_tokens: 0, output_tokens: 0, amount: 0 },
+    { agent_id: 'agt_new', tokens: 5, duration_ms: 10, runs: 1, input_tokens: 3, output_tokens: 2, amount: 0.000125 },
   ]);
   // Not dated yet: left out of the days.
   expect((await costs(member, `?group_by=day${range}`)).json.data.groups).toEqual([
-    { day: '2026-05-02', tokens: 5, duration_ms: 10, runs: 1 },
+    { day: '2026-05-02', tokens: 5, duration_ms: 10, runs: 1, input_tokens: 3, output_tokens: 2, amount: 0.000125 },
   ]);
   expect(await dateUndatedCostRuns(api.services.mongo.db)).toBeGreaterThanOrEqual(2);
   expect(await dateUndatedCostRuns(api.services.mongo.db)).toBe(0);
   expect((await costs(member, `?group_by=day${range}`)).json.data.groups).toEqual([
-    { day: '2026-05-01', tokens: 30, duration_ms: 3, runs: 1 },
-    { day: '2026-05-02', tokens: 45, duration_ms: 14, runs: 2 },
+    { day: '2026-05-01', tokens: 30, duration_ms: 3, runs: 1, input_tokens: 0, output_tokens: 0, amount: 0 },
+    { day: '2026-05-02', tokens: 45, duration_ms: 14, runs: 2, input_tokens: 3, output_tokens: 2, amount: 0.000125 },
   ]);
 });
 

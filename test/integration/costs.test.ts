@@ -16,15 +16,23 @@ describe('per-tenant costs', () => {
   let api: TestApi;
   let costs: CostCommands;
   const DEFAULT_THRESHOLD = 5_000;
+  const DEFAULT_AMOUNT_THRESHOLD = 250;
 
   beforeAll(async () => {
-    api = await startTestApi({ COST_THRESHOLD_TOKENS: String(DEFAULT_THRESHOLD), RATE_LIMIT_DEFAULT_PER_MIN: '100000' });
+    api = await startTestApi({
+      COST_THRESHOLD_TOKENS: String(DEFAULT_THRESHOLD),
+      COST_THRESHOLD_AMOUNT: String(DEFAULT_AMOUNT_THRESHOLD),
+      RATE_LIMIT_DEFAULT_PER_MIN: '100000',
+    });
     const db = api.services.mongo.db;
     // Built the way the worker builds it: its own stores on the same database.
     costs = createCostCommands({
       costRuns: createCostRunStore(db),
       costLedger: createCostLedger(db),
-      costSettings: createCostSettings(db, { defaultThresholdTokens: api.config.COST_THRESHOLD_TOKENS }),
+      costSettings: createCostSettings(db, {
+        defaultThresholdTokens: api.config.COST_THRESHOLD_TOKENS,
+        defaultThresholdAmount: api.config.COST_THRESHOLD_AMOUNT,
+      }),
       costQueue: createCostQueue(db),
       eventLog: createEventLog(db),
     });
@@ -41,8 +49,18 @@ describe('per-tenant costs', () => {
       member: await consoleToken({ tenant_id: tenant, sub: 'user', roles: ['member'] }),
     };
   };
-  const run = (tenantId: string, tokens: number, at = new Date(), traceId = `trc_${randomToken(20)}`) =>
-    costs.recordRunCost({ tenantId, traceId, tokens, durationMs: tokens / 10, at });
+  /** A run of `tokens` (a fifth of them generated) and, when given, money. */
+  const run = (tenantId: string, tokens: number, at = new Date(), traceId = `trc_${randomToken(20)}`, amount?: number) =>
+    costs.recordRunCost({
+      tenantId,
+      traceId,
+      tokens,
+      durationMs: tokens / 10,
+      at,
+      inputTokens: tokens - tokens / 5,
+      outputTokens: tokens / 5,
+      ...(amount !== undefined ? { amount } : {}),
+    });
   /**
    * The costs of the period `at` falls in: the current period (the default), unless the UTC month has
    * changed since `at` (a test running over a month's end); then that period by name.
@@ -68,11 +86,15 @@ describe('per-tenant costs', () => {
     // One moment for the runs: a month's end between them would put them in two periods.
     const at = new Date();
     const first = await run(tenant, 100, at, 'trc_repeated0000000001');
-    expect(first).toEqual({ period: periodOf(at), totals: { tokens: 100, duration_ms: 10, runs: 1 }, thresholdExceeded: false });
-    await run(tenant, 250, at);
+    expect(first).toEqual({
+      period: periodOf(at),
+      totals: { tokens: 100, duration_ms: 10, runs: 1, input_tokens: 80, output_tokens: 20, amount: 0 },
+      thresholdExceeded: false,
+    });
+    await run(tenant, 250, at, undefined, 0.1234567);
     // An activity retry of the first run: same trace id, nothing added.
     const retried = await run(tenant, 100, at, 'trc_repeated0000000001');
-    expect(retried.totals).toEqual({ tokens: 350, duration_ms: 35, runs: 2 });
+    expect(retried.totals).toEqual({ tokens: 350, duration_ms: 35, runs: 2, input_tokens: 280, output_tokens: 70, amount: 0.123457 });
 
     const res = await costsOf(member, at);
     expect(res.json).toMatchObject({
@@ -82,14 +104,19 @@ describe('per-tenant costs', () => {
         tokens: 350,
         duration_ms: 35,
         runs: 2,
+        input_tokens: 280,
+        output_tokens: 70,
+        amount: 0.123457,
         threshold_tokens: DEFAULT_THRESHOLD,
         threshold_source: 'default',
+        threshold_amount: DEFAULT_AMOUNT_THRESHOLD,
+        threshold_amount_source: 'default',
         threshold_exceeded: false,
       },
     });
     const otherTenant = await newTenant();
     const theirs = await api.call('GET', '/v1/costs', { key: otherTenant.member });
-    expect(theirs.json.data).toMatchObject({ tokens: 0, runs: 0, duration_ms: 0 });
+    expect(theirs.json.data).toMatchObject({ tokens: 0, runs: 0, duration_ms: 0, input_tokens: 0, output_tokens: 0, amount: 0 });
   });
 
   it('records the threshold event exactly once per period when 20 concurrent runs cross it, and retries add nothing', async () => {
@@ -201,6 +228,91 @@ describe('per-tenant costs', () => {
     });
   });
 
+  it('keeps a money threshold beside the token threshold: one event per period and unit, each left as it is when the other is set', async () => {
+    await clearOfMonthEnd();
+    const { tenant, admin, member } = await newTenant();
+    // Only the money threshold: the token threshold stays the installation's.
+    const put = await api.call('PUT', '/v1/costs/threshold', { key: admin, body: { threshold_amount: 1.5 } });
+    expect(put.json.data).toMatchObject({
+      threshold_amount: 1.5,
+      threshold_amount_source: 'tenant',
+      threshold_tokens: DEFAULT_THRESHOLD,
+      threshold_source: 'default',
+      threshold_exceeded: false,
+    });
+    const at = new Date();
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push(await run(tenant, 100, at, undefined, 0.5));
+    expect(results.map((r) => [r.totals.amount, r.thresholdExceeded])).toEqual([
+      [0.5, false],
+      [1, false],
+      [1.5, true],
+      [2, true],
+    ]);
+    const money = await thresholdEvents(admin);
+    expect(money).toHaveLength(1);
+    expect(money[0]!.data).toEqual({ tenant_id: tenant, period: periodOf(at), amount: 1.5, threshold: 1.5, unit: 'amount' });
+
+    // The token threshold alone: the money threshold stays; the period is over it, so its own event comes now.
+    const tokens = await api.call('PUT', '/v1/costs/threshold', { key: admin, body: { threshold_tokens: 300 } });
+    expect(tokens.json.data).toMatchObject({
+      threshold_tokens: 300,
+      threshold_source: 'tenant',
+      threshold_amount: 1.5,
+      threshold_exceeded: true,
+    });
+    const both = await thresholdEvents(admin);
+    expect(both.map((e) => e.data.unit).sort()).toEqual(['amount', 'tokens']);
+    expect(both.find((e) => e.data.unit === 'tokens')!.data).toMatchObject({ amount: 400, threshold: 300 });
+
+    // Money off, tokens raised past the period: not exceeded; null for the money overrides the installation default.
+    const off = await api.call('PUT', '/v1/costs/threshold', { key: admin, body: { threshold_amount: null, threshold_tokens: 10_000 } });
+    expect(off.json.data).toMatchObject({
+      threshold_amount: null,
+      threshold_amount_source: 'none',
+      threshold_tokens: 10_000,
+      threshold_exceeded: false,
+      amount: 2,
+    });
+    // Removing the tenant's thresholds brings back both installation defaults.
+    const reset = await api.call('DELETE', '/v1/costs/threshold', { key: admin });
+    expect(reset.json.data).toMatchObject({
+      threshold_tokens: DEFAULT_THRESHOLD,
+      threshold_source: 'default',
+      threshold_amount: DEFAULT_AMOUNT_THRESHOLD,
+      threshold_amount_source: 'default',
+    });
+    expect((await api.call('PUT', '/v1/costs/threshold', { key: member, body: { threshold_amount: 1 } })).json.code).toBe(10003);
+    expect(await thresholdEvents(admin)).toHaveLength(2);
+  }, 90_000); // up to 30 s of waiting for the next month
+
+  it('reads ledger entries and totals written before the split and the money as 0', async () => {
+    const { tenant, member } = await newTenant();
+    const period = '2025-07';
+    const db = api.services.mongo.db;
+    // As earlier versions wrote them: running totals of tokens, durations and runs only.
+    await db.collection<{ _id: string }>('cost_ledger').insertOne({
+      _id: `${tenant}:${period}:1`,
+      tenant_id: tenant,
+      period,
+      seq: 1,
+      trace_id: `trc_${randomToken(20)}`,
+      tokens: 40,
+      duration_ms: 4,
+      runs: 1,
+      at: new Date('2025-07-02T00:00:00Z'),
+    } as { _id: string });
+    expect((await api.call('GET', `/v1/costs?period=${period}`, { key: member })).json.data).toMatchObject({
+      tokens: 40,
+      runs: 1,
+      input_tokens: 0,
+      output_tokens: 0,
+      amount: 0,
+    });
+    const next = await run(tenant, 10, new Date('2025-07-03T00:00:00Z'), undefined, 0.25);
+    expect(next.totals).toEqual({ tokens: 50, duration_ms: 5, runs: 2, input_tokens: 8, output_tokens: 2, amount: 0.25 });
+  });
+
   it('refuses invalid thresholds and periods with 10001', async () => {
     const { admin } = await newTenant();
     const bodies = [
@@ -210,6 +322,10 @@ describe('per-tenant costs', () => {
       { threshold_tokens: '100' },
       {},
       { threshold_tokens: 10, extra: 1 },
+      { threshold_amount: 0 },
+      { threshold_amount: -0.5 },
+      { threshold_amount: '2' },
+      { threshold_amount: 2, threshold_tokens: 0 },
     ];
     for (const body of bodies) {
       const res = await api.call('PUT', '/v1/costs/threshold', { key: admin, body });
