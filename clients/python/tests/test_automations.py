@@ -126,6 +126,9 @@ def test_api_keys_events_costs_and_service(client: combo.Combo, base_url: str) -
     assert by_day.group_by == "day" and by_day.groups is not None
     assert client.costs.set_threshold(threshold_tokens=1_000_000).threshold_tokens == 1_000_000
     client.costs.set_threshold(threshold_tokens=None)
+    money = client.costs.set_threshold(threshold_amount=12.5)
+    assert money.threshold_amount == 12.5 and money.threshold_amount_source == "tenant" and money.threshold_tokens is None
+    assert costs.amount >= 0 and costs.input_tokens >= 0 and costs.output_tokens >= 0
     assert client.costs.reset_threshold().threshold_source != "tenant"
 
     assert client.service.health().status == "ok"

@@ -30,6 +30,8 @@ def test_json_completion(client: combo.Combo, agent: combo.Agent, session: combo
     assert isinstance(reply, combo.CompletionReply)
     assert reply.answer == "Echo: Hi"
     assert reply.trace_id.startswith("trc_") and reply.cost.tokens > 0 and reply.stop_reason == "answered"
+    # The split of the tokens; no money, the test installation's model has no price.
+    assert reply.cost.input_tokens and reply.cost.output_tokens and reply.cost.amount is None
     raw = client.completions.with_raw_response.create(agent.agent_id, session_id=session.session_id, question="raw [slow]")
     assert raw.status_code == 202 and isinstance(raw.parse(), combo.RunAccepted) and raw.rate_limit.limit
     client.completions.follow(raw.parse().trace_id)

@@ -109,6 +109,12 @@ export interface Cost {
   tokens: number;
   /** from the request to the recorded answer */
   duration_ms: number;
+  /** prompt tokens of every model call of the run; absent on runs recorded before the split was kept */
+  input_tokens?: number;
+  /** generated tokens of every model call of the run; absent on runs recorded before the split was kept */
+  output_tokens?: number;
+  /** what the run's model calls cost at the prices configured for their models (per million input and output tokens, in the currency of those prices), rounded to 6 decimal places; calls of a model without a price add nothing. null: no call of the run had a price; absent on runs recorded before amounts were kept */
+  amount?: number | null;
 }
 
 export interface Agent {
@@ -1773,11 +1779,21 @@ export interface CostReport {
   duration_ms: number;
   /** completion runs recorded in the period */
   runs: number;
+  /** prompt tokens of the period's runs (`cost.input_tokens`); runs recorded before the split was kept add 0 */
+  input_tokens: number;
+  /** generated tokens of the period's runs (`cost.output_tokens`); runs recorded before the split was kept add 0 */
+  output_tokens: number;
+  /** money of the period's runs at their models' prices (`cost.amount`), in the currency of those prices, rounded to 6 decimal places; runs without a price, and runs recorded before amounts were kept, add 0 */
+  amount: number;
   /** the tenant's threshold per period in tokens; null when there is none */
   threshold_tokens: number | null;
   /** `tenant`: set with PUT /v1/costs/threshold; `default`: the installation default (COST_THRESHOLD_TOKENS); `none`: no threshold */
   threshold_source: 'tenant' | 'default' | 'none';
-  /** tokens >= threshold_tokens */
+  /** the tenant's threshold per period in money (the prices' currency); null when there is none */
+  threshold_amount: number | null;
+  /** `tenant`: set with PUT /v1/costs/threshold; `default`: the installation default (COST_THRESHOLD_AMOUNT); `none`: no money threshold */
+  threshold_amount_source: 'tenant' | 'default' | 'none';
+  /** tokens >= threshold_tokens, or amount >= threshold_amount: either threshold reached */
   threshold_exceeded: boolean;
   /** present when asked for: how `groups` are grouped */
   group_by?: 'agent' | 'day';
@@ -1798,6 +1814,12 @@ export interface CostGroupByAgent {
   duration_ms: number;
   /** completion runs in the group */
   runs: number;
+  /** the runs' prompt tokens (`cost.input_tokens`); runs recorded before the split add 0 */
+  input_tokens: number;
+  /** the runs' generated tokens (`cost.output_tokens`); runs recorded before the split add 0 */
+  output_tokens: number;
+  /** the runs' money (`cost.amount`), rounded to 6 decimal places; runs without a price, and runs recorded before amounts, add 0 */
+  amount: number;
 }
 
 export interface CostGroupByDay {
@@ -1809,6 +1831,12 @@ export interface CostGroupByDay {
   duration_ms: number;
   /** completion runs in the group */
   runs: number;
+  /** the runs' prompt tokens (`cost.input_tokens`); runs recorded before the split add 0 */
+  input_tokens: number;
+  /** the runs' generated tokens (`cost.output_tokens`); runs recorded before the split add 0 */
+  output_tokens: number;
+  /** the runs' money (`cost.amount`), rounded to 6 decimal places; runs without a price, and runs recorded before amounts, add 0 */
+  amount: number;
 }
 
 export interface CostSummary {
@@ -1820,17 +1848,29 @@ export interface CostSummary {
   duration_ms: number;
   /** completion runs recorded in the period */
   runs: number;
+  /** prompt tokens of the period's runs (`cost.input_tokens`); runs recorded before the split was kept add 0 */
+  input_tokens: number;
+  /** generated tokens of the period's runs (`cost.output_tokens`); runs recorded before the split was kept add 0 */
+  output_tokens: number;
+  /** money of the period's runs at their models' prices (`cost.amount`), in the currency of those prices, rounded to 6 decimal places; runs without a price, and runs recorded before amounts were kept, add 0 */
+  amount: number;
   /** the tenant's threshold per period in tokens; null when there is none */
   threshold_tokens: number | null;
   /** `tenant`: set with PUT /v1/costs/threshold; `default`: the installation default (COST_THRESHOLD_TOKENS); `none`: no threshold */
   threshold_source: 'tenant' | 'default' | 'none';
-  /** tokens >= threshold_tokens */
+  /** the tenant's threshold per period in money (the prices' currency); null when there is none */
+  threshold_amount: number | null;
+  /** `tenant`: set with PUT /v1/costs/threshold; `default`: the installation default (COST_THRESHOLD_AMOUNT); `none`: no money threshold */
+  threshold_amount_source: 'tenant' | 'default' | 'none';
+  /** tokens >= threshold_tokens, or amount >= threshold_amount: either threshold reached */
   threshold_exceeded: boolean;
 }
 
 export interface SetCostThresholdRequest {
-  /** tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default */
-  threshold_tokens: number | null;
+  /** tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default; left out: the token threshold stays as it is */
+  threshold_tokens?: number | null;
+  /** money per period (above 0), in the currency of the models' prices; null turns the money threshold off for the tenant, overriding the installation default; left out: the money threshold stays as it is */
+  threshold_amount?: number | null;
 }
 
 export interface Health {

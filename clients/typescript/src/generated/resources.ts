@@ -2105,11 +2105,11 @@ export class Costs extends APIResource {
   }
 
   /**
-   * Set the tenant's token threshold per period.
+   * Set the tenant's threshold per period, in tokens, in money or both.
    * `PUT /v1/costs/threshold`
    */
-  setThreshold(params: SetCostThresholdRequest, options?: RequestOptions): APIPromise<CostSummary> {
-    return this._client.request({ method: 'PUT', path: '/v1/costs/threshold', body: params }, options);
+  setThreshold(params?: SetCostThresholdRequest, options?: RequestOptions): APIPromise<CostSummary> {
+    return this._client.request({ method: 'PUT', path: '/v1/costs/threshold', body: params ?? {} }, options);
   }
 
   /**

@@ -59,6 +59,10 @@ describe('events, costs, catalogues, service', () => {
     const set = await client.costs.setThreshold({ threshold_tokens: 1_000_000 });
     expect(set).toMatchObject({ threshold_tokens: 1_000_000, threshold_source: 'tenant' });
     expect((await client.costs.setThreshold({ threshold_tokens: null })).threshold_tokens).toBeNull();
+    // The money threshold alone: the token threshold stays as set (off).
+    const money = await client.costs.setThreshold({ threshold_amount: 12.5 });
+    expect(money).toMatchObject({ threshold_amount: 12.5, threshold_amount_source: 'tenant', threshold_tokens: null });
+    expect(summary.amount).toBeGreaterThanOrEqual(0);
     expect((await client.costs.resetThreshold()).threshold_source).not.toBe('tenant');
   });
 

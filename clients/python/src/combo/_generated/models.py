@@ -307,6 +307,12 @@ class Cost(BaseModel):
     """prompt + generated tokens of every model call of the run"""
     duration_ms: int
     """from the request to the recorded answer"""
+    input_tokens: int | None = None
+    """prompt tokens of every model call of the run; absent on runs recorded before the split was kept"""
+    output_tokens: int | None = None
+    """generated tokens of every model call of the run; absent on runs recorded before the split was kept"""
+    amount: float | None = None
+    """what the run's model calls cost at the prices configured for their models (per million input and output tokens, in the currency of those prices), rounded to 6 decimal places; calls of a model without a price add nothing. null: no call of the run had a price; absent on runs recorded before amounts were kept"""
 
 
 class Agent(BaseModel):
@@ -1738,12 +1744,22 @@ class CostReport(BaseModel):
     """summed run durations"""
     runs: int
     """completion runs recorded in the period"""
+    input_tokens: int
+    """prompt tokens of the period's runs (`cost.input_tokens`); runs recorded before the split was kept add 0"""
+    output_tokens: int
+    """generated tokens of the period's runs (`cost.output_tokens`); runs recorded before the split was kept add 0"""
+    amount: float
+    """money of the period's runs at their models' prices (`cost.amount`), in the currency of those prices, rounded to 6 decimal places; runs without a price, and runs recorded before amounts were kept, add 0"""
     threshold_tokens: int | None
     """the tenant's threshold per period in tokens; null when there is none"""
     threshold_source: Literal["tenant", "default", "none"] | str
     """`tenant`: set with PUT /v1/costs/threshold; `default`: the installation default (COST_THRESHOLD_TOKENS); `none`: no threshold"""
+    threshold_amount: float | None
+    """the tenant's threshold per period in money (the prices' currency); null when there is none"""
+    threshold_amount_source: Literal["tenant", "default", "none"] | str
+    """`tenant`: set with PUT /v1/costs/threshold; `default`: the installation default (COST_THRESHOLD_AMOUNT); `none`: no money threshold"""
     threshold_exceeded: bool
-    """tokens >= threshold_tokens"""
+    """tokens >= threshold_tokens, or amount >= threshold_amount: either threshold reached"""
     group_by: Literal["agent", "day"] | str | None = None
     """present when asked for: how `groups` are grouped"""
     since: str | None = None
@@ -1763,6 +1779,12 @@ class CostGroupByAgent(BaseModel):
     """summed run durations"""
     runs: int
     """completion runs in the group"""
+    input_tokens: int
+    """the runs' prompt tokens (`cost.input_tokens`); runs recorded before the split add 0"""
+    output_tokens: int
+    """the runs' generated tokens (`cost.output_tokens`); runs recorded before the split add 0"""
+    amount: float
+    """the runs' money (`cost.amount`), rounded to 6 decimal places; runs without a price, and runs recorded before amounts, add 0"""
 
 
 class CostGroupByDay(BaseModel):
@@ -1774,6 +1796,12 @@ class CostGroupByDay(BaseModel):
     """summed run durations"""
     runs: int
     """completion runs in the group"""
+    input_tokens: int
+    """the runs' prompt tokens (`cost.input_tokens`); runs recorded before the split add 0"""
+    output_tokens: int
+    """the runs' generated tokens (`cost.output_tokens`); runs recorded before the split add 0"""
+    amount: float
+    """the runs' money (`cost.amount`), rounded to 6 decimal places; runs without a price, and runs recorded before amounts, add 0"""
 
 
 class CostSummary(BaseModel):
@@ -1785,17 +1813,29 @@ class CostSummary(BaseModel):
     """summed run durations"""
     runs: int
     """completion runs recorded in the period"""
+    input_tokens: int
+    """prompt tokens of the period's runs (`cost.input_tokens`); runs recorded before the split was kept add 0"""
+    output_tokens: int
+    """generated tokens of the period's runs (`cost.output_tokens`); runs recorded before the split was kept add 0"""
+    amount: float
+    """money of the period's runs at their models' prices (`cost.amount`), in the currency of those prices, rounded to 6 decimal places; runs without a price, and runs recorded before amounts were kept, add 0"""
     threshold_tokens: int | None
     """the tenant's threshold per period in tokens; null when there is none"""
     threshold_source: Literal["tenant", "default", "none"] | str
     """`tenant`: set with PUT /v1/costs/threshold; `default`: the installation default (COST_THRESHOLD_TOKENS); `none`: no threshold"""
+    threshold_amount: float | None
+    """the tenant's threshold per period in money (the prices' currency); null when there is none"""
+    threshold_amount_source: Literal["tenant", "default", "none"] | str
+    """`tenant`: set with PUT /v1/costs/threshold; `default`: the installation default (COST_THRESHOLD_AMOUNT); `none`: no money threshold"""
     threshold_exceeded: bool
-    """tokens >= threshold_tokens"""
+    """tokens >= threshold_tokens, or amount >= threshold_amount: either threshold reached"""
 
 
 class SetCostThresholdRequest(BaseModel):
-    threshold_tokens: int | None
-    """tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default"""
+    threshold_tokens: int | None = None
+    """tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default; left out: the token threshold stays as it is"""
+    threshold_amount: float | None = None
+    """money per period (above 0), in the currency of the models' prices; null turns the money threshold off for the tenant, overriding the installation default; left out: the money threshold stays as it is"""
 
 
 class Health(BaseModel):

@@ -6372,19 +6372,22 @@ class Costs(SyncAPIResource):
     def set_threshold(
         self,
         *,
-        threshold_tokens: int | None,
+        threshold_tokens: int | None | NotGiven = NOT_GIVEN,
+        threshold_amount: float | None | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> _schemas.CostSummary:
-        """Set the tenant's token threshold per period
+        """Set the tenant's threshold per period, in tokens, in money or both
 
-        threshold_tokens: tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default
+        threshold_tokens: tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default; left out: the token threshold stays as it is
+
+        threshold_amount: money per period (above 0), in the currency of the models' prices; null turns the money threshold off for the tenant, overriding the installation default; left out: the money threshold stays as it is
         """
         return cast(
             "_schemas.CostSummary",
             self._request(
                 "PUT",
                 "/v1/costs/threshold",
-                body={"threshold_tokens": threshold_tokens},
+                body={"threshold_tokens": threshold_tokens, "threshold_amount": threshold_amount},
                 cast_to=_schemas.CostSummary,
                 options=options,
             ),
@@ -6459,19 +6462,22 @@ class AsyncCosts(AsyncAPIResource):
     async def set_threshold(
         self,
         *,
-        threshold_tokens: int | None,
+        threshold_tokens: int | None | NotGiven = NOT_GIVEN,
+        threshold_amount: float | None | NotGiven = NOT_GIVEN,
         options: RequestOptions | None = None,
     ) -> _schemas.CostSummary:
-        """Set the tenant's token threshold per period
+        """Set the tenant's threshold per period, in tokens, in money or both
 
-        threshold_tokens: tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default
+        threshold_tokens: tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default; left out: the token threshold stays as it is
+
+        threshold_amount: money per period (above 0), in the currency of the models' prices; null turns the money threshold off for the tenant, overriding the installation default; left out: the money threshold stays as it is
         """
         return cast(
             "_schemas.CostSummary",
             await self._request(
                 "PUT",
                 "/v1/costs/threshold",
-                body={"threshold_tokens": threshold_tokens},
+                body={"threshold_tokens": threshold_tokens, "threshold_amount": threshold_amount},
                 cast_to=_schemas.CostSummary,
                 options=options,
             ),
