@@ -116,6 +116,30 @@ it('sums every model call of a run with a tool call, and records what a failed r
   expect(runFailed!.data.cost).toMatchObject({ tokens: 1_050, input_tokens: 1_000, output_tokens: 50, amount: 0.003 });
 });
 
+it('records what a cancelled run had spent: the calls before the one cancelled', async () => {
+  const { key, complete, newSession } = await newTenant({ tools: ['current_time'] });
+  scriptModel(
+    { body: chatToolCall([{ id: 'c1', name: 'current_time', args: {} }], { prompt_tokens: 1_000, completion_tokens: 50 }) },
+    { body: chatAnswer('Too late.'), delayMs: 30_000 },
+  );
+  const sessionId = await newSession();
+  const asked = model.requests.length;
+  const reply = complete('Take your time', sessionId);
+  // The second model call is under way: the first, priced, is done.
+  await eventually(async () => (model.requests.length >= asked + 2 ? true : undefined), 15_000);
+  const traceId = await eventually(async () => {
+    const runs = (await api.call('GET', `/v1/combo/sessions/${sessionId}/completions`, { key })).json.data.items;
+    return runs[0]?.trace_id as string | undefined;
+  });
+  const cancel = await api.call('POST', `/v1/combo/completions/${traceId}/cancel`, { key });
+  expect(cancel.json.data).toMatchObject({ status: 'canceled' });
+  const spent = { tokens: 1_050, input_tokens: 1_000, output_tokens: 50, amount: 0.003 };
+  expect(cancel.json.data.cost).toMatchObject(spent);
+  expect((await reply).json.data.cost).toMatchObject(spent);
+  const [canceled] = await eventsOf('run.canceled', sessionId);
+  expect(canceled!.data.cost).toMatchObject(spent);
+});
+
 it('gives amount null for a model without a price, and keeps the token split', async () => {
   const { complete } = await newTenant({ model: { model: 'unpriced-model' } });
   scriptModel({ body: chatAnswer('Free.', { prompt_tokens: 90, completion_tokens: 10 }, { model: 'unpriced-model' }) });
