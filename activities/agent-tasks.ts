@@ -146,7 +146,10 @@ export function createAgentTaskActivities(deps: AgentTaskActivityDeps) {
       // Agent tasks record their stream events (see prepareAgentTask); the end's events move past the numbers taken.
       const ctx = { traceId, ...owner, stream: false, recordEvents: true };
       await endRecorder.recordEnd(
-        failedRun({ ctx, seq: 1, question, code: ErrorCodes.INTERNAL, message, tokens: 0, spent: NOTHING_SPENT, requestedAt: startedAt }, new Date()),
+        failedRun(
+          { ctx, seq: 1, question, code: ErrorCodes.INTERNAL, message, tokens: 0, spent: NOTHING_SPENT, requestedAt: startedAt },
+          new Date(),
+        ),
       );
     },
   };

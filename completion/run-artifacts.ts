@@ -30,12 +30,7 @@ export const reviewArtifact = (issuesFound: IssueCounts, findings: unknown[]): R
   findings,
 });
 
-export const reviewEventData = (
-  artifact: Record<string, unknown>,
-  question: string,
-  reportUrl: string,
-  cost: Cost,
-) => ({
+export const reviewEventData = (artifact: Record<string, unknown>, question: string, reportUrl: string, cost: Cost) => ({
   pr_url: pullRequestUrl(question),
   report_url: reportUrl,
   issues_found: artifact.issues_found,

@@ -42,8 +42,14 @@ const groupSums = {
     .meta({ description: 'tokens of the runs in the group (as `cost.tokens` of each run: prompt and completion together)' }),
   duration_ms: z.number().int().meta({ description: 'summed run durations' }),
   runs: z.number().int().meta({ description: 'completion runs in the group' }),
-  input_tokens: z.number().int().meta({ description: "the runs' prompt tokens (`cost.input_tokens`); runs recorded before the split add 0" }),
-  output_tokens: z.number().int().meta({ description: "the runs' generated tokens (`cost.output_tokens`); runs recorded before the split add 0" }),
+  input_tokens: z
+    .number()
+    .int()
+    .meta({ description: "the runs' prompt tokens (`cost.input_tokens`); runs recorded before the split add 0" }),
+  output_tokens: z
+    .number()
+    .int()
+    .meta({ description: "the runs' generated tokens (`cost.output_tokens`); runs recorded before the split add 0" }),
   amount: z.number().meta({
     description:
       "the runs' money (`cost.amount`), rounded to 6 decimal places; runs without a price, and runs recorded before amounts, add 0",
@@ -127,16 +133,29 @@ export const costReport = costSummary
 
 export const setThresholdBody = z
   .object({
-    threshold_tokens: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable().optional().meta({
-      description:
-        'tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default; ' +
-        'left out: the token threshold stays as it is',
-    }),
-    threshold_amount: z.number().positive().max(Number.MAX_SAFE_INTEGER).nullable().optional().meta({
-      description:
-        "money per period (above 0), in the currency of the models' prices; null turns the money threshold off for the tenant, " +
-        'overriding the installation default; left out: the money threshold stays as it is',
-    }),
+    threshold_tokens: z
+      .number()
+      .int()
+      .min(1)
+      .max(Number.MAX_SAFE_INTEGER)
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'tokens per period (at least 1); null turns the threshold off for the tenant, overriding the installation default; ' +
+          'left out: the token threshold stays as it is',
+      }),
+    threshold_amount: z
+      .number()
+      .positive()
+      .max(Number.MAX_SAFE_INTEGER)
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "money per period (above 0), in the currency of the models' prices; null turns the money threshold off for the tenant, " +
+          'overriding the installation default; left out: the money threshold stays as it is',
+      }),
   })
   .strict()
   .refine((b) => b.threshold_tokens !== undefined || b.threshold_amount !== undefined, {
