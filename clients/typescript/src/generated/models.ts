@@ -1023,7 +1023,7 @@ export interface ModelProvider {
   kind: ModelProviderKind;
   /** null: the vendor's own API */
   base_url: string | null;
-  /** last four characters of the key, to tell keys apart; null when there is none */
+  /** last four characters of the key, to tell keys apart (`****` for a key under 12 characters, which would show most of it); null when there is none */
   api_key_last4: string | null;
   /** the names of the extra headers (their values are never shown) */
   header_names: string[];

@@ -1059,7 +1059,7 @@ class ModelProvider(BaseModel):
     base_url: str | None
     """null: the vendor's own API"""
     api_key_last4: str | None
-    """last four characters of the key, to tell keys apart; null when there is none"""
+    """last four characters of the key, to tell keys apart (`****` for a key under 12 characters, which would show most of it); null when there is none"""
     header_names: list[str]
     """the names of the extra headers (their values are never shown)"""
     models: list[OfferedModel]
