@@ -128,15 +128,19 @@ describe('runs on tenants’ model providers', () => {
       name: 'local server',
       kind: 'openai-compatible',
       base_url: urls.compatible,
-      models: [{ id: 'llama-local' }],
+      models: [{ id: 'llama-local', input_price_per_million: 2, output_price_per_million: 10 }],
     });
-    openaiCompatible.reply = () => ({ body: chatAnswer('Hola.') });
+    openaiCompatible.reply = () => ({ body: chatAnswer('Hola.', { prompt_tokens: 12, completion_tokens: 8 }) });
     const localAgent = await agentOn(local.provider_id);
     const viaLocal = await ok('POST', `/v1/combo/agents/${localAgent}/completions`, {
       session_id: await session(localAgent),
       question: 'Hello in Spanish?',
     });
     expect(viaLocal).toMatchObject({ answer: 'Hola.', offline: false });
+    // Priced at the provider's prices for the model: (12 × 2 + 8 × 10) / 1,000,000.
+    expect(viaLocal.cost).toMatchObject({ tokens: 20, input_tokens: 12, output_tokens: 8, amount: 0.000104 });
+    // Gemini's models have no price: the split without an amount.
+    expect(viaGoogle.cost).toMatchObject({ tokens: 21, input_tokens: 17, output_tokens: 4, amount: null });
     expect(openaiCompatible.requests.at(-1)!.headers.authorization).toBeUndefined();
     expect((openaiCompatible.requests.at(-1)!.body as { model: string }).model).toBe('llama-local');
 
