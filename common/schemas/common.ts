@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseHttpUrl, UnsafeUrlError } from '../net/url-guard';
 
 /** Building blocks shared by every resource schema. */
 export const isoDate = z.string().meta({ description: 'ISO 8601 UTC timestamp', example: '2026-11-23T08:00:00.000Z' });
@@ -70,3 +71,16 @@ export const pageOf = <T extends z.ZodType>(item: T, id: string) =>
     .meta({ id });
 
 export const deletedResult = z.object({ deleted: z.literal(true) }).meta({ id: 'Deleted' });
+
+/** An http(s) URL without credentials, at most 2000 characters; where it may point is checked by its command. */
+export const httpUrlText = z
+  .string()
+  .max(2000)
+  .superRefine((raw, ctx) => {
+    try {
+      parseHttpUrl(raw);
+    } catch (err) {
+      if (!(err instanceof UnsafeUrlError)) throw err;
+      ctx.addIssue({ code: 'custom', message: err.message });
+    }
+  });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { MODEL_PROVIDER_KINDS } from '../model-provider';
-import { parseHttpUrl, UnsafeUrlError } from '../net/url-guard';
-import { isoDate, pageOf, resourceId } from './common';
+import { httpUrlText, isoDate, pageOf, resourceId } from './common';
 
 const providerId = resourceId('mp', 'model provider id');
 
@@ -18,24 +17,13 @@ const providerKind = z.enum(MODEL_PROVIDER_KINDS).meta({
     'API of Ollama, vLLM, LM Studio, LiteLLM and the like: `base_url` required)',
 });
 
-const baseUrl = z
-  .string()
-  .max(2000)
-  .superRefine((raw, ctx) => {
-    try {
-      parseHttpUrl(raw);
-    } catch (err) {
-      if (!(err instanceof UnsafeUrlError)) throw err;
-      ctx.addIssue({ code: 'custom', message: err.message });
-    }
-  })
-  .meta({
-    description:
-      "the API's base URL (http or https, no credentials), e.g. `http://ollama:11434/v1`. Required for `openai-compatible`; for the " +
-      "other kinds absent means the vendor's own API. Private, loopback and reserved addresses are refused (10001) unless the " +
-      'installation sets ALLOW_PRIVATE_URLS or lists the host in MODEL_PROVIDER_PRIVATE_HOSTS',
-    example: 'https://api.openai.com/v1',
-  });
+const baseUrl = httpUrlText.meta({
+  description:
+    "the API's base URL (http or https, no credentials), e.g. `http://ollama:11434/v1`. Required for `openai-compatible`; for the " +
+    "other kinds absent means the vendor's own API. Private, loopback and reserved addresses are refused (10001) unless the " +
+    'installation sets ALLOW_PRIVATE_URLS or lists the host in MODEL_PROVIDER_PRIVATE_HOSTS',
+  example: 'https://api.openai.com/v1',
+});
 
 const apiKey = z
   .string()

@@ -1,7 +1,6 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { z } from 'zod';
-import { parseHttpUrl, UnsafeUrlError } from '../net/url-guard';
-import { isoDate, pageOf, referenceTo, resourceId } from './common';
+import { httpUrlText, isoDate, pageOf, referenceTo, resourceId } from './common';
 import { sessionId } from './sessions';
 
 const skillId = resourceId('skl', 'skill id');
@@ -135,23 +134,12 @@ const headers = z
       'Content-Type, Content-Length, ...) are refused.',
   });
 
-const httpUrl = z
-  .string()
-  .max(2000)
-  .superRefine((raw, ctx) => {
-    try {
-      parseHttpUrl(raw);
-    } catch (err) {
-      if (!(err instanceof UnsafeUrlError)) throw err;
-      ctx.addIssue({ code: 'custom', message: err.message });
-    }
-  })
-  .meta({
-    description:
-      'http(s) URL without credentials. Private, loopback and reserved addresses are refused at install and at every ' +
-      'call unless the installation sets ALLOW_PRIVATE_URLS. Redirects are not followed.',
-    example: 'https://api.example.com/v1/weather',
-  });
+const httpUrl = httpUrlText.meta({
+  description:
+    'http(s) URL without credentials. Private, loopback and reserved addresses are refused at install and at every ' +
+    'call unless the installation sets ALLOW_PRIVATE_URLS. Redirects are not followed.',
+  example: 'https://api.example.com/v1/weather',
+});
 
 const skillHttp = z
   .object({
