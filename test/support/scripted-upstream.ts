@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { asksForStream, completionAsFrames, isChatCompletion } from './stream-as-asked';
+import { asksForStream, asksForWhole, completionAsFrames, framesAsCompletion, isChatCompletion } from './stream-as-asked';
 
 export interface RecordedRequest {
   method: string;
@@ -42,8 +42,8 @@ export type ScriptedReply = ScriptedBodyReply | ScriptedStreamReply;
 /**
  * A loopback HTTP server standing in for a model upstream (embeddings, rerank, chat completions).
  * Each test sets `reply` to script the answer and reads `requests` to check what the client sent.
- * test/support/scripted-chat.ts builds chat-completion replies; a whole chat completion scripted
- * for a request that asked to stream is sent as its event stream (test/support/stream-as-asked.ts).
+ * test/support/scripted-chat.ts builds chat-completion replies; a chat reply is sent in the form
+ * the request asked for, whole or streamed (see asAsked).
  */
 export class ScriptedUpstream {
   readonly requests: RecordedRequest[] = [];
@@ -68,11 +68,7 @@ export class ScriptedUpstream {
         res.on('close', () => {
           if (!res.writableFinished) this.abandoned.push(recorded);
         });
-        const scripted = this.reply(recorded);
-        const reply: ScriptedReply =
-          !('stream' in scripted) && asksForStream(recorded.body) && isChatCompletion(scripted.body)
-            ? { status: scripted.status, delayMs: scripted.delayMs, stream: completionAsFrames(scripted.body) }
-            : scripted;
+        const reply = asAsked(this.reply(recorded), recorded);
         if ('stream' in reply) {
           writeEventStream(res, reply);
           return;
@@ -94,6 +90,23 @@ export class ScriptedUpstream {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server!.close(() => resolve()));
   }
+}
+
+/**
+ * A real server answers a chat request as it asked: a scripted whole completion goes out as its
+ * event stream to a request that asked to stream, and a scripted complete event stream (not one cut
+ * off) as the whole completion to one that did not, after as long as its frames would have taken.
+ */
+function asAsked(scripted: ScriptedReply, request: RecordedRequest): ScriptedReply {
+  if (!('stream' in scripted)) {
+    return asksForStream(request.body) && isChatCompletion(scripted.body)
+      ? { status: scripted.status, delayMs: scripted.delayMs, stream: completionAsFrames(scripted.body) }
+      : scripted;
+  }
+  const whole = scripted.dropAfter === undefined && asksForWhole(request.path, request.body) ? framesAsCompletion(scripted.stream) : null;
+  if (!whole) return scripted;
+  const delayMs = (scripted.delayMs ?? 0) + (scripted.chunkDelayMs ?? 0) * scripted.stream.length;
+  return { status: scripted.status, delayMs, body: whole };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

@@ -1,7 +1,7 @@
 /**
- * A real OpenAI-compatible server streams when a request says `stream: true`. Tests often script a
- * plain `chat.completion` body whatever the request asks; ScriptedUpstream sends such a body as the
- * equivalent event stream when the request asked for one, as a real server would.
+ * A real OpenAI-compatible server streams when a request says `stream: true`, and answers whole
+ * otherwise. Tests often script one form whatever the request asks; ScriptedUpstream sends the
+ * scripted answer in the form the request asked for, as a real server would.
  */
 
 type Json = Record<string, unknown>;
@@ -34,4 +34,57 @@ export function completionAsFrames(completion: Json & { choices: Json[] }): Arra
     frames.push({ ...chunk({}), choices: [], usage: completion['usage'] });
   frames.push('[DONE]');
   return frames;
+}
+
+/** A chat request that did not ask to stream (a request without `stream: true` to `/chat/completions`). */
+export const asksForWhole = (path: string, body: unknown): boolean => path.endsWith('/chat/completions') && !asksForStream(body);
+
+/**
+ * The whole `chat.completion` a scripted event stream adds up to (content, tool calls by index,
+ * finish reason, usage), for a request that did not ask to stream; null when the frames are not
+ * all chat-completion chunks (then they are sent as scripted).
+ */
+export function framesAsCompletion(frames: Array<string | object>): Json | null {
+  let content = '';
+  let model: unknown;
+  let finishReason: unknown = null;
+  let usage: unknown;
+  const calls: Array<{ id?: unknown; name: string; arguments: string }> = [];
+  for (const frame of frames) {
+    if (frame === '[DONE]') continue;
+    if (!isObject(frame) || frame['object'] !== 'chat.completion.chunk') return null;
+    model ??= frame['model'];
+    usage = frame['usage'] ?? usage;
+    const choice = Array.isArray(frame['choices']) && isObject(frame['choices'][0]) ? frame['choices'][0] : undefined;
+    if (!choice) continue;
+    finishReason = choice['finish_reason'] ?? finishReason;
+    const delta = isObject(choice['delta']) ? choice['delta'] : {};
+    if (typeof delta['content'] === 'string') content += delta['content'];
+    for (const part of Array.isArray(delta['tool_calls']) ? (delta['tool_calls'] as Json[]) : []) {
+      const fn = isObject(part['function']) ? part['function'] : {};
+      const call = (calls[typeof part['index'] === 'number' ? part['index'] : calls.length] ??= { name: '', arguments: '' });
+      call.id ??= part['id'];
+      if (typeof fn['name'] === 'string') call.name += fn['name'];
+      if (typeof fn['arguments'] === 'string') call.arguments += fn['arguments'];
+    }
+  }
+  const toolCalls = calls.map((c, i) => ({
+    id: c.id ?? `call_${i}`,
+    type: 'function',
+    function: { name: c.name, arguments: c.arguments },
+  }));
+  return {
+    id: 'chatcmpl-scripted',
+    object: 'chat.completion',
+    created: 0,
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: content || null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+        finish_reason: finishReason ?? 'stop',
+      },
+    ],
+    ...(usage ? { usage } : {}),
+  };
 }
