@@ -13,7 +13,7 @@ import type { ProviderConnection } from '../../common/model-provider';
 import { hostOf, redact, truncate } from '../upstream-text';
 import { chatErrorOf } from './model-errors';
 import { modelMessages, modelTools, toolCallOf } from './model-messages';
-import { baseUrlOf, languageModelFor } from './provider-models';
+import { baseUrlOf, languageModelsOf } from './provider-models';
 import { estimateUsage } from './usage-estimate';
 
 export interface ModelChatClientOptions {
@@ -37,28 +37,30 @@ interface Answer {
   model: string | undefined;
 }
 
-function hostOfConnection(connection: ProviderConnection): string | undefined {
+/** The connection's host, and its provider built once; none when its base URL is not a valid http(s) URL. */
+function providerOf(connection: ProviderConnection, fetch: typeof globalThis.fetch) {
   try {
-    return hostOf(baseUrlOf(connection));
+    const host = hostOf(baseUrlOf(connection));
+    return host === undefined ? undefined : { host, modelOf: languageModelsOf(connection, fetch) };
   } catch {
     return undefined;
   }
 }
 
 export function createModelChatClient({ connection, timeoutMs, fetch = globalThis.fetch }: ModelChatClientOptions): ChatModelClient {
-  const host = hostOfConnection(connection);
-  const who = `chat model upstream ${host ?? ''}`.trim();
+  const provider = providerOf(connection, fetch);
+  const who = `chat model upstream ${provider?.host ?? ''}`.trim();
   // The key and every header value long enough to be a credential (a gateway token, Azure's api-key).
   const secrets = [connection.apiKey, ...Object.values(connection.headers)].filter((v): v is string => v !== undefined && v.length >= 8);
   const safe = (message: string) => truncate(secrets.reduce(redact, redact(message, undefined)), MAX_UPSTREAM_MESSAGE);
 
   return {
     async complete(request: ChatRequest, call: ChatCallOptions): Promise<ChatResult> {
-      if (host === undefined) throw new ChatModelError('chat model upstream address is not a valid http(s) URL', false);
+      if (provider === undefined) throw new ChatModelError('chat model upstream address is not a valid http(s) URL', false);
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = call.signal ? AbortSignal.any([timeout, call.signal]) : timeout;
       const settings = {
-        model: languageModelFor(connection, request.model, fetch),
+        model: provider.modelOf(request.model),
         messages: modelMessages(request.messages, { systemOnlyAtStart: connection.kind === 'google' }),
         // The system messages are the service's own (instructions, skills), not a caller's text.
         allowSystemInMessages: true,

@@ -26,10 +26,11 @@ export function baseUrlOf(connection: ProviderConnection): string {
 }
 
 /**
- * The AI SDK's model for one of a connection's models. `openai` speaks OpenAI's chat completions
- * (not the Responses API), as the OpenAI-compatible servers do; every call goes through `fetch`.
+ * The AI SDK's provider of a connection, built once: it gives the model for each model id. `openai`
+ * speaks OpenAI's chat completions (not the Responses API), as the OpenAI-compatible servers do;
+ * every call goes through `fetch`.
  */
-export function languageModelFor(connection: ProviderConnection, modelId: string, fetch: typeof globalThis.fetch): LanguageModel {
+export function languageModelsOf(connection: ProviderConnection, fetch: typeof globalThis.fetch): (modelId: string) => LanguageModel {
   const settings = {
     baseURL: baseUrlOf(connection).replace(/\/+$/, ''),
     // An empty string, never undefined: undefined makes the SDK fall back to the process's environment.
@@ -38,20 +39,24 @@ export function languageModelFor(connection: ProviderConnection, modelId: string
     fetch,
   };
   switch (connection.kind) {
-    case 'openai':
-      return createOpenAI(settings).chat(modelId);
+    case 'openai': {
+      const openai = createOpenAI(settings);
+      return (modelId) => openai.chat(modelId);
+    }
     case 'anthropic':
-      return createAnthropic(settings)(modelId);
+      return createAnthropic(settings);
     case 'google':
-      return createGoogleGenerativeAI(settings)(modelId);
-    case 'openai-compatible':
-      return createOpenAICompatible({
+      return createGoogleGenerativeAI(settings);
+    case 'openai-compatible': {
+      const compatible = createOpenAICompatible({
         ...settings,
         // Without an API key no Authorization header at all (local servers refuse an empty Bearer).
         apiKey: connection.apiKey,
         name: 'openai-compatible',
         includeUsage: true,
         supportsStructuredOutputs: true,
-      }).chatModel(modelId);
+      });
+      return (modelId) => compatible.chatModel(modelId);
+    }
   }
 }
