@@ -17,6 +17,8 @@ import { type AnyRoute, mountRoute } from './route';
 import { routerWithStaticLookup } from './static-routes';
 import { agentRoutes } from './routes/agents';
 import { completionRoutes } from './routes/completions';
+import { openAiRoutes } from './routes/openai';
+import { createEventStreamDeps } from './run-event-stream';
 import { costRoutes } from './routes/costs';
 import { fileRoutes } from './routes/files';
 import { apiKeyRoutes } from './routes/api-keys';
@@ -38,10 +40,12 @@ import type { Services } from './services';
 /** `consoleDir`: the built operator console served at /console (default: dist/console of the checkout or production tree). */
 export function createApp(services: Services, { consoleDir }: { consoleDir?: string } = {}): Koa<AppState> {
   let openApi: unknown;
+  const streams = createEventStreamDeps(services);
   const routes: AnyRoute[] = [
     ...agentRoutes(services),
     ...sessionRoutes(services),
-    ...completionRoutes(services),
+    ...completionRoutes(services, streams),
+    ...openAiRoutes(services, streams),
     ...catalogRoutes(services),
     ...authRoutes(services),
     ...apiKeyRoutes(services),

@@ -25,6 +25,13 @@ export interface Principal {
   rateKey: string;
 }
 
+/** The caller as the completion commands know it: Idempotency-Keys are per tenant and principal. */
+export const callerOf = (principal: Principal) => ({
+  tenantId: principal.tenantId,
+  principal: `${principal.via}:${principal.userId}`,
+  ownerId: principal.ownerId,
+});
+
 /** Console tokens carry the tenant, the user (`sub`) and the roles. */
 const jwtClaims = z.object({
   sub: z.string().min(1),

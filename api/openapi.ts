@@ -21,7 +21,9 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
       description:
         'Every response is the envelope `{code, data, message}` (code 0 on success) and carries X-RateLimit-Limit, ' +
         'X-RateLimit-Remaining and X-RateLimit-Reset. Ceilings per API key: completions 60/min, uploads 10/min, ' +
-        'everything else 300/min; over the ceiling: HTTP 429, code 10006 and Retry-After.',
+        'everything else 300/min; over the ceiling: HTTP 429, code 10006 and Retry-After. The OpenAI-compatible ' +
+        "paths (/v1/openai/…) answer in OpenAI's own shapes instead, errors included, for OpenAI's clients; " +
+        'their chat completions count as completions.',
     },
     servers: [{ url: '/' }],
   });

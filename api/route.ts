@@ -61,6 +61,12 @@ export interface RouteDef<
   rawBody?: { documented: z.ZodType };
   response: R;
   /**
+   * The response is `response` itself, without the envelope, and errors have the `error` body
+   * instead of the envelope's (middleware/errors.ts renders them: another API's surface, such as
+   * the OpenAI-compatible one).
+   */
+  bare?: { error: z.ZodType };
+  /**
    * The endpoint may answer HTTP 202 with code 0 and this `data` (work accepted that goes on); its
    * handler then answers with `answerAccepted` and returns STREAMED.
    */
@@ -268,7 +274,9 @@ export function mountRoute(router: Router<AppState>, route: AnyRoute, { bodyPars
       };
       const data: unknown = await route.handler(input);
       if (route.response === 'raw' || data === STREAMED) return;
-      if (route.method === 'get') {
+      if (route.bare) {
+        ctx.body = data;
+      } else if (route.method === 'get') {
         ctx.type = 'application/json';
         ctx.body = envelopeText(data);
       } else {
@@ -376,7 +384,7 @@ export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void 
           route.response === 'raw' && !route.eventStream
             ? undefined
             : {
-                ...(route.response === 'raw' ? {} : json(envelopeOf(route.response))),
+                ...(route.response === 'raw' ? {} : json(route.bare ? (route.response as z.ZodType) : envelopeOf(route.response))),
                 ...(route.eventStream ? { 'text/event-stream': { schema: route.eventStream } } : {}),
               },
       },
@@ -389,7 +397,7 @@ export function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void 
           ...(keyed ? { 409: idempotencyConflict } : {}),
           ...(route.upstreamErrors ? upstreamErrorResponses : {}),
           ...route.otherErrors,
-        }).map(([status, description]) => [status, { description, content: json(errorEnvelope) }]),
+        }).map(([status, description]) => [status, { description, content: json(route.bare?.error ?? errorEnvelope) }]),
       ),
     },
   };

@@ -7,7 +7,8 @@ import type { StreamFormat } from '../common/schemas/completions';
 import { MessageShaper } from '../common/stream-messages';
 import { type RunEventStore, type RunOwner, type StoredStreamEvent, streamEventId } from '../stores/run-events';
 import type { StreamOpening } from '../commands/completions';
-import type { RunEventFeed } from './run-event-feed';
+import { createRunEventFeed, type RunEventFeed } from './run-event-feed';
+import type { Services } from './services';
 import type { AppContext } from './context';
 
 export interface EventStreamDeps {
@@ -20,6 +21,15 @@ export interface EventStreamDeps {
   keepAliveMs: number;
 }
 
+/** The process's stream dependencies, one set (one shared reader of runs' events) for every route that streams runs. */
+export const createEventStreamDeps = (services: Services): EventStreamDeps => ({
+  runEvents: services.runEvents,
+  feed: createRunEventFeed(services.runEvents, { pollMs: services.config.STREAM_POLL_MS, log: services.log }),
+  runEnded: (tenantId, traceId, signal) => services.commands.completions.ended(tenantId, traceId, signal),
+  log: services.log,
+  keepAliveMs: services.config.STREAM_KEEPALIVE_MS,
+});
+
 /** How long after its workflow ended a stream waits for the run's own `done` before writing one itself. */
 const END_GRACE_MS = 3_000;
 /** How often a stream with nothing to send looks whether its run has ended without a `done`. */
@@ -28,10 +38,38 @@ const END_CHECK_MS = 1_000;
 /** How long a client waits before reconnecting, sent once with the first event. */
 const RECONNECT_MS = 1_000;
 
-// `retry:` rides in the first event's frame: a frame of its own has no `data`, and common clients
-// (Python's httpx-sse) take every frame for an event.
-const frame = (traceId: string, seq: number, event: string, data: unknown, first: boolean) =>
-  `${first ? `retry: ${RECONNECT_MS}\n` : ''}id: ${streamEventId(traceId, seq)}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+/** An event as a stream sends it: its `message` data shaped for the stream's format. */
+export type SentEvent = Pick<StoredStreamEvent, 'seq' | 'event' | 'recordedAt'> & { data: object };
+
+/** How a stream writes its events on the wire: the contract's frames, or another format (OpenAI's chunks). */
+export interface StreamFraming {
+  /** The text that carries one event, '' for an event the format does not show; `first`: nothing was written before. */
+  frame(event: SentEvent, first: boolean): string;
+}
+
+/**
+ * The contract's frames: `id:`, `event:` and one `data:` line with the event's time. `retry:` rides
+ * in the first event's frame: a frame of its own has no `data`, and common clients (Python's
+ * httpx-sse) take every frame for an event.
+ */
+const contractFraming = (traceId: string): StreamFraming => ({
+  frame: ({ seq, event, data, recordedAt }, first) =>
+    `${first ? `retry: ${RECONNECT_MS}\n` : ''}id: ${streamEventId(traceId, seq)}\nevent: ${event}\ndata: ${JSON.stringify({
+      ...data,
+      timestamp: recordedAt.toISOString(),
+    })}\n\n`,
+});
+
+/** Which run's events a stream serves, from where, and how. */
+export interface StreamedRun {
+  traceId: string;
+  owner: RunOwner;
+  fromSeq: number;
+  format?: StreamFormat;
+  opening?: StreamOpening;
+  /** The contract's frames unless told otherwise. */
+  framing?: StreamFraming;
+}
 
 /**
  * Serves a run's stream events from `fromSeq` on as text/event-stream, following the persisted
@@ -44,15 +82,8 @@ const frame = (traceId: string, seq: number, event: string, data: unknown, first
  * once the run's hand-over has settled (keeping the connection alive meanwhile); a hand-over that
  * failed with nothing recorded ends it with `error` and `done`.
  */
-export function streamRunEvents(
-  ctx: AppContext,
-  deps: EventStreamDeps,
-  traceId: string,
-  owner: RunOwner,
-  fromSeq: number,
-  format: StreamFormat = 'answer',
-  opening?: StreamOpening,
-): void {
+export function streamRunEvents(ctx: AppContext, deps: EventStreamDeps, run: StreamedRun): void {
+  const { traceId, owner, fromSeq, format = 'answer', opening, framing = contractFraming(traceId) } = run;
   ctx.status = 200;
   ctx.type = 'text/event-stream';
   ctx.set('Cache-Control', 'no-cache, no-transform');
@@ -69,10 +100,11 @@ export function streamRunEvents(
   const markEnded = () => (endedAt = Date.now());
 
   let first = true;
-  const send = (event: Pick<StoredStreamEvent, 'seq' | 'event' | 'data' | 'recordedAt'>, data: object = event.data) => {
-    const flowing = out.write(frame(traceId, event.seq, event.event, { ...data, timestamp: event.recordedAt.toISOString() }, first));
+  const send = (event: SentEvent, data: object = event.data) => {
+    const text = framing.frame({ ...event, data }, first);
+    if (text === '') return true;
     first = false;
-    return flowing;
+    return out.write(text);
   };
 
   /**

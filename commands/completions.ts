@@ -623,10 +623,15 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
 
   /**
    * The reply of a run started earlier (a request repeated with its Idempotency-Key): waited for
-   * like a first request's, at most COMPLETION_REPLY_WAIT_MS; null while it is still going.
+   * like a first request's, at most COMPLETION_REPLY_WAIT_MS (or until `deadline`); null while it is still going.
    */
-  async function follow(tenantId: string, traceId: string, signal?: AbortSignal): Promise<CompletionReply | null> {
-    await waitForEnd(tenantId, traceId, { signal, deadline: Date.now() + config.COMPLETION_REPLY_WAIT_MS });
+  async function follow(
+    tenantId: string,
+    traceId: string,
+    signal?: AbortSignal,
+    deadline = Date.now() + config.COMPLETION_REPLY_WAIT_MS,
+  ): Promise<CompletionReply | null> {
+    await waitForEnd(tenantId, traceId, { signal, deadline });
     const run = await completionRuns.get(tenantId, traceId);
     if (run.status === 'failed' && run.error) {
       const code = KNOWN_CODES.has(run.error.code) ? (run.error.code as AppError['code']) : ErrorCodes.INTERNAL;
@@ -753,6 +758,21 @@ export function createCompletionCommands(deps: CompletionCommandDeps) {
       if (reply) return { replayed: false, kind: 'reply', reply };
       // Still going: where it is now (it may be waiting for an approval).
       return { replayed: false, kind: 'accepted', accepted: acceptedOf(await completionRuns.get(caller.tenantId, traceId)) };
+    },
+
+    /** The session of the run an Idempotency-Key of this caller started; null when it started none. */
+    async sessionOfKey(caller: Caller, key: string): Promise<string | null> {
+      const earlier = await completionRuns.findRequested(caller.tenantId, runTraceIdOfKey(caller, key));
+      return earlier?.run.session_id ?? null;
+    },
+
+    /**
+     * A run's reply once it has ended, however long that takes (its own COMPLETION_RUN_TIMEOUT_MS
+     * bounds it), waited for while the caller stays; null when `signal` aborts first. A failed run
+     * is its error.
+     */
+    replyWhenEnded(tenantId: string, traceId: string, signal: AbortSignal): Promise<CompletionReply | null> {
+      return follow(tenantId, traceId, signal, Number.POSITIVE_INFINITY);
     },
 
     /** Where a stream of a run's events starts: the run's owner (10004 for another tenant's run) and the event after `after`. */

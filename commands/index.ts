@@ -15,6 +15,7 @@ import { createFileCommands } from './files';
 import { createInboundCommands } from './inbound';
 import { createKnowledgeBaseCommands } from './knowledge-bases';
 import { createModelProviderCommands } from './model-providers';
+import { createOpenAiChatCommands } from './openai-chat';
 import { createReadinessCheck } from './readiness';
 import { allTaskQueues } from '../common/task-queues';
 import { createSearchCommands } from './search';
@@ -69,8 +70,10 @@ export function createCommands({
   const checkProvider = createProviderCheck(
     modelChats ?? modelChatsOf(config, (tenantId, providerId) => stores.modelProviders.connection(tenantId, providerId)),
   );
+  const completions = createCompletionCommands({ ...stores, config, temporal, log });
   return {
-    completions: createCompletionCommands({ ...stores, config, temporal, log }),
+    completions,
+    openai: createOpenAiChatCommands({ agents: stores.agents, sessions: stores.sessions, completions }),
     approvals: createApprovalCommands({ ...stores, temporal }),
     documents: createDocumentCommands({ ...stores, config, temporal }),
     files: createFileCommands({ files: stores.files, extraction: attachmentParsing }),

@@ -145,6 +145,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('event_triggers').createIndex({ tenant_id: 1, 'trigger.source': 1 }),
     // Costs by agent and by day aggregate a tenant's runs of a time range.
     db.collection('cost_runs').createIndex({ tenant_id: 1, at: 1 }),
+    // The OpenAI-compatible API finds a conversation's sessions by its key.
+    db.collection('sessions').createIndex({ tenant_id: 1, conversation_key: 1, created_at: -1 }),
     // Stream readers ask every tick for the run heads that moved in the current second.
     db.collection('completion_event_heads').createIndex({ moved: 1 }),
   ]);

@@ -18,6 +18,8 @@ interface SessionDoc extends OutboxHolder {
   created_at: Date;
   updated_at: Date;
   archived_at: Date | null;
+  /** Sessions opened by the OpenAI-compatible API: what finds the conversation again (completion/openai-conversation.ts). */
+  conversation_key?: string;
 }
 
 interface MessageDoc {
@@ -143,7 +145,7 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
       agentId: string,
       userId: string,
       body: CreateSessionBody,
-      { sessionId }: { sessionId?: string } = {},
+      { sessionId, conversationKey }: { sessionId?: string; conversationKey?: string } = {},
     ): Promise<Session> {
       const now = new Date();
       const id = sessionId ?? newId('ses');
@@ -165,6 +167,7 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
         created_at: now,
         updated_at: now,
         archived_at: null,
+        ...(conversationKey !== undefined ? { conversation_key: conversationKey } : {}),
         outbox: [event],
       };
       await sessions.insertOne(doc);
@@ -245,6 +248,47 @@ export function createSessionStore(db: Db, eventLog: EventLog) {
       await messages.insertOne(doc);
       if (doc.role !== 'tool') await remember(tenantId, sessionId, [{ role: doc.role, content: doc.content }]);
       return presentMessage(doc);
+    },
+
+    /** The active sessions of a conversation of the OpenAI-compatible API (by its key), newest first. */
+    async conversationSessions(tenantId: string, agentId: string, key: string, limit: number): Promise<string[]> {
+      const docs = await sessions
+        .find(
+          { tenant_id: tenantId, conversation_key: key, agent_id: agentId, status: 'active' },
+          { projection: { _id: 1 }, sort: { created_at: -1 }, limit },
+        )
+        .toArray();
+      return docs.map((d) => d._id);
+    },
+
+    /** Every turn the session's memory keeps, oldest first; `trimmed`: older ones were let go. */
+    async conversation(tenantId: string, sessionId: string): Promise<{ turns: MemoryTurn[]; trimmed: boolean }> {
+      const doc = await memory.findOne({ _id: sessionId, tenant_id: tenantId });
+      const turns = doc?.turns.slice(-MEMORY_TURNS) ?? [];
+      return { turns, trimmed: (doc?.turns.length ?? 0) >= MEMORY_TURNS };
+    },
+
+    /**
+     * Messages a caller brings from elsewhere (the history of a conversation that started outside
+     * the service), recorded in order with one write each to the log and the memory: the next run
+     * reads them like its own. Only the newest MEMORY_TURNS are kept.
+     */
+    async importTurns(tenantId: string, sessionId: string, turns: { role: MemoryTurn['role']; content: string }[]): Promise<void> {
+      const kept = turns.slice(-MEMORY_TURNS);
+      if (kept.length === 0) return;
+      const at = Date.now();
+      await messages.insertMany(
+        kept.map((turn, i) => ({
+          _id: newId('msg'),
+          tenant_id: tenantId,
+          session_id: sessionId,
+          role: turn.role,
+          content: turn.content,
+          metadata: { imported: 'true' },
+          created_at: new Date(at + i),
+        })),
+      );
+      await remember(tenantId, sessionId, kept);
     },
 
     /** The newest turns, oldest first: at most `maxMessages` of them and `maxChars` characters. */

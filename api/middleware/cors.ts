@@ -12,8 +12,10 @@ const EXPOSED = [
   'X-Deprecated',
   'X-Deprecated-Sunset',
   'Idempotent-Replayed',
+  'X-Combo-Session-Id',
+  'X-Combo-Trace-Id',
 ];
-const ALLOWED_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID'];
+const ALLOWED_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID', 'X-Combo-Session-Id'];
 
 /**
  * Lets browser pages on the configured origins call the API (credentials are bearer tokens, never

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
-import { AppError, ErrorCodes, httpStatusOf } from '../../common/errors';
+import { AppError, ErrorCodes } from '../../common/errors';
+import { isOpenAiPath, openAiErrorOf } from '../openai-errors';
 import type { Logger } from '../../common/logger';
 import type { AppState } from '../context';
 
@@ -41,14 +42,12 @@ export function errorEnvelope(log: Logger, maxJsonBytes: number): Middleware<App
       await next();
     } catch (err) {
       const appError = err instanceof AppError ? err : fromHttpError(err as HttpishError, maxJsonBytes);
-      if (appError) {
-        ctx.status = appError.httpStatus;
-        ctx.body = errorBody(appError, ctx.state.traceId);
-        return;
-      }
-      log.error('unhandled error', { trace_id: ctx.state.traceId, path: ctx.path, error: String((err as Error)?.stack ?? err) });
-      ctx.status = httpStatusOf[ErrorCodes.INTERNAL];
-      ctx.body = { code: ErrorCodes.INTERNAL, data: { trace_id: ctx.state.traceId }, message: 'internal error' };
+      if (!appError)
+        log.error('unhandled error', { trace_id: ctx.state.traceId, path: ctx.path, error: String((err as Error)?.stack ?? err) });
+      const error = appError ?? new AppError(ErrorCodes.INTERNAL, 'internal error');
+      ctx.status = error.httpStatus;
+      // OpenAI's clients read OpenAI's error body, from the auth check and rate limit on.
+      ctx.body = isOpenAiPath(ctx.path) ? openAiErrorOf(error, ctx.state.traceId) : errorBody(error, ctx.state.traceId);
     }
   };
 }

@@ -9,12 +9,12 @@ const INBOUND_PATH = new RegExp(`^/v1/webhook/(?:(?:${INBOUND_CHANNELS.join('|')
 const INTEGRATION_ID = /^int_[A-Za-z0-9]{1,64}$/;
 
 /**
- * The spec's endpoint families: completions 60/min, file uploads 10/min, everything else 300/min;
+ * The spec's endpoint families: completions 60/min (OpenAI-compatible chat completions too), file uploads 10/min, everything else 300/min;
  * plus inbound webhooks (RATE_LIMIT_INBOUND_PER_MIN), which carry no API key. A document's reparse
  * counts as an upload: the parse is the work that ceiling protects.
  */
 export function rateFamilyOf(method: string, path: string): Exclude<RateFamily, 'inbound_refused'> {
-  if (method === 'POST' && /^\/v1\/combo\/agents\/[^/]+\/completions\/?$/.test(path)) return 'completions';
+  if (method === 'POST' && /^\/v1\/(?:combo\/agents\/[^/]+\/completions|openai\/chat\/completions)\/?$/.test(path)) return 'completions';
   if (method === 'POST' && /^\/v1\/(?:document|files|document\/[^/]+\/reparse)\/?$/.test(path)) return 'uploads';
   if (method === 'POST' && INBOUND_PATH.test(path)) return 'inbound';
   return 'default';

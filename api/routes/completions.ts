@@ -18,11 +18,10 @@ import {
 import { sessionParams } from '../../common/schemas/sessions';
 import { completionEventStream } from '../../common/schemas/stream-events';
 import { parseStreamEventId } from '../../stores/run-events';
-import type { Principal } from '../auth';
+import { callerOf } from '../auth';
 import type { AppContext } from '../context';
 import { answerAccepted, defineRoute, STREAMED } from '../route';
-import { createRunEventFeed } from '../run-event-feed';
-import { streamRunEvents } from '../run-event-stream';
+import { type EventStreamDeps, streamRunEvents } from '../run-event-stream';
 import type { Services } from '../services';
 
 const tag = 'Completions';
@@ -57,13 +56,6 @@ tenant's, or (for documents) outside the agent's knowledge bases are 10004. A ma
 Without a configured model (LLM_BASE_URL unset) routes that need one are answered by the offline mode \`@kbqa@extractive@default@\`: quoted
 knowledge-base passages, introduced by a sentence saying that no language model was used, and \`offline: true\`.`;
 
-/** The caller as the completion commands know it: Idempotency-Keys are per tenant and principal. */
-const callerOf = (principal: Principal) => ({
-  tenantId: principal.tenantId,
-  principal: `${principal.via}:${principal.userId}`,
-  ownerId: principal.ownerId,
-});
-
 function resumePoint(ctx: AppContext): { traceId: string; seq: number } | null {
   const header = ctx.get('last-event-id');
   if (!header) return null;
@@ -73,15 +65,7 @@ function resumePoint(ctx: AppContext): { traceId: string; seq: number } | null {
   return parsed;
 }
 
-export const completionRoutes = (services: Services) => {
-  const streamDeps = {
-    runEvents: services.runEvents,
-    feed: createRunEventFeed(services.runEvents, { pollMs: services.config.STREAM_POLL_MS, log: services.log }),
-    runEnded: (tenantId: string, traceId: string, signal: AbortSignal) => services.commands.completions.ended(tenantId, traceId, signal),
-    log: services.log,
-    keepAliveMs: services.config.STREAM_KEEPALIVE_MS,
-  };
-
+export const completionRoutes = (services: Services, streamDeps: EventStreamDeps) => {
   const listRoute = (path: string, operationId: string, summary: string) => ({
     path,
     operationId,
@@ -119,7 +103,13 @@ export const completionRoutes = (services: Services) => {
         if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
         if (answer.kind === 'reply') return answer.reply;
         if (answer.kind === 'accepted') return answerAccepted(ctx, answer.accepted);
-        streamRunEvents(ctx, streamDeps, answer.traceId, answer.owner, answer.fromSeq, body.stream_format, answer.opening);
+        streamRunEvents(ctx, streamDeps, {
+          traceId: answer.traceId,
+          owner: answer.owner,
+          fromSeq: answer.fromSeq,
+          format: body.stream_format,
+          opening: answer.opening,
+        });
         return STREAMED;
       },
     }),
@@ -150,7 +140,7 @@ export const completionRoutes = (services: Services) => {
         if (resume && resume.traceId !== params.trace_id)
           throw invalid('Last-Event-ID names another completion', { field: 'header.Last-Event-ID' });
         const { owner, fromSeq } = await services.commands.completions.eventsFrom(principal.tenantId, params.trace_id, resume?.seq ?? null);
-        streamRunEvents(ctx, streamDeps, params.trace_id, owner, fromSeq, query.stream_format);
+        streamRunEvents(ctx, streamDeps, { traceId: params.trace_id, owner, fromSeq, format: query.stream_format });
       },
     }),
     defineRoute({

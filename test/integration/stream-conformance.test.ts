@@ -30,8 +30,15 @@ const streamOperations = (doc: OpenApiDocument) =>
     .map((op) => op.operationId)
     .sort();
 
-/** A TOML value: strings as JSON strings (a TOML basic string for these ASCII values), booleans and arrays as they are. */
-const toml = (value: unknown): string => (Array.isArray(value) ? `[${value.map(toml).join(', ')}]` : JSON.stringify(value));
+/** A TOML value: strings as JSON strings (a TOML basic string for these ASCII values), booleans and arrays as they are, objects as inline tables. */
+const toml = (value: unknown): string => {
+  if (Array.isArray(value)) return `[${value.map(toml).join(', ')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{ ${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)} = ${toml(item)}`)
+      .join(', ')} }`;
+  return JSON.stringify(value);
+};
 
 /**
  * schemathesis, an outside validator that reads what is on the wire, checks the responses of every
@@ -91,6 +98,15 @@ describe('event streams as schemathesis reads them', () => {
         'body.context_ids': [],
       },
       resumeCompletionStream: { 'path.trace_id': traceId, 'query.last_event_id': `${traceId}:0` },
+      createOpenAIChatCompletion: {
+        'body.model': agentId,
+        'body.messages': [{ role: 'user', content: 'What do streams carry?' }],
+        'body.stream': true,
+        'body.tools': [],
+        'body.functions': [],
+        'body.response_format': { type: 'text' },
+        'body.n': 1,
+      },
     };
     expect(streamOperations(doc)).toEqual(Object.keys(fixed).sort());
 
@@ -156,6 +172,8 @@ describe('event streams as schemathesis reads them', () => {
           e.response.content.mimeType?.startsWith('text/event-stream'),
       );
     const created = streamed('POST', `/v1/combo/agents/${agentId}/completions`);
+    const openAiStreams = streamed('POST', '/v1/openai/chat/completions');
+    expect(openAiStreams.some((e) => (e.response.content.text ?? '').includes('data: [DONE]'))).toBe(true);
     const followed = streamed('GET', `/v1/combo/completions/${traceId}/events`);
     expect(created.length).toBeGreaterThan(0);
     expect(followed.length).toBeGreaterThan(0);

@@ -117,6 +117,48 @@ export interface Cost {
   amount?: number | null;
 }
 
+/** One `data:` line of the stream (no `event:` names), ending with `data: [DONE]`. A failure mid-stream is a `data:` line holding `{ "error": OpenAIError.error }` */
+export interface OpenAIChatCompletionChunk {
+  id: string;
+  object: 'chat.completion.chunk';
+  created: number;
+  model: string;
+  choices: Array<{
+    index: 0;
+    delta: {
+      role?: 'assistant';
+      content?: string;
+    };
+    logprobs: null;
+    /** `stop`: answered (or cancelled); `length`: the run hit COMPLETION_MAX_STEPS or COMPLETION_MAX_TOKENS */
+    finish_reason: 'stop' | 'length' | null;
+  }>;
+  usage?: OpenAIUsage;
+}
+
+/** the run's input, output and total tokens (every model call of the run) */
+export type OpenAIUsage = {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+} | null;
+
+/** OpenAI's error body, so that the official clients raise their own typed errors */
+export interface OpenAIError {
+  error: {
+    message: string;
+    /** `invalid_request_error`, `requests` (429), `server_error` */
+    type: string;
+    /** the offending field, for a 400 */
+    param: string | null;
+    /** e.g. `model_not_found`, `invalid_api_key`, `rate_limit_exceeded`, `session_busy` */
+    code: string | null;
+    /** the contract's error code (10001-30002) */
+    combo_code: number;
+    trace_id: string;
+  };
+}
+
 export interface Agent {
   /** agent id */
   agent_id: string;
@@ -598,6 +640,107 @@ export interface CompletionRunPage {
   page_size: number;
   /** pass as `after` for the page after this one; null on the last page */
   next_cursor: string | null;
+}
+
+/** the tenant's agents, newest first (at most 1,000) */
+export interface OpenAIModelList {
+  object: 'list';
+  data: OpenAIModel[];
+}
+
+export interface OpenAIModel {
+  /** the agent id: use it as `model` */
+  id: string;
+  object: 'model';
+  /** when the agent was created, Unix seconds */
+  created: number;
+  /** the tenant */
+  owned_by: string;
+  /** the agent's name (beyond OpenAI's fields) */
+  name: string;
+}
+
+export interface OpenAIChatCompletion {
+  /** `chatcmpl-<trace_id>`: the run is GET /v1/combo/completions/{trace_id} */
+  id: string;
+  object: 'chat.completion';
+  /** Unix seconds */
+  created: number;
+  model: string;
+  choices: Array<{
+    index: 0;
+    message: {
+      role: 'assistant';
+      content: string;
+      refusal: null;
+    };
+    logprobs: null;
+    /** `stop`: answered (or cancelled); `length`: the run hit COMPLETION_MAX_STEPS or COMPLETION_MAX_TOKENS */
+    finish_reason: 'stop' | 'length';
+  }>;
+  usage: OpenAIUsage;
+}
+
+/** One `data:` line of a streamed chat completion (no `event:` or `id:` lines), as OpenAI's clients read them. */
+export type OpenAIChatCompletionStreamFrame = OpenAIChunkFrame | OpenAIErrorFrame | OpenAIDoneFrame;
+
+export interface OpenAIChunkFrame {
+  data: OpenAIChatCompletionChunk;
+}
+
+export interface OpenAIErrorFrame {
+  data: OpenAIError;
+}
+
+/** the last frame */
+export interface OpenAIDoneFrame {
+  data: '[DONE]';
+}
+
+/** OpenAI's chat completion request. Sampling settings (`temperature`, `max_tokens`, `top_p`, `stop`, `seed`, ...) and other fields are accepted and ignored: the agent's own model settings apply. */
+export interface OpenAIChatCompletionRequest {
+  /** the agent to run: an `id` of GET /v1/openai/models (`agt_…`) */
+  model: string;
+  /** the conversation; the last one must be `user` (its text is the question) */
+  messages: OpenAIChatMessage[];
+  stream?: boolean | null;
+  /** `include_usage: true`: a last chunk before `[DONE]` carries `usage` (and every chunk `usage: null`) */
+  stream_options?: {
+    include_usage?: boolean;
+    [key: string]: unknown;
+  } | null;
+  /** only 1 */
+  n?: number | null;
+  /** caller-sent tools are not supported: a non-empty list is 400 (the agent runs its own tools) */
+  tools?: unknown[];
+  /** not supported: a non-empty list is 400 */
+  functions?: unknown[];
+  /** only `{ "type": "text" }`: structured output is the agent's own (400 otherwise) */
+  response_format?: {
+    type: string;
+    [key: string]: unknown;
+  } | null;
+  [key: string]: unknown;
+}
+
+export interface OpenAIChatMessage {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool' | 'function';
+  content?: string | Array<OpenAITextPart | OpenAIOtherPart> | null;
+  name?: string;
+  [key: string]: unknown;
+}
+
+/** a text part; other part types (images, audio, files) are refused (400) */
+export interface OpenAITextPart {
+  type: 'text';
+  text: string;
+  [key: string]: unknown;
+}
+
+/** a part of another type: refused (400) */
+export interface OpenAIOtherPart {
+  type: string;
+  [key: string]: unknown;
 }
 
 export interface ScenarioList {

@@ -20,6 +20,9 @@ __all__ = [
     "StreamEventError",
     "StreamEventDone",
     "Cost",
+    "OpenAIChatCompletionChunk",
+    "OpenAIUsage",
+    "OpenAIError",
     "Agent",
     "ModelSettings",
     "MultitaskStrategy",
@@ -57,6 +60,17 @@ __all__ = [
     "ApprovalDecision",
     "ApprovalDecisionRequest",
     "CompletionRunPage",
+    "OpenAIModelList",
+    "OpenAIModel",
+    "OpenAIChatCompletion",
+    "OpenAIChatCompletionStreamFrame",
+    "OpenAIChunkFrame",
+    "OpenAIErrorFrame",
+    "OpenAIDoneFrame",
+    "OpenAIChatCompletionRequest",
+    "OpenAIChatMessage",
+    "OpenAITextPart",
+    "OpenAIOtherPart",
     "ScenarioList",
     "Scenario",
     "EventName",
@@ -313,6 +327,54 @@ class Cost(BaseModel):
     """generated tokens of every model call of the run; absent on runs recorded before the split was kept"""
     amount: float | None = None
     """what the run's model calls cost at the prices configured for their models (per million input and output tokens, in the currency of those prices), rounded to 6 decimal places; calls of a model without a price add nothing. null: no call of the run had a price; absent on runs recorded before amounts were kept"""
+
+
+class OpenAIChatCompletionChunkChoicesDelta(BaseModel):
+    role: Literal["assistant"] | str | None = None
+    content: str | None = None
+
+
+class OpenAIChatCompletionChunkChoices(BaseModel):
+    index: Literal[0]
+    delta: OpenAIChatCompletionChunkChoicesDelta
+    logprobs: Any
+    finish_reason: Literal["stop", "length"] | str | None
+    """`stop`: answered (or cancelled); `length`: the run hit COMPLETION_MAX_STEPS or COMPLETION_MAX_TOKENS"""
+
+
+class OpenAIChatCompletionChunk(BaseModel):
+    """One `data:` line of the stream (no `event:` names), ending with `data: [DONE]`. A failure mid-stream is a `data:` line holding `{ "error": OpenAIError.error }`"""
+    id: str
+    object: Literal["chat.completion.chunk"] | str
+    created: int
+    model: str
+    choices: list[OpenAIChatCompletionChunkChoices]
+    usage: OpenAIUsage | None = None
+
+
+class OpenAIUsage(BaseModel):
+    """the run's input, output and total tokens (every model call of the run)"""
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+
+
+class OpenAIErrorError(BaseModel):
+    message: str
+    type: str
+    """`invalid_request_error`, `requests` (429), `server_error`"""
+    param: str | None
+    """the offending field, for a 400"""
+    code: str | None
+    """e.g. `model_not_found`, `invalid_api_key`, `rate_limit_exceeded`, `session_busy`"""
+    combo_code: int
+    """the contract's error code (10001-30002)"""
+    trace_id: str
+
+
+class OpenAIError(BaseModel):
+    """OpenAI's error body, so that the official clients raise their own typed errors"""
+    error: OpenAIErrorError
 
 
 class Agent(BaseModel):
@@ -696,6 +758,108 @@ class CompletionRunPage(BaseModel):
     page_size: int
     next_cursor: str | None
     """pass as `after` for the page after this one; null on the last page"""
+
+
+class OpenAIModelList(BaseModel):
+    """the tenant's agents, newest first (at most 1,000)"""
+    object: Literal["list"] | str
+    data: list[OpenAIModel]
+
+
+class OpenAIModel(BaseModel):
+    id: str
+    """the agent id: use it as `model`"""
+    object: Literal["model"] | str
+    created: int
+    """when the agent was created, Unix seconds"""
+    owned_by: str
+    """the tenant"""
+    name: str
+    """the agent's name (beyond OpenAI's fields)"""
+
+
+class OpenAIChatCompletionChoicesMessage(BaseModel):
+    role: Literal["assistant"] | str
+    content: str
+    refusal: Any
+
+
+class OpenAIChatCompletionChoices(BaseModel):
+    index: Literal[0]
+    message: OpenAIChatCompletionChoicesMessage
+    logprobs: Any
+    finish_reason: Literal["stop", "length"] | str
+    """`stop`: answered (or cancelled); `length`: the run hit COMPLETION_MAX_STEPS or COMPLETION_MAX_TOKENS"""
+
+
+class OpenAIChatCompletion(BaseModel):
+    id: str
+    """`chatcmpl-<trace_id>`: the run is GET /v1/combo/completions/{trace_id}"""
+    object: Literal["chat.completion"] | str
+    created: int
+    """Unix seconds"""
+    model: str
+    choices: list[OpenAIChatCompletionChoices]
+    usage: OpenAIUsage | None
+
+
+class OpenAIChunkFrame(BaseModel):
+    data: OpenAIChatCompletionChunk
+
+
+class OpenAIErrorFrame(BaseModel):
+    data: OpenAIError
+
+
+class OpenAIDoneFrame(BaseModel):
+    """the last frame"""
+    data: Literal["[DONE]"] | str
+
+
+class OpenAIChatCompletionRequestStreamOptions(BaseModel):
+    """`include_usage: true`: a last chunk before `[DONE]` carries `usage` (and every chunk `usage: null`)"""
+    include_usage: bool | None = None
+
+
+class OpenAIChatCompletionRequestResponseFormat(BaseModel):
+    """only `{ "type": "text" }`: structured output is the agent's own (400 otherwise)"""
+    type: str
+
+
+class OpenAIChatCompletionRequest(BaseModel):
+    """OpenAI's chat completion request. Sampling settings (`temperature`, `max_tokens`, `top_p`, `stop`, `seed`, ...) and other fields are accepted and ignored: the agent's own model settings apply."""
+    model: str
+    """the agent to run: an `id` of GET /v1/openai/models (`agt_…`)"""
+    messages: list[OpenAIChatMessage]
+    """the conversation; the last one must be `user` (its text is the question)"""
+    stream: bool | None = None
+    stream_options: OpenAIChatCompletionRequestStreamOptions | None = None
+    """`include_usage: true`: a last chunk before `[DONE]` carries `usage` (and every chunk `usage: null`)"""
+    n: int | None = None
+    """only 1"""
+    tools: list[Any] | None = None
+    """caller-sent tools are not supported: a non-empty list is 400 (the agent runs its own tools)"""
+    functions: list[Any] | None = None
+    """not supported: a non-empty list is 400"""
+    response_format: OpenAIChatCompletionRequestResponseFormat | None = None
+    """only `{ "type": "text" }`: structured output is the agent's own (400 otherwise)"""
+
+
+class OpenAIChatMessage(BaseModel):
+    role: Literal["system", "developer", "user", "assistant", "tool", "function"] | str
+    content: str | list[OpenAITextPart | OpenAIOtherPart] | None = None
+    name: str | None = None
+
+
+class OpenAITextPart(BaseModel):
+    """a text part; other part types (images, audio, files) are refused (400)"""
+    type: Literal["text"] | str
+    text: str
+
+
+class OpenAIOtherPart(BaseModel):
+    """a part of another type: refused (400)"""
+    type: str
 
 
 class ScenarioList(BaseModel):
@@ -1858,6 +2022,10 @@ CompletionEvent = Annotated[Union[ThinkingEvent, ToolCallEvent, ApprovalRequired
 """One server-sent event of a completion stream (its `event:`, `id:` and `data:` lines); see the operation description."""
 
 
+OpenAIChatCompletionStreamFrame = OpenAIChunkFrame | OpenAIErrorFrame | OpenAIDoneFrame
+"""One `data:` line of a streamed chat completion (no `event:` or `id:` lines), as OpenAI's clients read them."""
+
+
 InboundWebhookPayload = dict[str, Any]
 """the sending system's JSON object, as it documents it"""
 
@@ -1872,6 +2040,9 @@ Reference.model_rebuild()
 StreamEventError.model_rebuild()
 StreamEventDone.model_rebuild()
 Cost.model_rebuild()
+OpenAIChatCompletionChunk.model_rebuild()
+OpenAIUsage.model_rebuild()
+OpenAIError.model_rebuild()
 Agent.model_rebuild()
 ModelSettings.model_rebuild()
 ApprovalSettings.model_rebuild()
@@ -1902,6 +2073,16 @@ ToolApproval.model_rebuild()
 ApprovalDecision.model_rebuild()
 ApprovalDecisionRequest.model_rebuild()
 CompletionRunPage.model_rebuild()
+OpenAIModelList.model_rebuild()
+OpenAIModel.model_rebuild()
+OpenAIChatCompletion.model_rebuild()
+OpenAIChunkFrame.model_rebuild()
+OpenAIErrorFrame.model_rebuild()
+OpenAIDoneFrame.model_rebuild()
+OpenAIChatCompletionRequest.model_rebuild()
+OpenAIChatMessage.model_rebuild()
+OpenAITextPart.model_rebuild()
+OpenAIOtherPart.model_rebuild()
 ScenarioList.model_rebuild()
 Scenario.model_rebuild()
 ProcessorList.model_rebuild()
