@@ -82,7 +82,7 @@ install_embedding_model() {
 # would (test/integration/standard-webhooks.test.ts), and the official openai client calls the OpenAI-compatible
 # API (test/integration/openai-python.test.ts); pinned, in a virtualenv of their own, kept between runs.
 install_python_clients() {
-  local venv="$STACK_DIR/python-clients" pins="openapi-python-client==0.29.1 httpx==0.28.1 standardwebhooks==1.1.0 openai==3.57.0"
+  local venv="$STACK_DIR/python-clients" pins="openapi-python-client==0.29.1 httpx==0.28.1 standardwebhooks==1.1.0 openai==3.57.0 mcp==2.3.0"
   [ -f "$venv/pins" ] && [ "$(cat "$venv/pins")" = "$pins" ] && return
   need python3 "Python 3.11 or later runs openapi-python-client (apt-get install python3 python3-venv)"
   python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || die "openapi-python-client needs Python 3.11 or later (python3 is $(python3 -V))"
