@@ -70,7 +70,7 @@ function refuseUnsupported(body: ChatCompletionRequest): void {
 
 /**
  * The OpenAI-compatible use cases: an agent is a model, a chat completion is a normal run of it (see
- * docs/openai-compatible.md), and a conversation is held by one of our sessions: the one the
+ * docs/api/openai-compatible.md), and a conversation is held by one of our sessions: the one the
  * request names, else the one its history continues, else a new one that takes that history in.
  */
 export function createOpenAiChatCommands(deps: OpenAiChatDeps) {

@@ -139,5 +139,5 @@ export const OPERATION_PLACES: Record<string, OperationPlace> = {
 /** Operations that are pages for a browser, not API calls: no client method. */
 export const BROWSER_PAGES = new Set(['docs', 'docsAsset']);
 
-/** The OpenAI-compatible surface: OpenAI's own clients call it (docs/openai-compatible.md), so ours have no method for it. */
+/** The OpenAI-compatible surface: OpenAI's own clients call it (docs/api/openai-compatible.md), so ours have no method for it. */
 export const OPENAI_CLIENTS_OPERATIONS = new Set(['listOpenAIModels', 'getOpenAIModel', 'createOpenAIChatCompletion']);

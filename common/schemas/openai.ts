@@ -4,7 +4,7 @@ import { jsonText } from './json-text';
 /**
  * The OpenAI-compatible surface (`/v1/openai/...`): OpenAI's own request and response shapes, not
  * the contract's envelope, so that the official `openai` clients read them unchanged. Only what we
- * serve is described; fields a client may send beyond it are ignored (see docs/openai-compatible.md).
+ * serve is described; fields a client may send beyond it are ignored (see docs/api/openai-compatible.md).
  */
 
 /** The longest message content taken, in characters (the question's own limit is the contract's 32,000). */
