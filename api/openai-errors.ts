@@ -48,3 +48,12 @@ export const openAiErrorOf = (error: AppError, traceId: string): OpenAiError => 
     trace_id: traceId,
   },
 });
+
+/**
+ * Whether OpenAI's clients may send the request again: they retry 408, 409, 429 and 5xx unless told
+ * `x-should-retry: false`. A run's own failure (the model after its retries, a tool's timeout, the
+ * service) ran the agent already, tools included: running it again is the caller's choice. A busy
+ * session and the rate limit pass.
+ */
+export const retryableByOpenAiClients = (error: AppError): boolean =>
+  error.code === ErrorCodes.RATE_LIMITED || (error.code === ErrorCodes.CONFLICT && error.details?.running_trace_id !== undefined);

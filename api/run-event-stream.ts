@@ -100,9 +100,10 @@ export function streamRunEvents(ctx: AppContext, deps: EventStreamDeps, run: Str
   const markEnded = () => (endedAt = Date.now());
 
   let first = true;
-  const send = (event: SentEvent, data: object = event.data) => {
+  /** Writes the event: null when its framing shows nothing of it, else whether the stream still flows. */
+  const send = (event: SentEvent, data: object = event.data): boolean | null => {
     const text = framing.frame({ ...event, data }, first);
-    if (text === '') return true;
+    if (text === '') return null;
     first = false;
     return out.write(text);
   };
@@ -172,13 +173,16 @@ export function streamRunEvents(ctx: AppContext, deps: EventStreamDeps, run: Str
         const event = await listener.next(Math.min(deps.keepAliveMs, END_CHECK_MS), signal);
         if (event) {
           const flowing = send(event, event.event === 'message' ? messages.shape(event.data) : event.data);
-          lastWrite = Date.now();
           if (event.event === 'done') break;
           // A slow client holds up only its own stream: it reads on from the store once it has fallen behind the run's reader.
-          if (!flowing) await once(out, 'drain', { signal }).catch(() => undefined);
-          continue;
+          if (flowing === false) await once(out, 'drain', { signal }).catch(() => undefined);
+          if (flowing !== null) {
+            lastWrite = Date.now();
+            continue;
+          }
+          // An event the framing does not show keeps no connection alive: the keep-alives go on below.
         }
-        if (endedAt !== null && Date.now() - endedAt > END_GRACE_MS) {
+        if (!event && endedAt !== null && Date.now() - endedAt > END_GRACE_MS) {
           // Announced whatever the run was: its followers in other processes may follow its head.
           await deps.runEvents.append(
             traceId,

@@ -73,7 +73,12 @@ export function createCommands({
   const completions = createCompletionCommands({ ...stores, config, temporal, log });
   return {
     completions,
-    openai: createOpenAiChatCommands({ agents: stores.agents, sessions: stores.sessions, completions }),
+    openai: createOpenAiChatCommands({
+      agents: stores.agents,
+      sessions: stores.sessions,
+      completionRuns: stores.completionRuns,
+      completions,
+    }),
     approvals: createApprovalCommands({ ...stores, temporal }),
     documents: createDocumentCommands({ ...stores, config, temporal }),
     files: createFileCommands({ files: stores.files, extraction: attachmentParsing }),

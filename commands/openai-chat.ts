@@ -2,7 +2,15 @@ import { AppError, ErrorCodes, invalid } from '../common/errors';
 import type { Agent } from '../common/schemas/agents';
 import type { ChatCompletion, ChatCompletionRequest, OpenAiModel } from '../common/schemas/openai';
 import { completionOf } from '../completion/openai-replies';
-import { continuesSession, conversationKey, type ReadConversation, readConversation } from '../completion/openai-conversation';
+import {
+  continuesSession,
+  conversationFingerprint,
+  conversationKey,
+  firstQuestion,
+  type ReadConversation,
+  readConversation,
+} from '../completion/openai-conversation';
+import type { CompletionRunStore } from '../stores/completion-runs';
 import type { AgentStore } from '../stores/agents';
 import type { SessionStore } from '../stores/sessions';
 import type { Caller, CompletionAnswer, createCompletionCommands } from './completions';
@@ -17,6 +25,7 @@ const SESSION_NAME_CHARS = 80;
 export interface OpenAiChatDeps {
   agents: Pick<AgentStore, 'get' | 'list'>;
   sessions: Pick<SessionStore, 'create' | 'conversationSessions' | 'conversation' | 'importTurns'>;
+  completionRuns: Pick<CompletionRunStore, 'unendedRun'>;
   completions: Pick<ReturnType<typeof createCompletionCommands>, 'ask' | 'sessionOfKey' | 'replyWhenEnded'>;
 }
 
@@ -74,38 +83,49 @@ function refuseUnsupported(body: ChatCompletionRequest): void {
  * request names, else the one its history continues, else a new one that takes that history in.
  */
 export function createOpenAiChatCommands(deps: OpenAiChatDeps) {
-  /** The session whose conversation the request's history continues; null when none does. */
+  /**
+   * The session whose conversation the request's history continues, among those of its key; null
+   * when none does. A session with a run going is not continued: two conversations that began alike
+   * (the same greeting, the same answer) must not meet in one session while one of them runs.
+   */
   async function continuedSession(tenantId: string, agentId: string, key: string, conversation: ReadConversation): Promise<string | null> {
-    if (!conversation.history.some((turn) => turn.role !== 'system')) return null;
     for (const sessionId of await deps.sessions.conversationSessions(tenantId, agentId, key, CONVERSATION_CANDIDATES)) {
-      const { turns, trimmed } = await deps.sessions.conversation(tenantId, sessionId);
-      if (continuesSession(turns, conversation.history, trimmed)) return sessionId;
+      const [{ turns, trimmed }, running] = await Promise.all([
+        deps.sessions.conversation(tenantId, sessionId),
+        deps.completionRuns.unendedRun(tenantId, sessionId, ''),
+      ]);
+      if (running === null && continuesSession(turns, conversation.history, trimmed)) return sessionId;
     }
     return null;
   }
 
   /** A new conversation: a session (one `session.created`) holding the history the caller brought. */
   async function openSession(caller: Caller, request: OpenAiChatRequest, key: string, conversation: ReadConversation): Promise<string> {
-    const firstQuestion = conversation.history.find((turn) => turn.role === 'user')?.content ?? conversation.question;
     const session = await deps.sessions.create(
       caller.tenantId,
       request.body.model,
       request.userId,
-      { name: firstQuestion.trim().slice(0, SESSION_NAME_CHARS), metadata: { source: 'openai' } },
+      { name: firstQuestion(conversation).trim().slice(0, SESSION_NAME_CHARS), metadata: { source: 'openai' } },
       { conversationKey: key },
     );
     await deps.sessions.importTurns(caller.tenantId, session.session_id, conversation.history);
     return session.session_id;
   }
 
-  async function sessionFor(caller: Caller, request: OpenAiChatRequest, conversation: ReadConversation): Promise<string> {
+  async function sessionFor(
+    caller: Caller,
+    request: OpenAiChatRequest,
+    conversation: ReadConversation,
+    idempotencyKey: string | undefined,
+  ): Promise<string> {
     if (request.sessionId) return request.sessionId;
     // A retried request goes where its first try went.
-    if (request.idempotencyKey) {
-      const earlier = await deps.completions.sessionOfKey(caller, request.idempotencyKey);
+    if (idempotencyKey) {
+      const earlier = await deps.completions.sessionOfKey(caller, idempotencyKey);
       if (earlier) return earlier;
     }
-    const key = conversationKey(caller.principal, request.body.model, conversation);
+    const endUser = typeof request.body.user === 'string' ? request.body.user : undefined;
+    const key = conversationKey(caller.principal, request.body.model, endUser, conversation);
     return (
       (await continuedSession(caller.tenantId, request.body.model, key, conversation)) ??
       (await openSession(caller, request, key, conversation))
@@ -148,7 +168,9 @@ export function createOpenAiChatCommands(deps: OpenAiChatDeps) {
       refuseUnsupported(body);
       const conversation = readConversation(body.messages);
       await model(caller.tenantId, body.model);
-      const sessionId = await sessionFor(caller, request, conversation);
+      // The key covers the whole request, history included: reused with another history, it is another run.
+      const idempotencyKey = request.idempotencyKey && `${request.idempotencyKey}|${conversationFingerprint(conversation)}`;
+      const sessionId = await sessionFor(caller, request, conversation, idempotencyKey);
       const stream = body.stream === true;
       const answer = await deps.completions.ask(caller, {
         agentId: body.model,
@@ -161,7 +183,7 @@ export function createOpenAiChatCommands(deps: OpenAiChatDeps) {
           attachments: [],
           context_ids: [],
         },
-        idempotencyKey: request.idempotencyKey,
+        idempotencyKey,
         resumeAfter: null,
         traceId: request.traceId,
         signal: request.signal,
@@ -175,12 +197,22 @@ export function createOpenAiChatCommands(deps: OpenAiChatDeps) {
           stream: answer,
           includeUsage: body.stream_options?.include_usage === true,
         };
-      const reply =
-        answer.kind === 'reply'
-          ? answer.reply
-          : await deps.completions.replyWhenEnded(caller.tenantId, answer.accepted.trace_id, request.signal);
-      // Only a caller that left gets nothing: the run goes on and is found by its trace id.
-      if (!reply) throw new AppError(ErrorCodes.INTERNAL, 'the client left before the run ended');
+      if (answer.kind === 'reply')
+        return {
+          ...common,
+          traceId: answer.reply.trace_id,
+          kind: 'completion',
+          completion: completionOf(answer.reply, body.model, created),
+        };
+      const traceId = answer.accepted.trace_id;
+      const reply = await deps.completions.replyWhenEnded(caller.tenantId, traceId, request.signal);
+      if (!reply)
+        throw new AppError(
+          ErrorCodes.INTERNAL,
+          // A caller that left reads nothing; one still here learns that the run ended without an answer.
+          request.signal.aborted ? 'the client left before the run ended' : 'the run ended without an answer (stopped in Temporal)',
+          { trace_id: traceId },
+        );
       return { ...common, traceId: reply.trace_id, kind: 'completion', completion: completionOf(reply, body.model, created) };
     },
   };

@@ -67,29 +67,51 @@ export function readConversation(messages: OpenAiChatMessage[]): ReadConversatio
 }
 
 /**
- * What finds a conversation's session again: its caller, agent and first user message (which every
- * later request of the conversation repeats). Several sessions may share it; continuesSession tells
- * which one the request continues.
+ * What finds a conversation's session again: its caller (and the end user the request names in
+ * `user`, for front ends that share one API key), agent and first user message (which every later
+ * request of the conversation repeats). Several sessions may share it; continuesSession tells which
+ * one the request continues.
  */
-export function conversationKey(callerId: string, agentId: string, { question, history }: ReadConversation): string {
-  const first = history.find((turn) => turn.role === 'user')?.content.trim() ?? question;
+export function conversationKey(callerId: string, agentId: string, endUser: string | undefined, conversation: ReadConversation): string {
   return createHash('sha256')
-    .update(JSON.stringify([callerId, agentId, first]))
+    .update(JSON.stringify([callerId, agentId, endUser ?? null, firstQuestion(conversation).trim()]))
     .digest('hex');
 }
 
-const spoken = (turns: ConversationTurn[]) => turns.filter((turn) => turn.role !== 'system').map((turn) => turn.content.trim());
+/** The conversation's first user message: the question itself when it opens the conversation. */
+export const firstQuestion = ({ question, history }: ReadConversation): string =>
+  history.find((turn) => turn.role === 'user')?.content ?? question;
+
+/** What an Idempotency-Key covers of a conversation: the question and the history it continues. */
+export const conversationFingerprint = ({ question, history }: ReadConversation): string =>
+  createHash('sha256')
+    .update(JSON.stringify([question, history]))
+    .digest('hex')
+    .slice(0, 32);
+
+const spoken = (turns: ConversationTurn[]) => turns.filter((turn) => turn.role !== 'system');
+
+/**
+ * One turn of the session as the caller sent it back: a user message unchanged; an answer as
+ * recorded, or as it was streamed, where an earlier model step's text (before a tool call) came first.
+ */
+function sameTurn(mine: ConversationTurn, theirs: ConversationTurn): boolean {
+  if (mine.role !== theirs.role) return false;
+  const recorded = mine.content.trim();
+  const sent = theirs.content.trim();
+  return sent === recorded || (mine.role === 'assistant' && sent.endsWith(`\n\n${recorded}`));
+}
 
 /**
  * Whether a request's history is the session's conversation: the same user and assistant messages
- * in the same order (system messages aside). A session that keeps only its newest turns
- * (`trimmed`) matches a history that ends with them.
+ * in the same order (system messages aside); a conversation with none yet matches a session with
+ * none. A session that keeps only its newest turns (`trimmed`) matches a history that ends with them.
  */
 export function continuesSession(stored: ConversationTurn[], history: ConversationTurn[], trimmed: boolean): boolean {
   const mine = spoken(stored);
   const theirs = spoken(history);
-  if (mine.length === 0 || mine.length > theirs.length) return false;
-  if (mine.length < theirs.length && !trimmed) return false;
+  if (mine.length > theirs.length) return false;
+  if (mine.length < theirs.length && !(trimmed && mine.length > 0)) return false;
   const offset = theirs.length - mine.length;
-  return mine.every((content, i) => content === theirs[offset + i]);
+  return mine.every((turn, i) => sameTurn(turn, theirs[offset + i]!));
 }

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { AppError, ErrorCodes } from '../../common/errors';
-import { isOpenAiPath, openAiErrorOf } from '../openai-errors';
+import { isOpenAiPath, openAiErrorOf, retryableByOpenAiClients } from '../openai-errors';
 import type { Logger } from '../../common/logger';
 import type { AppState } from '../context';
 
@@ -46,8 +46,13 @@ export function errorEnvelope(log: Logger, maxJsonBytes: number): Middleware<App
         log.error('unhandled error', { trace_id: ctx.state.traceId, path: ctx.path, error: String((err as Error)?.stack ?? err) });
       const error = appError ?? new AppError(ErrorCodes.INTERNAL, 'internal error');
       ctx.status = error.httpStatus;
-      // OpenAI's clients read OpenAI's error body, from the auth check and rate limit on.
-      ctx.body = isOpenAiPath(ctx.path) ? openAiErrorOf(error, ctx.state.traceId) : errorBody(error, ctx.state.traceId);
+      if (isOpenAiPath(ctx.path)) {
+        // OpenAI's clients read OpenAI's error body, from the auth check and rate limit on.
+        ctx.body = openAiErrorOf(error, ctx.state.traceId);
+        if (!retryableByOpenAiClients(error)) ctx.set('x-should-retry', 'false');
+        return;
+      }
+      ctx.body = errorBody(error, ctx.state.traceId);
     }
   };
 }

@@ -21,7 +21,12 @@ const textPart = z
 const contentPart = z.union([
   textPart,
   z
-    .object({ type: z.string().max(64) })
+    .object({
+      type: z
+        .string()
+        .max(64)
+        .refine((type) => type !== 'text', 'a text part needs its `text`, at most 200,000 characters'),
+    })
     .loose()
     .meta({ id: 'OpenAIOtherPart', description: 'a part of another type: refused (400)' }),
 ]);
@@ -41,7 +46,7 @@ const chatMessage = z
 
 export type OpenAiChatMessage = z.infer<typeof chatMessage>;
 
-const presentList = (description: string) => z.array(z.unknown()).max(1_000).optional().meta({ description });
+const presentList = (description: string) => z.array(z.unknown()).max(1_000).nullable().optional().meta({ description });
 
 export const chatCompletionRequest = z
   .object({
@@ -65,6 +70,12 @@ export const chatCompletionRequest = z
     n: z.number().int().min(1).max(1).nullable().optional().meta({ description: 'only 1' }),
     tools: presentList('caller-sent tools are not supported: a non-empty list is 400 (the agent runs its own tools)'),
     functions: presentList('not supported: a non-empty list is 400'),
+    user: z
+      .string()
+      .max(256)
+      .nullable()
+      .optional()
+      .meta({ description: 'the end user (front ends sharing one API key): conversations are found again per end user' }),
     response_format: z
       .object({ type: z.string().max(64) })
       .loose()

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { startTestApi, type TestApi } from '../support/api';
-import { chatAnswer, chatRequests, chatToolCall, streamedAnswer, type WireChatRequest } from '../support/scripted-chat';
+import { chatAnswer, chatError, chatRequests, chatToolCall, streamedAnswer, type WireChatRequest } from '../support/scripted-chat';
+import { eventually } from '../support/consumer';
 import { ScriptedUpstream } from '../support/scripted-upstream';
 import { startTestWorker } from '../support/worker';
 
@@ -31,8 +32,15 @@ describe('OpenAI-compatible API (official openai npm client)', () => {
     const modelUrl = await model.start();
     model.reply = (request) => {
       const body = request.body as WireChatRequest;
-      const text = answerTo(lastUserText(body));
-      return body.stream ? { stream: streamedAnswer(text, { pieces: 4 }), chunkDelayMs: 20 } : { body: chatAnswer(text) };
+      const question = lastUserText(body) ?? '';
+      // A refusal the model gives at once (a 4xx is not retried): the run fails with 30001.
+      if (question.includes('[refuse]')) return { status: 400, body: chatError('refused by the scripted model', 'invalid_request_error') };
+      const text = answerTo(question);
+      // `[slow]`: an answer that takes a few seconds, so that a run is seen going.
+      const slow = question.includes('[slow]');
+      return body.stream || slow
+        ? { stream: streamedAnswer(text, { pieces: slow ? 10 : 4 }), chunkDelayMs: slow ? 300 : 20 }
+        : { body: chatAnswer(text) };
     };
     api = await startTestApi({ LLM_BASE_URL: modelUrl, LLM_MODEL: 'scripted-model', RATE_LIMIT_COMPLETIONS_PER_MIN: '1000' });
     worker = await startTestWorker(api, { dispatcher: false });
@@ -144,7 +152,80 @@ describe('OpenAI-compatible API (official openai npm client)', () => {
         ],
       })
       .withResponse();
+    expect(other.response.headers.get('x-combo-session-id')).toMatch(/^ses_/);
     expect(other.response.headers.get('x-combo-session-id')).not.toBe(sessionId);
+  });
+
+  it('never lets two conversations that began alike meet in one session while one of them runs', async () => {
+    const queued = (
+      await api.call('POST', '/v1/combo/agents', { key: api.adminKey, body: { name: 'Queues', multitask_strategy: 'enqueue' } })
+    ).json.data.agent_id as string;
+    const greeting = await client.chat.completions.create({ model: queued, messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+    const sessionId = greeting.response.headers.get('x-combo-session-id')!;
+    const history = [
+      { role: 'user' as const, content: 'hi' },
+      { role: 'assistant' as const, content: greeting.data.choices[0]!.message.content! },
+    ];
+    // Conversation A continues the session with a slow question; while its run goes, B (the same beginning) asks.
+    const a = client.chat.completions
+      .create({ model: queued, messages: [...history, { role: 'user', content: 'A secret question [slow]' }] })
+      .withResponse();
+    await eventually(async () => {
+      const runs = (await api.call('GET', `/v1/combo/sessions/${sessionId}/completions`, { key: api.adminKey })).json.data.items;
+      return runs.some((r: { status: string }) => r.status === 'running') ? true : undefined;
+    });
+    const b = await client.chat.completions
+      .create({ model: queued, messages: [...history, { role: 'user', content: 'B question' }] })
+      .withResponse();
+    expect(b.response.headers.get('x-combo-session-id')).toMatch(/^ses_/);
+    expect(b.response.headers.get('x-combo-session-id')).not.toBe(sessionId);
+    // B's model read B's conversation only.
+    const bRequest = chatRequests(model).find((r) => lastUserText(r) === 'B question')!;
+    expect(JSON.stringify(bRequest.messages)).not.toContain('A secret question');
+    expect((await a).response.headers.get('x-combo-session-id')).toBe(sessionId);
+  });
+
+  it('keeps a streamed conversation whose answer had an earlier step in its session, and replays a retried key', async () => {
+    const key = `retry-${Date.now()}`;
+    const ask = () =>
+      client.chat.completions
+        .create({ model: agentId, messages: [{ role: 'user', content: 'Keyed question' }] }, { headers: { 'Idempotency-Key': key } })
+        .withResponse();
+    const first = await ask();
+    const again = await ask();
+    expect(first.response.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.data.id).toBe(first.data.id);
+    expect(again.response.headers.get('x-combo-session-id')).toBe(first.response.headers.get('x-combo-session-id'));
+    // The same key with another history is another request: not the first one's answer.
+    const other = await client.chat.completions
+      .create(
+        {
+          model: agentId,
+          messages: [
+            { role: 'user', content: 'Else' },
+            { role: 'assistant', content: 'x' },
+            { role: 'user', content: 'Keyed question' },
+          ],
+        },
+        { headers: { 'Idempotency-Key': key } },
+      )
+      .withResponse();
+    expect(other.data.id).not.toBe(first.data.id);
+    expect(other.response.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it("tells the client not to run a failed run again: one run, and the client's typed 502", async () => {
+    const retrying = new OpenAI({ apiKey: api.adminKey, baseURL: `${api.url}/v1/openai`, maxRetries: 2 });
+    const failed = (await retrying.chat.completions
+      .create({ model: agentId, messages: [{ role: 'user', content: 'Please [refuse]' }] })
+      .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+    expect(failed).toBeInstanceOf(OpenAI.InternalServerError);
+    expect(failed.status).toBe(502);
+    expect(failed.code).toBe('model_error');
+    expect(failed.headers?.get('x-should-retry')).toBe('false');
+    const runs = (await api.call('GET', `/v1/combo/agents/${agentId}/completions?page_size=100`, { key: api.adminKey })).json.data.items;
+    expect(runs.filter((r: { question: string }) => r.question === 'Please [refuse]')).toHaveLength(1);
   });
 
   it('takes a conversation begun elsewhere into a new session, its system message and earlier turns included', async () => {
@@ -273,6 +354,26 @@ describe('OpenAI-compatible API (official openai npm client)', () => {
       }
       expect(text).toBe('Let me check.\n\nIt is now.');
       expect(finish).toBe('stop');
+      // The next turn sends the answer back as it was streamed: the same session goes on.
+      step = 0;
+      const firstTurn = await client.chat.completions
+        .create({ model: toolAgent, messages: [{ role: 'user', content: 'Time, streamed?' }], stream: true })
+        .withResponse();
+      let streamed = '';
+      for await (const chunk of firstTurn.data) streamed += chunk.choices[0]?.delta.content ?? '';
+      expect(streamed).toBe('Let me check.\n\nIt is now.');
+      step = 1;
+      const next = await client.chat.completions
+        .create({
+          model: toolAgent,
+          messages: [
+            { role: 'user', content: 'Time, streamed?' },
+            { role: 'assistant', content: streamed },
+            { role: 'user', content: 'Thanks' },
+          ],
+        })
+        .withResponse();
+      expect(next.response.headers.get('x-combo-session-id')).toBe(firstTurn.response.headers.get('x-combo-session-id'));
       // Whole, the content is the last step's answer.
       step = 0;
       const whole = await client.chat.completions.create({ model: toolAgent, messages: [{ role: 'user', content: 'Time again?' }] });

@@ -70,9 +70,11 @@ describe('OpenAI conversations', () => {
       { role: 'assistant', content: 'a' },
       { role: 'user', content: 'Second' },
     ]);
-    expect(conversationKey('api_key:k1', 'agt_1', later)).toBe(conversationKey('api_key:k1', 'agt_1', start));
-    expect(conversationKey('api_key:k2', 'agt_1', later)).not.toBe(conversationKey('api_key:k1', 'agt_1', start));
-    expect(conversationKey('api_key:k1', 'agt_2', later)).not.toBe(conversationKey('api_key:k1', 'agt_1', start));
+    expect(conversationKey('api_key:k1', 'agt_1', undefined, later)).toBe(conversationKey('api_key:k1', 'agt_1', undefined, start));
+    expect(conversationKey('api_key:k2', 'agt_1', undefined, later)).not.toBe(conversationKey('api_key:k1', 'agt_1', undefined, start));
+    expect(conversationKey('api_key:k1', 'agt_2', undefined, later)).not.toBe(conversationKey('api_key:k1', 'agt_1', undefined, start));
+    // End users of one front end (one API key) have conversations of their own.
+    expect(conversationKey('api_key:k1', 'agt_1', 'alice', later)).not.toBe(conversationKey('api_key:k1', 'agt_1', 'bob', later));
   });
 
   it('matches a history to the session that holds exactly its user and assistant turns (the newest ones when trimmed)', () => {
@@ -101,5 +103,40 @@ describe('OpenAI conversations', () => {
       ),
     ).toBe(false);
     expect(continuesSession([], history, false)).toBe(false);
+    // Roles count, not only the texts.
+    expect(
+      continuesSession(
+        stored,
+        [
+          { role: 'assistant', content: 'q1' },
+          { role: 'user', content: 'a1' },
+        ],
+        false,
+      ),
+    ).toBe(false);
+    // An answer sent back as it was streamed: an earlier step's text, then the recorded answer.
+    expect(
+      continuesSession(
+        stored,
+        [
+          { role: 'user', content: 'q1' },
+          { role: 'assistant', content: 'Let me check.\n\na1' },
+        ],
+        false,
+      ),
+    ).toBe(true);
+    expect(
+      continuesSession(
+        stored,
+        [
+          { role: 'user', content: 'q1' },
+          { role: 'assistant', content: 'xa1' },
+        ],
+        false,
+      ),
+    ).toBe(false);
+    // A conversation with nothing said yet continues a session with nothing said yet (a first call that failed).
+    expect(continuesSession([{ role: 'system', content: 's' }], [], false)).toBe(true);
+    expect(continuesSession(stored, [], true)).toBe(false);
   });
 });
