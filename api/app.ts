@@ -10,7 +10,7 @@ import { rawBytesBody } from './middleware/raw-body';
 import { uploadBody } from './middleware/upload-body';
 import { requestContext } from './middleware/request-context';
 import { requestSignal } from './middleware/request-signal';
-import { corsPolicy } from './middleware/cors';
+import { codecCorsPolicy, corsPolicy, isCodecPath } from './middleware/cors';
 import { createIdempotencyGuard } from './idempotency';
 import { buildOpenApiDocument } from './openapi';
 import { type AnyRoute, mountRoute } from './route';
@@ -20,6 +20,7 @@ import { completionRoutes } from './routes/completions';
 import { openAiRoutes } from './routes/openai';
 import { createEventStreamDeps } from './run-event-stream';
 import { costRoutes } from './routes/costs';
+import { temporalCodecRoutes } from './routes/temporal-codec';
 import { fileRoutes } from './routes/files';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
@@ -61,6 +62,7 @@ export function createApp(services: Services, { consoleDir }: { consoleDir?: str
     ...skillRoutes(services),
     ...fileRoutes(services),
     ...costRoutes(services),
+    ...temporalCodecRoutes(services),
     ...metaRoutes(services, () => (openApi ??= buildOpenApiDocument(routes))),
   ];
 
@@ -93,7 +95,12 @@ export function createApp(services: Services, { consoleDir }: { consoleDir?: str
     services.log.error('response failed', { error: String(err.stack ?? err) });
   });
   const cors = corsPolicy(services.config.CORS_ORIGINS);
-  if (cors) app.use(cors);
+  const codecCors = codecCorsPolicy(services.config.TEMPORAL_UI_URL);
+  // The codec endpoint answers the Temporal UI's origin only; every other path the configured origins.
+  app.use((ctx, next) => {
+    const policy = isCodecPath(ctx.path) ? codecCors : cors;
+    return policy ? (policy(ctx, next) as Promise<void>) : next();
+  });
   app.use(requestSignal());
   app.use(requestContext(services.auth));
   app.use(errorEnvelope(services.log, services.config.MAX_JSON_BODY_BYTES));

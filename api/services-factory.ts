@@ -1,3 +1,4 @@
+import { temporalDataConverter } from '../common/temporal-data-converter';
 import { hostname } from 'node:os';
 import { Client as EsClient } from '@elastic/elasticsearch';
 import { Client, Connection } from '@temporalio/client';
@@ -36,7 +37,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     await Promise.allSettled([es.close(), mongo.close()]);
     throw err;
   }
-  const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: temporalDataConverter(config) });
 
   const stores = createStores(mongo.db, es, config, { readCaches: true });
   // Attachments are read while their client waits, in threads: the event loop keeps answering.

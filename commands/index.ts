@@ -16,6 +16,7 @@ import { createInboundCommands } from './inbound';
 import { createKnowledgeBaseCommands } from './knowledge-bases';
 import { createModelProviderCommands } from './model-providers';
 import { createOpenAiChatCommands } from './openai-chat';
+import { createTemporalPayloadCommands } from './temporal-payloads';
 import { createReadinessCheck } from './readiness';
 import { allTaskQueues } from '../common/task-queues';
 import { createSearchCommands } from './search';
@@ -79,6 +80,7 @@ export function createCommands({
       completionRuns: stores.completionRuns,
       completions,
     }),
+    temporalPayloads: createTemporalPayloadCommands(config),
     approvals: createApprovalCommands({ ...stores, temporal }),
     documents: createDocumentCommands({ ...stores, config, temporal }),
     files: createFileCommands({ files: stores.files, extraction: attachmentParsing }),

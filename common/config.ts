@@ -142,6 +142,33 @@ export const configSchema = z
       .default('default'),
     /** 32 random bytes, base64: encrypts stored secrets that must be used again (webhook signing keys). */
     SECRETS_ENCRYPTION_KEY: z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded'),
+    /**
+     * Encrypts every payload Temporal stores (common/payload-codec.ts): comma-separated `<key id>:<32
+     * random bytes, base64>`, the first encrypting, all decrypting (a new key goes first; old ones stay
+     * while histories need them). Unset: payloads are stored as they are.
+     */
+    TEMPORAL_PAYLOAD_KEYS: z
+      .string()
+      .default('')
+      .transform((v, ctx) => {
+        // Kept as `<id>:<base64>` entries (a built process's environment is this list joined again).
+        const entries = v
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter((entry) => entry !== '');
+        const ids = entries.map((entry) => entry.split(':')[0] ?? '');
+        const bad = entries.find((entry) => {
+          const [id = '', key = '', extra] = entry.split(':');
+          return extra !== undefined || !/^[A-Za-z0-9_.-]{1,64}$/.test(id) || Buffer.from(key, 'base64').length !== 32;
+        });
+        if (bad !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            message: `each entry must be <id>:<32 bytes, base64> (${bad.split(':')[0] || 'an entry'} is not)`,
+          });
+        if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', message: 'key ids must differ' });
+        return entries;
+      }),
     /** Lets webhook URLs and tool calls reach loopback and private addresses (tests, closed networks). */
     ALLOW_PRIVATE_URLS: z
       .enum(['true', 'false'])

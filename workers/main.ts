@@ -1,3 +1,4 @@
+import { temporalDataConverter } from '../common/temporal-data-converter';
 import { Client as EsClient } from '@elastic/elasticsearch';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
@@ -42,7 +43,8 @@ async function main() {
   const es = new EsClient(elasticsearchClientOptions(config, 60_000));
   try {
     await ensureIndexes(mongo.db);
-    const temporal = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
+    const dataConverter = temporalDataConverter(config);
+    const temporal = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE, dataConverter });
     await ensureSystemSchedules(temporal, config.TEMPORAL_TASK_QUEUE);
     const composed = composeWorker({ config, log, db: mongo.db, es, temporal });
     const queues = queuesToPoll(config);
@@ -54,6 +56,7 @@ async function main() {
       workflowBundlePath: config.WORKFLOW_BUNDLE_PATH,
       maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
       shutdownGraceMs: config.WORKER_SHUTDOWN_GRACE_MS,
+      dataConverter,
     });
     polling = worker.polling;
     log.info('worker running', { task_queues: queues.map((q) => q.taskQueue) });

@@ -1,3 +1,4 @@
+import type { DataConverter } from '@temporalio/common';
 import { bundleWorkflowCode, type NativeConnection, Worker } from '@temporalio/worker';
 import { type ActivityDeps, createActivities } from '../activities';
 import type { Config } from '../common/config';
@@ -23,6 +24,8 @@ interface WorkerOptions {
    * tests shorten it so that a cancellation reaches the activity at its next heartbeat.
    */
   maxHeartbeatThrottleMs?: number;
+  /** Encrypts payloads (common/temporal-data-converter.ts); unset: Temporal's default. */
+  dataConverter?: DataConverter;
 }
 
 /**
@@ -43,9 +46,11 @@ function createWorker({
   shutdownGraceMs,
   maxHeartbeatThrottleMs,
   slots,
+  dataConverter,
 }: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection,
+    ...(dataConverter ? { dataConverter } : {}),
     namespace,
     taskQueue,
     ...(maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows }),

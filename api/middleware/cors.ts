@@ -36,3 +36,23 @@ export function corsPolicy(origins: readonly string[]): Middleware<AppState> | u
     maxAge: 600,
   }) as Middleware<AppState>;
 }
+
+/** Temporal's remote codec paths (routes/temporal-codec.ts). */
+export const isCodecPath = (path: string) => path.startsWith('/v1/codec/');
+
+/**
+ * The codec endpoint's policy: only the Temporal UI's origin (TEMPORAL_UI_URL), with the headers
+ * the UI sends (its namespace, the user's access token) and credentials allowed, since the UI may
+ * be set to include them. Without TEMPORAL_UI_URL no browser may call it.
+ */
+export function codecCorsPolicy(temporalUiUrl: string | undefined): Middleware<AppState> | undefined {
+  if (!temporalUiUrl) return undefined;
+  const origin = new URL(temporalUiUrl).origin;
+  return cors({
+    origin: (ctx) => (ctx.get('Origin') === origin ? origin : ''),
+    allowMethods: ['POST'],
+    allowHeaders: ['Authorization', 'Content-Type', 'X-Namespace'],
+    credentials: true,
+    maxAge: 600,
+  }) as Middleware<AppState>;
+}

@@ -139,5 +139,15 @@ export const OPERATION_PLACES: Record<string, OperationPlace> = {
 /** Operations that are pages for a browser, not API calls: no client method. */
 export const BROWSER_PAGES = new Set(['docs', 'docsAsset']);
 
-/** The OpenAI-compatible surface: OpenAI's own clients call it (docs/api/openai-compatible.md), so ours have no method for it. */
-export const OPENAI_CLIENTS_OPERATIONS = new Set(['listOpenAIModels', 'getOpenAIModel', 'createOpenAIChatCompletion']);
+/**
+ * Other ecosystems' protocols, which their own clients call: the OpenAI-compatible API (OpenAI's
+ * SDKs, docs/api/openai-compatible.md) and Temporal's remote codec (the Temporal UI and CLI). Ours
+ * have no method for them.
+ */
+export const OTHER_CLIENTS_OPERATIONS = new Set([
+  'listOpenAIModels',
+  'getOpenAIModel',
+  'createOpenAIChatCompletion',
+  'encodeTemporalPayloads',
+  'decodeTemporalPayloads',
+]);

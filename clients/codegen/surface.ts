@@ -2,7 +2,7 @@
  * The client surface derived from the OpenAPI document: for every operation, its place (from
  * OPERATION_PLACES), parameters, body and reply, in a form both language emitters read.
  */
-import { BROWSER_PAGES, OPENAI_CLIENTS_OPERATIONS, OPERATION_PLACES } from './operations';
+import { BROWSER_PAGES, OTHER_CLIENTS_OPERATIONS, OPERATION_PLACES } from './operations';
 
 export interface JsonSchema {
   type?: string | string[];
@@ -114,7 +114,7 @@ export function buildSurface(doc: OpenApiDocument): Operation[] {
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       seen.add(op.operationId);
-      if (BROWSER_PAGES.has(op.operationId) || OPENAI_CLIENTS_OPERATIONS.has(op.operationId)) continue;
+      if (BROWSER_PAGES.has(op.operationId) || OTHER_CLIENTS_OPERATIONS.has(op.operationId)) continue;
       const place = OPERATION_PLACES[op.operationId];
       if (!place)
         throw new Error(`operation ${op.operationId} (${method.toUpperCase()} ${path}) has no place in clients/codegen/operations.ts`);

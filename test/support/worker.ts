@@ -4,6 +4,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { temporalConnectionOptions } from '../../common/backend-connections';
 import type { Config } from '../../common/config';
 import { createLogger } from '../../common/logger';
+import { temporalDataConverter } from '../../common/temporal-data-converter';
 import { composeWorker } from '../../workers/composition';
 import { createQueueWorkers, queuesToPoll } from '../../workers/worker';
 import type { TestApi } from './api';
@@ -28,7 +29,9 @@ export async function startTestWorker(
   quietTemporalRuntime();
   const nativeConnection = await NativeConnection.connect(temporalConnectionOptions(api.config));
   const connection = await Connection.connect(temporalConnectionOptions(api.config));
-  const client = new Client({ connection, namespace: api.config.TEMPORAL_NAMESPACE });
+  // As the worker process: the API's payload keys, if it has any.
+  const dataConverter = temporalDataConverter(api.config);
+  const client = new Client({ connection, namespace: api.config.TEMPORAL_NAMESPACE, dataConverter });
   const ownEs = elasticsearchUrl ? new EsClient({ node: elasticsearchUrl, requestTimeout: 30_000 }) : undefined;
   const config: Config = {
     ...api.config,
@@ -51,6 +54,7 @@ export async function startTestWorker(
     queues: queuesToPoll(config),
     activities: composed.activities,
     maxHeartbeatThrottleMs,
+    dataConverter,
     // The suite's bundle (globalSetup): a worker starts in well under a second rather than bundling again.
     workflowBundlePath: suiteWorkflowBundlePath(),
   });

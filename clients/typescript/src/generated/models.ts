@@ -712,9 +712,11 @@ export interface OpenAIChatCompletionRequest {
   /** only 1 */
   n?: number | null;
   /** caller-sent tools are not supported: a non-empty list is 400 (the agent runs its own tools) */
-  tools?: unknown[];
+  tools?: unknown[] | null;
   /** not supported: a non-empty list is 400 */
-  functions?: unknown[];
+  functions?: unknown[] | null;
+  /** the end user (front ends sharing one API key): conversations are found again per end user */
+  user?: string | null;
   /** only `{ "type": "text" }`: structured output is the agent's own (400 otherwise) */
   response_format?: {
     type: string;
@@ -2014,6 +2016,18 @@ export interface SetCostThresholdRequest {
   threshold_tokens?: number | null;
   /** money per period (above 0), in the currency of the models' prices; null turns the money threshold off for the tenant, overriding the installation default; left out: the money threshold stays as it is */
   threshold_amount?: number | null;
+}
+
+/** Temporal's remote codec body: `{payloads: [{metadata: {key: base64}, data: base64}]}`, as the Temporal UI and CLI send it */
+export interface TemporalPayloads {
+  payloads: TemporalPayload[];
+}
+
+export interface TemporalPayload {
+  /** @default {} */
+  metadata?: Record<string, string>;
+  /** @default "" */
+  data?: string;
 }
 
 export interface Health {

@@ -164,6 +164,8 @@ __all__ = [
     "CostGroupByDay",
     "CostSummary",
     "SetCostThresholdRequest",
+    "TemporalPayloads",
+    "TemporalPayload",
     "Health",
     "Readiness",
 ]
@@ -841,6 +843,8 @@ class OpenAIChatCompletionRequest(BaseModel):
     """caller-sent tools are not supported: a non-empty list is 400 (the agent runs its own tools)"""
     functions: list[Any] | None = None
     """not supported: a non-empty list is 400"""
+    user: str | None = None
+    """the end user (front ends sharing one API key): conversations are found again per end user"""
     response_format: OpenAIChatCompletionRequestResponseFormat | None = None
     """only `{ "type": "text" }`: structured output is the agent's own (400 otherwise)"""
 
@@ -2002,6 +2006,16 @@ class SetCostThresholdRequest(BaseModel):
     """money per period (above 0), in the currency of the models' prices; null turns the money threshold off for the tenant, overriding the installation default; left out: the money threshold stays as it is"""
 
 
+class TemporalPayloads(BaseModel):
+    """Temporal's remote codec body: `{payloads: [{metadata: {key: base64}, data: base64}]}`, as the Temporal UI and CLI send it"""
+    payloads: list[TemporalPayload]
+
+
+class TemporalPayload(BaseModel):
+    metadata: dict[str, str] | None = None
+    data: str | None = None
+
+
 class Health(BaseModel):
     status: Literal["ok"] | str
     uptime_s: int
@@ -2169,5 +2183,7 @@ CostGroupByAgent.model_rebuild()
 CostGroupByDay.model_rebuild()
 CostSummary.model_rebuild()
 SetCostThresholdRequest.model_rebuild()
+TemporalPayloads.model_rebuild()
+TemporalPayload.model_rebuild()
 Health.model_rebuild()
 Readiness.model_rebuild()
