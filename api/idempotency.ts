@@ -53,9 +53,8 @@ function requestFingerprint(ctx: AppContext): string {
   );
 }
 
-/** A JSON envelope can be kept and sent again; a stream or raw bytes cannot. */
-const isEnvelope = (body: unknown) =>
-  body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream) && 'code' in body;
+/** A JSON body (the envelope, or a route's bare JSON) can be kept and sent again; a stream or raw bytes cannot. */
+const isKeptJson = (body: unknown) => body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream);
 
 const keptHeaders = (ctx: AppContext) =>
   Object.fromEntries(KEPT_HEADERS.filter((name) => ctx.response.get(name)).map((name) => [name, ctx.response.get(name)]));
@@ -110,7 +109,7 @@ export function createIdempotencyGuard({ keys, log }: { keys: IdempotencyKeyStor
         );
         throw err;
       }
-      const kept = ctx.status < 500 && isEnvelope(ctx.body);
+      const kept = ctx.status < 500 && isKeptJson(ctx.body);
       await settle(ctx, claimed.claim, kept ? { status: ctx.status, headers: keptHeaders(ctx), body: ctx.body } : null);
     },
   };
