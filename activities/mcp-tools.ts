@@ -54,7 +54,7 @@ export function createMcpToolActivities(deps: McpToolDeps) {
         spec: {
           name: mcpModelToolName(server.name, tool.name),
           description: tool.description ?? tool.title ?? tool.name,
-          parameters: tool.inputSchema as Record<string, unknown>,
+          parameters: tool.inputSchema,
         },
         binding: { kind: 'mcp', server: server.name, tool: tool.name, timeoutMs: server.timeoutMs },
       }));

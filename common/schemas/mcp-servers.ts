@@ -10,10 +10,10 @@ import { httpUrlText } from './common';
  * agent's save refuses (its own skills) and a run's start skips (a skill activated on the session).
  * Built-in tool names have no `__`.
  */
-export const MCP_TOOL_SEPARATOR = '__';
+const MCP_TOOL_SEPARATOR = '__';
 /** OpenAI's ceiling on a function name (^[a-zA-Z0-9_-]{1,64}$). */
 const MODEL_TOOL_NAME_MAX = 64;
-export const MAX_MCP_SERVERS = 8;
+const MAX_MCP_SERVERS = 8;
 const MAX_ALLOWED_TOOLS = 64;
 const MAX_MCP_HEADERS = 16;
 /** A tool call's default and longest deadline. */

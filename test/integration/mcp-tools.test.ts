@@ -1,4 +1,3 @@
-import type { temporal } from '@temporalio/proto';
 import { completionWorkflowId } from '../../common/workflow-ids';
 import { startTestApi, type TestApi } from '../support/api';
 import { eventually } from '../support/consumer';
@@ -156,9 +155,7 @@ describe('MCP servers as agent tools', () => {
     expect(texts).toContain('echo twelve crates');
     expect(texts).toContain('mcp stock__echo');
     expect(texts).not.toContain('s3cret');
-    const scheduled = (history.events ?? []).filter(
-      (e: temporal.api.history.v1.IHistoryEvent) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callTool',
-    );
+    const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callTool');
     expect(scheduled).toHaveLength(1);
   });
 

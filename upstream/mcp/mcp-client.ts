@@ -47,12 +47,11 @@ const guardedMcpFetch =
   (allowPrivate: boolean, signal: AbortSignal): FetchLike =>
   async (url, init) => {
     const signals = init?.signal ? [init.signal, signal] : [signal];
-    const response = await guardedFetch(
+    return guardedFetch(
       String(url),
       { ...(init as UndiciRequestInit), redirect: 'manual', signal: AbortSignal.any(signals) },
       { allowPrivate },
     );
-    return response as unknown as Response;
   };
 
 function describe(err: unknown): McpCallError | undefined {
