@@ -160,11 +160,19 @@ describe('MCP servers as agent tools', () => {
   });
 
   it('lists a server once per cache period', async () => {
-    const before = mcp.seen.filter((s) => s.method === 'tools/list').length;
+    const lists = () => mcp.seen.filter((s) => s.method === 'tools/list').length;
     const sessionId = await newSession();
     scriptModel({ body: chatAnswer('Nothing to do.') });
     expect((await complete(sessionId, 'anything?')).status).toBe(200);
-    expect(mcp.seen.filter((s) => s.method === 'tools/list').length).toBe(before);
+    const afterFirst = lists();
+    expect(afterFirst).toBeGreaterThan(0);
+    expect((await complete(sessionId, 'anything else?')).status).toBe(200);
+    expect(lists()).toBe(afterFirst);
+    expect(
+      chatRequests(model)
+        .at(-1)!
+        .tools!.map((t) => t.function.name),
+    ).toContain('stock__echo');
   });
 
   it('skips a server that cannot be listed: the run goes on without its tools', async () => {
