@@ -7,6 +7,7 @@ import { createAgentTaskActivities } from './agent-tasks';
 import { createApprovalActivities } from './approvals';
 import { createKnowledgeActivities } from './knowledge';
 import { createLlmActivities } from './llm';
+import { createMcpToolActivities } from './mcp-tools';
 import { createMongoActivities } from './mongo';
 import { createRetrievalActivities } from './retrieval';
 import { createRunActivities } from './runs';
@@ -34,6 +35,7 @@ export interface ActivityDeps {
 export function createActivities({ config, stores, catalog, parsing, chats, runWatch, webhookTargetCacheMs }: ActivityDeps) {
   const { sessions, completionRuns: runs, runEvents, eventLog, files } = stores;
   const allowPrivateUrls = config.ALLOW_PRIVATE_URLS;
+  const mcp = { agents: stores.agents, settings: config, toolsCacheMs: config.MCP_TOOLS_CACHE_MS };
   const retrieval = { chunkIndex: stores.chunkIndex, catalog, knowledgeBases: stores.knowledgeBases };
   const runActivities = createRunActivities({
     ...stores,
@@ -65,7 +67,8 @@ export function createActivities({ config, stores, catalog, parsing, chats, runW
       },
       notePartialAnswer: (traceId, text) => runs.notePartialAnswer(traceId, text),
     }),
-    ...createToolActivities({ retrieval, files, runEvents, eventLog, allowPrivateUrls }),
+    ...createToolActivities({ retrieval, files, runEvents, eventLog, allowPrivateUrls, mcp }),
+    ...createMcpToolActivities(mcp),
     ...createRetrievalActivities({ ...retrieval, runEvents }),
     ...runActivities,
     ...createSessionTurnActivities({ sessionTurns: stores.sessionTurns, runWatch }),

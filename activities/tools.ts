@@ -10,6 +10,8 @@ import type { EventLog } from '../stores/event-log';
 import type { FileStore } from '../stores/files';
 import type { RunEventStore } from '../stores/run-events';
 import { callHttpTool, ToolCallError, ToolTimeoutError } from '../upstream/http-tool';
+import { McpCallError, McpTimeoutError } from '../upstream/mcp/mcp-client';
+import { type McpToolDeps, runMcpTool } from './mcp-tools';
 import { type RetrievalDeps, searchPassages } from './retrieval';
 
 export interface ToolActivityDeps {
@@ -18,6 +20,8 @@ export interface ToolActivityDeps {
   runEvents: RunEventStore;
   eventLog: EventLog;
   allowPrivateUrls: boolean;
+  /** Where the agents' MCP servers are read from, and what they may reach. */
+  mcp: McpToolDeps;
 }
 
 export interface CallToolInput {
@@ -42,7 +46,7 @@ type ToolOutcome = { ok: true; result: Record<string, unknown> } | { ok: false; 
 
 const MAX_RESULT_CHARS = 16_000;
 
-/** Activities that run the tools a model asks for: built-in ones (knowledge search, attachments) and skills' HTTP tools. */
+/** Activities that run the tools a model asks for: built-in ones (knowledge search, attachments), skills' HTTP tools and MCP servers' tools. */
 export function createToolActivities(deps: ToolActivityDeps) {
   const commonData = (ctx: RunContext) => ({ session_id: ctx.sessionId, trace_id: ctx.traceId, agent_id: ctx.agentId });
   const factKeyOf = (input: CallToolInput) => `${input.ctx.traceId}:${input.step}:${input.call.id}`;
@@ -135,6 +139,30 @@ export function createToolActivities(deps: ToolActivityDeps) {
     }
   }
 
+  async function runMcp(
+    input: CallToolInput,
+    binding: Extract<ToolBinding, { kind: 'mcp' }>,
+    args: Record<string, unknown>,
+  ): Promise<ToolOutcome> {
+    const { attempt } = Context.current().info;
+    try {
+      return await runMcpTool(deps.mcp, input.ctx, binding, args, Context.current().cancellationSignal);
+    } catch (err) {
+      if (err instanceof McpTimeoutError) {
+        const message = `${input.call.name}: ${err.message}`;
+        // As a skill tool's: the run ends with 30002 after the last attempt, recorded as tool.error first.
+        if (attempt >= input.maxAttempts) await recordToolError(input, message);
+        throw ApplicationFailure.retryable(message, 'ToolTimedOut');
+      }
+      if (err instanceof McpCallError) {
+        // A network failure or a 5xx is worth another attempt; on the last one the model hears of it.
+        if (err.retryable && attempt < input.maxAttempts) throw ApplicationFailure.retryable(err.message, 'ToolUpstreamFailed');
+        return { ok: false, error: err.message };
+      }
+      throw err;
+    }
+  }
+
   return {
     /**
      * One tool call the model asked for. Records `tool.called` (and `tool.error` when it fails),
@@ -164,6 +192,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
         const binding = input.binding;
         if (!binding) outcome = { ok: false, error: `there is no tool named ${call.name}` };
         else if (binding.kind === 'builtin') outcome = await runBuiltin(input, binding.name, args);
+        else if (binding.kind === 'mcp') outcome = await whileHeartbeating(() => runMcp(input, binding, args));
         else outcome = await whileHeartbeating(() => runHttp(input, binding, args));
       }
 

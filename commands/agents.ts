@@ -2,7 +2,10 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../common/config';
 import { conflict, invalid } from '../common/errors';
 import type { AgentDependents } from '../common/schemas/agent-delete';
+import { mcpUrlAllowsPrivate } from '../common/net/private-hosts';
+import { assertPublicHttpUrl, UnsafeUrlError } from '../common/net/url-guard';
 import type { Agent, CreateAgentBody, UpdateAgentBody } from '../common/schemas/agents';
+import { type McpServerInput, splitMcpToolName } from '../common/schemas/mcp-servers';
 import { parseRoute } from '../completion/route-catalog';
 import type { AgentStore } from '../stores/agents';
 import type { CronJobStore } from '../stores/cron-jobs';
@@ -46,20 +49,50 @@ export function createAgentCommands({
   // A call waits at most half of what remains of its run (workflows/completion.ts): a longer timeout would never be reached.
   const approvalTimeoutMaxS = Math.floor(config.COMPLETION_RUN_TIMEOUT_MS / 2000);
 
-  /** What an agent refers to must exist: a run would otherwise fail later, far from the mistake. */
-  async function checkReferences(tenantId: string, body: UpdateAgentBody): Promise<void> {
+  /**
+   * What an agent refers to must exist: a run would otherwise fail later, far from the mistake.
+   * `stored`: the agent before an update (its skills and MCP servers when the body leaves them out).
+   */
+  async function checkReferences(tenantId: string, body: UpdateAgentBody, stored?: Agent): Promise<void> {
     if (body.default_route) parseRoute(body.default_route, 'body.default_route');
     if (body.approval && body.approval.timeout_s > approvalTimeoutMaxS)
       throw invalid(
         `body.approval.timeout_s: at most ${approvalTimeoutMaxS} (half of the run time bound, COMPLETION_RUN_TIMEOUT_MS ${config.COMPLETION_RUN_TIMEOUT_MS} ms)`,
         { field: 'body.approval.timeout_s' },
       );
-    await Promise.all([
+    const servers: Array<Pick<McpServerInput, 'name' | 'allowed_tools'>> = body.mcp_servers ?? stored?.mcp_servers ?? [];
+    const [, agentSkills] = await Promise.all([
       body.kb_ids ? knowledgeBases.getMany(tenantId, body.kb_ids) : undefined,
-      ...(body.skills ?? []).map((id) => skills.get(tenantId, id)),
-      ...(body.approval?.tools ?? []).map((name, i) => approvedToolExists(tenantId, name, `body.approval.tools.${i}`)),
+      // The body's skills must exist; the stored ones are read only for their names (one removed since is skipped).
+      body.skills
+        ? Promise.all(body.skills.map((id) => skills.get(tenantId, id)))
+        : body.mcp_servers && stored
+          ? skills.byIds(tenantId, stored.skills)
+          : [],
+      ...(body.approval?.tools ?? []).map((name, i) => approvedToolExists(tenantId, name, servers, `body.approval.tools.${i}`)),
       body.model ? providerOffers(tenantId, body.model) : undefined,
+      ...(body.mcp_servers ?? []).map((server, i) => mcpUrlIsAllowed(server.url, `body.mcp_servers.${i}.url`)),
     ]);
+    // A server named as one of the agent's skills would give its tools the skill tools' names (common/schemas/mcp-servers.ts).
+    if (body.mcp_servers || body.skills) {
+      const skillNames = new Set(agentSkills.map((s) => s.name));
+      servers.forEach((server, i) => {
+        if (skillNames.has(server.name))
+          throw invalid(`body.mcp_servers.${i}.name: ${server.name} is the name of one of the agent's skills; name the server otherwise`, {
+            field: `body.mcp_servers.${i}.name`,
+          });
+      });
+    }
+  }
+
+  /** An MCP server's URL passes the private-address guard (ALLOW_PRIVATE_URLS, MCP_PRIVATE_HOSTS); checked again on every call. */
+  async function mcpUrlIsAllowed(url: string, field: string): Promise<void> {
+    try {
+      await assertPublicHttpUrl(url, mcpUrlAllowsPrivate(url, config));
+    } catch (err) {
+      if (err instanceof UnsafeUrlError) throw invalid(`${field}: ${err.message}`, { field });
+      throw err;
+    }
   }
 
   /** A provider the agent names must exist (10004), and offer the model it names (10001). */
@@ -79,13 +112,23 @@ export function createAgentCommands({
       );
   }
 
-  /** A misspelt skill tool would leave the real one unguarded: it must name a tool of an installed skill. */
-  async function approvedToolExists(tenantId: string, name: string, field: string): Promise<void> {
+  /**
+   * A misspelt tool would leave the real one unguarded: it must name an allowed tool of one of the
+   * agent's MCP servers or a tool of an installed skill.
+   */
+  async function approvedToolExists(
+    tenantId: string,
+    name: string,
+    servers: Array<Pick<McpServerInput, 'name' | 'allowed_tools'>>,
+    field: string,
+  ): Promise<void> {
     const at = name.indexOf('__');
     if (at < 0) return;
+    const mcp = splitMcpToolName(name);
+    if (mcp && servers.some((s) => s.name === mcp.server && s.allowed_tools.includes(mcp.tool))) return;
     const [skill, tool] = [name.slice(0, at), name.slice(at + 2)];
     if (!(await skills.offersTool(tenantId, skill, tool)))
-      throw invalid(`${field}: no installed skill ${skill} has a tool ${tool}`, { field });
+      throw invalid(`${field}: no installed skill ${skill} and none of the agent's MCP servers has a tool ${tool}`, { field });
   }
 
   async function dependents(tenantId: string, agentId: string): Promise<AgentDependents> {
@@ -110,7 +153,9 @@ export function createAgentCommands({
 
     /** Fields present replace the stored ones. */
     async update(tenantId: string, agentId: string, body: UpdateAgentBody): Promise<Agent> {
-      await checkReferences(tenantId, body);
+      // The stored agent's skills and MCP servers count when the body changes only the other side of a check.
+      const stored = body.approval || body.mcp_servers || body.skills ? await agents.get(tenantId, agentId) : undefined;
+      await checkReferences(tenantId, body, stored);
       return agents.update(tenantId, agentId, body);
     },
 

@@ -188,6 +188,22 @@ export const configSchema = z
           .filter((e) => e !== ''),
       )
       .pipe(z.array(z.string().refine((e) => parseAllowedPrivateHost(e) !== null, 'each entry must be a host or host:port')).max(100)),
+    /**
+     * Private hosts agents' MCP servers may reach although ALLOW_PRIVATE_URLS is off (an MCP server
+     * beside the service): the same forms as MODEL_PROVIDER_PRIVATE_HOSTS.
+     */
+    MCP_PRIVATE_HOSTS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((e) => e.trim())
+          .filter((e) => e !== ''),
+      )
+      .pipe(z.array(z.string().refine((e) => parseAllowedPrivateHost(e) !== null, 'each entry must be a host or host:port')).max(100)),
+    /** How long a worker reuses an MCP server's tool list (tools/list) before it asks the server again. */
+    MCP_TOOLS_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
     /** Browser origins (`scheme://host[:port]`, comma-separated) allowed to call the API; none by default. */
     CORS_ORIGINS: z
       .string()

@@ -81,6 +81,17 @@ export function toolsFor(
   return tools;
 }
 
+/**
+ * The MCP servers whose tools a run lists: the agent's, in a route that calls a model, less any
+ * named as an active skill (a skill activated on the session after the agent was saved): their
+ * tools would take the skill tools' names (common/schemas/mcp-servers.ts).
+ */
+export function mcpServersFor(agent: Pick<Agent, 'mcp_servers'>, skills: Array<Pick<ActiveSkill, 'name'>>, route: RunRoute): string[] {
+  if (!route.usesModel) return [];
+  const skillNames = new Set(skills.map((s) => s.name));
+  return agent.mcp_servers.map((s) => s.name).filter((name) => !skillNames.has(name));
+}
+
 /** Session turns as chat messages. */
 export const historyMessages = (turns: Array<{ role: 'user' | 'assistant' | 'system'; content: string }>): ChatMessage[] =>
   turns.map((t) => ({ role: t.role, content: t.content }));

@@ -7,7 +7,7 @@ import type { FileStore } from '../stores/files';
 import type { ModelProviderStore } from '../stores/model-providers';
 import type { SessionStore } from '../stores/sessions';
 import type { SkillStore } from '../stores/skills';
-import { type ActiveSkill, historyMessages, resolveRoute, systemPromptFor, toolsFor } from './plan-run';
+import { type ActiveSkill, historyMessages, mcpServersFor, resolveRoute, systemPromptFor, toolsFor } from './plan-run';
 import type { CompletionInput } from './run-input';
 
 /**
@@ -105,6 +105,7 @@ export async function prepareCompletionInput(services: PreparationDeps, request:
   ]);
   // An agent that names a provider always has a model; others have the installation's, if it has one.
   const { route, offline } = resolveRoute(request.route, agent.default_route, provider !== null || config.LLM_BASE_URL !== undefined);
+  const mcpServers = mcpServersFor(agent, skills, route);
   return {
     traceId: request.traceId,
     tenantId,
@@ -127,6 +128,7 @@ export async function prepareCompletionInput(services: PreparationDeps, request:
     systemPrompt: systemPromptFor(agent, skills, route),
     history: historyMessages(turns),
     tools: toolsFor(agent, skills, route, request.attachments.length > 0),
+    ...(mcpServers.length > 0 ? { mcpServers } : {}),
     ...(agent.approval
       ? {
           approval: {

@@ -42,6 +42,12 @@ export interface CompletionInput {
   history: ChatMessage[];
   tools: BoundTool[];
   /**
+   * The agent's MCP servers by name (docs/mcp-tools.md): their tools are listed when the run starts
+   * and offered beside `tools`. Names only: the activities read URLs and headers from the agent.
+   * Absent in runs started before MCP servers existed, and when the agent has none.
+   */
+  mcpServers?: string[];
+  /**
    * The agent's `approval`: calls of these tools wait for a person's decision, at most `timeoutMs`;
    * `separateDuties` is recorded with the run (the API checks who decides), not read by the workflow.
    */
@@ -89,8 +95,22 @@ export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 /** A skill tool as its manifest declares it (the HTTP call the tool makes). */
 export type SkillToolDefinition = HttpToolDefinition & { description: string };
 
+/**
+ * A tool of one of the agent's MCP servers: the server by its name in the agent (its URL and sealed
+ * headers are read by the activity, never carried in the workflow's history) and the tool as the
+ * server names it; `timeoutMs` is the call's deadline.
+ */
+export interface McpToolBinding {
+  kind: 'mcp';
+  server: string;
+  tool: string;
+  timeoutMs: number;
+}
+
 export type ToolBinding =
-  { kind: 'builtin'; name: BuiltinToolName } | { kind: 'http'; skillId: string; skillName: string; tool: SkillToolDefinition };
+  | { kind: 'builtin'; name: BuiltinToolName }
+  | { kind: 'http'; skillId: string; skillName: string; tool: SkillToolDefinition }
+  | McpToolBinding;
 
 /** A tool as the model sees it, and what runs when the model calls it. */
 export interface BoundTool {

@@ -46,7 +46,7 @@ export function createStores(db: Db, es: EsClient, config: Config, { readCaches 
   const secretBox = createSecretBox(config.SECRETS_ENCRYPTION_KEY);
   return {
     eventLog,
-    agents: createAgentStore(db, { listCacheTtlMs: cacheTtlMs }),
+    agents: createAgentStore(db, secretBox, { listCacheTtlMs: cacheTtlMs }),
     apiKeys: createApiKeyStore(db),
     sessions: createSessionStore(db, eventLog),
     sessionTurns: createSessionTurnStore(db),

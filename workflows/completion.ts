@@ -57,6 +57,14 @@ const { searchKnowledge } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: ['SearchRejected'] },
 });
 
+// Lists the run's MCP servers side by side, each within max(10 s, its call deadline): a server that
+// fails is skipped by the activity itself, so an attempt fails only on the worker's own trouble.
+const { listMcpTools } = proxyActivities<Activities>({
+  startToCloseTimeout: '150 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 2 },
+  summary: 'mcp tools/list',
+});
+
 const SEARCH_TOP_K = 6;
 /** Patch id of the run's own time bound (COMPLETION_RUN_TIMEOUT_MS). */
 const RUN_TIME_BOUND = 'completion-run-time-bound';
@@ -154,6 +162,16 @@ export async function completionWorkflow(input: CompletionInput): Promise<Comple
       // Recorded with the answer (a history from before that change records it with finishRun below).
       if (done.finished) return { answer, reference, model, stopReason, artifacts: done.finished.artifacts, cost: done.finished.cost };
     } else {
+      // The agent's MCP servers' tools, listed as the run starts (runs from before MCP servers have none: no new command).
+      if (input.mcpServers && input.mcpServers.length > 0) {
+        const listed = await listMcpTools({
+          tenantId: input.tenantId,
+          agentId: input.agentId,
+          traceId: input.traceId,
+          servers: input.mcpServers,
+        });
+        input = { ...input, tools: [...input.tools, ...listed] };
+      }
       const loop = await agentLoop(input, firstMessages(input, passages, attachments), progress, gate, {
         question: input.question,
         reference,
@@ -329,11 +347,14 @@ async function agentLoop(
         const verdict = reviewed.verdicts.get(call.id);
         if (verdict && verdict.status !== 'approved') return { content: refusedToolResult(verdict, reviewed.waitMs), nextSeq: seq };
         const binding = toolsByName.get(call.name);
-        const timeoutMs = binding?.kind === 'http' ? (binding.tool.http.timeout_ms ?? 10_000) : 30_000;
+        const timeoutMs =
+          binding?.kind === 'http' ? (binding.tool.http.timeout_ms ?? 10_000) : binding?.kind === 'mcp' ? binding.timeoutMs : 30_000;
         const { callTool } = proxyActivities<Activities>({
           ...UPSTREAM_CALL,
           startToCloseTimeout: timeoutMs + 5_000,
           retry: { initialInterval: '1 second', maximumAttempts: TOOL_ATTEMPTS },
+          // What the Temporal UI shows for the call (MCP tools only: the other calls' commands stay as they were).
+          ...(binding?.kind === 'mcp' ? { summary: `mcp ${call.name}` } : {}),
         });
         return callTool({
           ctx,

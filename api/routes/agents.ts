@@ -7,7 +7,7 @@ import type { Services } from '../services';
 const tag = 'Agents';
 
 const REFERENCES =
-  'kb_ids and skills must exist in the tenant (10004); default_route must name a supported scenario, processor and mode (10001); approval.tools must name built-in tools or tools of installed skills, and approval.timeout_s must be at most half of the run time bound, COMPLETION_RUN_TIMEOUT_MS (10001).';
+  "kb_ids and skills must exist in the tenant (10004); default_route must name a supported scenario, processor and mode (10001); approval.tools must name built-in tools, tools of installed skills or allowed tools of the agent's MCP servers, and approval.timeout_s must be at most half of the run time bound, COMPLETION_RUN_TIMEOUT_MS (10001); an MCP server's URL must pass the private-address guard and its name must not be one of the agent's skills' names (10001).";
 
 export const agentRoutes = (services: Services) => {
   const { agents, commands } = services;

@@ -38,6 +38,22 @@ export function parseAllowedPrivateHost(entry: string): AllowedPrivateHost | nul
   return { host: bareHost(url), port: port === undefined ? null : Number(port) };
 }
 
+/** Whether `url`'s host (and port, when the entry names one) is one of `entries` (parseAllowedPrivateHost's forms). */
+function listedHost(url: string | URL, entries: readonly string[]): boolean {
+  let parsed: URL;
+  try {
+    parsed = typeof url === 'string' ? new URL(url) : url;
+  } catch {
+    return false;
+  }
+  const host = bareHost(parsed);
+  const port = parsed.port === '' ? DEFAULT_PORTS[parsed.protocol] : Number(parsed.port);
+  return entries.some((entry) => {
+    const allowed = parseAllowedPrivateHost(entry);
+    return allowed !== null && allowed.host === host && (allowed.port === null || allowed.port === port);
+  });
+}
+
 /**
  * Whether a model provider at `url` may reach private, loopback and reserved addresses: always when
  * ALLOW_PRIVATE_URLS is on, else when its host (and port, when the entry names one) is one the
@@ -49,17 +65,13 @@ export function parseAllowedPrivateHost(entry: string): AllowedPrivateHost | nul
  */
 export function providerUrlAllowsPrivate(url: string | URL | undefined, settings: PrivateHostSettings): boolean {
   if (settings.ALLOW_PRIVATE_URLS) return true;
-  if (url === undefined) return false;
-  let parsed: URL;
-  try {
-    parsed = typeof url === 'string' ? new URL(url) : url;
-  } catch {
-    return false;
-  }
-  const host = bareHost(parsed);
-  const port = parsed.port === '' ? DEFAULT_PORTS[parsed.protocol] : Number(parsed.port);
-  return settings.MODEL_PROVIDER_PRIVATE_HOSTS.some((entry) => {
-    const allowed = parseAllowedPrivateHost(entry);
-    return allowed !== null && allowed.host === host && (allowed.port === null || allowed.port === port);
-  });
+  return url !== undefined && listedHost(url, settings.MODEL_PROVIDER_PRIVATE_HOSTS);
 }
+
+/**
+ * Whether an agent's MCP server at `url` may reach private addresses: always when ALLOW_PRIVATE_URLS
+ * is on, else when its host (and port) is listed in MCP_PRIVATE_HOSTS (an MCP server beside the
+ * service). Checked when the agent is saved and on every connection, as providerUrlAllowsPrivate is.
+ */
+export const mcpUrlAllowsPrivate = (url: string | URL, settings: { ALLOW_PRIVATE_URLS: boolean; MCP_PRIVATE_HOSTS: readonly string[] }) =>
+  settings.ALLOW_PRIVATE_URLS || listedHost(url, settings.MCP_PRIVATE_HOSTS);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDate, metadataMap, pageOf, referenceTo, resourceId } from './common';
+import { MCP_SERVER_NAME, MCP_TOOL_NAME, mcpServer, mcpServersInput, splitMcpToolName } from './mcp-servers';
 import { routeString } from './routes';
 
 export const agentId = resourceId('agt', 'agent id');
@@ -16,12 +17,24 @@ export const multitaskStrategy = z.enum(MULTITASK_STRATEGIES).meta({
 export const BUILTIN_TOOL_NAMES = ['search_knowledge', 'read_attachment', 'current_time'] as const;
 const builtinToolName = z.enum(BUILTIN_TOOL_NAMES);
 
-/** A tool as the model sees it: a built-in tool, or a skill's as `<skill>__<tool>` (common/schemas/skills.ts). */
+/** An MCP server's tool as the model sees it, `<server>__<tool>` (common/schemas/mcp-servers.ts). */
+function isMcpToolName(name: string): boolean {
+  const split = splitMcpToolName(name);
+  return split !== null && MCP_SERVER_NAME.test(split.server) && MCP_TOOL_NAME.test(split.tool);
+}
+
+/**
+ * A tool as the model sees it: a built-in tool, a skill's as `<skill>__<tool>` (common/schemas/skills.ts),
+ * or an MCP server's as `<server>__<tool>`.
+ */
 const approvalToolName = z
   .string()
   .refine(
-    (name) => (BUILTIN_TOOL_NAMES as readonly string[]).includes(name) || /^[a-z][a-z0-9_-]{1,39}__[a-z][a-z0-9_]{0,39}$/.test(name),
-    'must be a built-in tool (search_knowledge, read_attachment, current_time) or a skill tool as <skill>__<tool>',
+    (name) =>
+      (BUILTIN_TOOL_NAMES as readonly string[]).includes(name) ||
+      /^[a-z][a-z0-9_-]{1,39}__[a-z][a-z0-9_]{0,39}$/.test(name) ||
+      isMcpToolName(name),
+    'must be a built-in tool (search_knowledge, read_attachment, current_time), a skill tool as <skill>__<tool> or an MCP server tool as <server>__<tool>',
   );
 
 /** The longest a tool call may wait for a person (the run's own time bound limits it further: see agent docs). */
@@ -29,11 +42,10 @@ const APPROVAL_TIMEOUT_MAX_S = 86_400;
 
 const approvalSettings = z
   .object({
-    tools: z
-      .array(approvalToolName)
-      .min(1)
-      .max(64)
-      .meta({ description: 'tools whose calls wait for a person: built-in names, skill tools as `<skill>__<tool>`' }),
+    tools: z.array(approvalToolName).min(1).max(64).meta({
+      description:
+        'tools whose calls wait for a person: built-in names, skill tools as `<skill>__<tool>`, MCP server tools as `<server>__<tool>`',
+    }),
     timeout_s: z.number().int().min(1).max(APPROVAL_TIMEOUT_MAX_S).default(120).meta({
       description:
         'how long a call waits for a decision before it counts as rejected (default 120); at most half of the run time bound (COMPLETION_RUN_TIMEOUT_MS), else 10001, and never longer than half of what remains of the run',
@@ -94,6 +106,7 @@ const agentFields = {
     .array(referenceTo('skl', 'skill id'))
     .max(32)
     .meta({ description: 'installed skills active on every session of the agent (must exist: 10004)' }),
+  mcp_servers: mcpServersInput,
   default_route: routeString.nullable().meta({ description: 'route used when a completion names none' }),
   multitask_strategy: multitaskStrategy.meta({ description: "the default of the agent's completions that name none" }),
   // A union, not .nullable(): a nullable component becomes an allOf that client generators refuse.
@@ -110,6 +123,7 @@ export const createAgentBody = z
     tools: agentFields.tools.default([]),
     kb_ids: agentFields.kb_ids.default([]),
     skills: agentFields.skills.default([]),
+    mcp_servers: agentFields.mcp_servers.default([]),
     default_route: agentFields.default_route.default(null),
     multitask_strategy: agentFields.multitask_strategy.default('reject'),
     approval: agentFields.approval.default(null),
@@ -136,6 +150,7 @@ export const agent = z
     tools: z.array(z.string()),
     kb_ids: z.array(z.string()),
     skills: z.array(z.string()),
+    mcp_servers: z.array(mcpServer).meta({ description: 'MCP servers whose tools the agent may call (docs/mcp-tools.md)' }),
     default_route: z.string().nullable(),
     multitask_strategy: multitaskStrategy,
     approval: z.union([approvalSettings, z.null()]),

@@ -169,6 +169,8 @@ export interface Agent {
   tools: string[];
   kb_ids: string[];
   skills: string[];
+  /** MCP servers whose tools the agent may call (docs/mcp-tools.md) */
+  mcp_servers: McpServer[];
   default_route: string | null;
   multitask_strategy: MultitaskStrategy;
   approval: ApprovalSettings | null;
@@ -190,6 +192,16 @@ export interface ModelSettings {
   max_tokens?: number;
 }
 
+/** An MCP server whose tools the agent may call; header values are never shown */
+export interface McpServer {
+  name: string;
+  url: string;
+  /** the names of the stored headers (their values are never shown) */
+  header_names: string[];
+  allowed_tools: string[];
+  timeout_ms: number;
+}
+
 /** a completion on a session whose earlier run is still going: `reject` it (10005 naming the running trace_id), `enqueue` it (it starts when the earlier runs end, in order), `interrupt` the earlier runs (cancelled as by POST …/cancel, their partial answers kept) and start it, or `rollback` them (cancelled and their turns removed from the session history) and start it */
 export type MultitaskStrategy = 'reject' | 'enqueue' | 'interrupt' | 'rollback';
 
@@ -198,7 +210,7 @@ export const MultitaskStrategyValues = ['reject', 'enqueue', 'interrupt', 'rollb
 
 /** Tool calls that need a person's approval: the run waits (`waiting_approval`) until `POST /v1/combo/completions/{trace_id}/approvals/{approval_id}` decides, or `timeout_s` passes (rejected) */
 export interface ApprovalSettings {
-  /** tools whose calls wait for a person: built-in names, skill tools as `<skill>__<tool>` */
+  /** tools whose calls wait for a person: built-in names, skill tools as `<skill>__<tool>`, MCP server tools as `<server>__<tool>` */
   tools: string[];
   /**
    * how long a call waits for a decision before it counts as rejected (default 120); at most half of the run time bound (COMPLETION_RUN_TIMEOUT_MS), else 10001, and never longer than half of what remains of the run
@@ -250,6 +262,11 @@ export interface CreateAgentRequest {
    */
   skills?: string[];
   /**
+   * MCP servers whose tools the agent may call, at most 8 (docs/mcp-tools.md). A server's name must not be the name of one of the agent's skills (10001); the model sees its tools as `<server>__<tool>`
+   * @default []
+   */
+  mcp_servers?: McpServerInput[];
+  /**
    * route used when a completion names none
    * @default null
    */
@@ -269,6 +286,20 @@ export interface CreateAgentRequest {
    * @default {}
    */
   metadata?: Record<string, string>;
+}
+
+/** An MCP server (Streamable HTTP) whose tools the agent may call */
+export interface McpServerInput {
+  /** the server's name in the agent; the model sees its tools as `<name>__<tool>` */
+  name: string;
+  /** the server's Streamable HTTP endpoint (http or https, no credentials). Private, loopback and reserved addresses are refused (10001) unless the installation sets ALLOW_PRIVATE_URLS or lists the host in MCP_PRIVATE_HOSTS */
+  url: string;
+  /** request headers sent on every call (an `Authorization` bearer token, an API key), at most 16. Their values are stored encrypted and never shown again (only `header_names`). Absent on an update: the headers stored for the server of the same name are kept; `{}` removes them */
+  headers?: Record<string, string>;
+  /** the server's tools the model may call (others are never offered); each as the server names it. A name the server does not list is skipped */
+  allowed_tools: string[];
+  /** one tool call's deadline in ms (default 10000); a call that takes longer, on both attempts, fails the run with 30002 */
+  timeout_ms?: number;
 }
 
 export interface AgentPage {
@@ -293,6 +324,8 @@ export interface UpdateAgentRequest {
   kb_ids?: string[];
   /** installed skills active on every session of the agent (must exist: 10004) */
   skills?: string[];
+  /** MCP servers whose tools the agent may call, at most 8 (docs/mcp-tools.md). A server's name must not be the name of one of the agent's skills (10001); the model sees its tools as `<server>__<tool>` */
+  mcp_servers?: McpServerInput[];
   /** route used when a completion names none */
   default_route?: string | null;
   /** the default of the agent's completions that name none */

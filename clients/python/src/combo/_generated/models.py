@@ -25,10 +25,12 @@ __all__ = [
     "OpenAIError",
     "Agent",
     "ModelSettings",
+    "McpServer",
     "MultitaskStrategy",
     "ApprovalSettings",
     "Error",
     "CreateAgentRequest",
+    "McpServerInput",
     "AgentPage",
     "UpdateAgentRequest",
     "Deleted",
@@ -389,6 +391,8 @@ class Agent(BaseModel):
     tools: list[str]
     kb_ids: list[str]
     skills: list[str]
+    mcp_servers: list[McpServer]
+    """MCP servers whose tools the agent may call (docs/mcp-tools.md)"""
     default_route: str | None
     multitask_strategy: MultitaskStrategy | str
     approval: ApprovalSettings | None
@@ -410,10 +414,20 @@ class ModelSettings(BaseModel):
     """ceiling on tokens generated per LLM call"""
 
 
+class McpServer(BaseModel):
+    """An MCP server whose tools the agent may call; header values are never shown"""
+    name: str
+    url: str
+    header_names: list[str]
+    """the names of the stored headers (their values are never shown)"""
+    allowed_tools: list[str]
+    timeout_ms: int
+
+
 class ApprovalSettings(BaseModel):
     """Tool calls that need a person's approval: the run waits (`waiting_approval`) until `POST /v1/combo/completions/{trace_id}/approvals/{approval_id}` decides, or `timeout_s` passes (rejected)"""
     tools: list[str]
-    """tools whose calls wait for a person: built-in names, skill tools as `<skill>__<tool>`"""
+    """tools whose calls wait for a person: built-in names, skill tools as `<skill>__<tool>`, MCP server tools as `<server>__<tool>`"""
     timeout_s: int | None = None
     """how long a call waits for a decision before it counts as rejected (default 120); at most half of the run time bound (COMPLETION_RUN_TIMEOUT_MS), else 10001, and never longer than half of what remains of the run"""
     separate_duties: bool | None = None
@@ -445,6 +459,8 @@ class CreateAgentRequest(BaseModel):
     """knowledge bases the agent may search (must exist: 10004)"""
     skills: list[str] | None = None
     """installed skills active on every session of the agent (must exist: 10004)"""
+    mcp_servers: list[McpServerInput] | None = None
+    """MCP servers whose tools the agent may call, at most 8 (docs/mcp-tools.md). A server's name must not be the name of one of the agent's skills (10001); the model sees its tools as `<server>__<tool>`"""
     default_route: str | None = None
     """route used when a completion names none"""
     multitask_strategy: Literal["reject", "enqueue", "interrupt", "rollback"] | str | None = None
@@ -453,6 +469,20 @@ class CreateAgentRequest(BaseModel):
     """tool calls that wait for a person's approval; null: none"""
     metadata: dict[str, str] | None = None
     """Free-form string labels (at most 32 keys, values up to 1000 characters)"""
+
+
+class McpServerInput(BaseModel):
+    """An MCP server (Streamable HTTP) whose tools the agent may call"""
+    name: str
+    """the server's name in the agent; the model sees its tools as `<name>__<tool>`"""
+    url: str
+    """the server's Streamable HTTP endpoint (http or https, no credentials). Private, loopback and reserved addresses are refused (10001) unless the installation sets ALLOW_PRIVATE_URLS or lists the host in MCP_PRIVATE_HOSTS"""
+    headers: dict[str, str] | None = None
+    """request headers sent on every call (an `Authorization` bearer token, an API key), at most 16. Their values are stored encrypted and never shown again (only `header_names`). Absent on an update: the headers stored for the server of the same name are kept; `{}` removes them"""
+    allowed_tools: list[str]
+    """the server's tools the model may call (others are never offered); each as the server names it. A name the server does not list is skipped"""
+    timeout_ms: int | None = None
+    """one tool call's deadline in ms (default 10000); a call that takes longer, on both attempts, fails the run with 30002"""
 
 
 class AgentPage(BaseModel):
@@ -477,6 +507,8 @@ class UpdateAgentRequest(BaseModel):
     """knowledge bases the agent may search (must exist: 10004)"""
     skills: list[str] | None = None
     """installed skills active on every session of the agent (must exist: 10004)"""
+    mcp_servers: list[McpServerInput] | None = None
+    """MCP servers whose tools the agent may call, at most 8 (docs/mcp-tools.md). A server's name must not be the name of one of the agent's skills (10001); the model sees its tools as `<server>__<tool>`"""
     default_route: str | None = None
     """route used when a completion names none"""
     multitask_strategy: Literal["reject", "enqueue", "interrupt", "rollback"] | str | None = None
@@ -2059,9 +2091,11 @@ OpenAIUsage.model_rebuild()
 OpenAIError.model_rebuild()
 Agent.model_rebuild()
 ModelSettings.model_rebuild()
+McpServer.model_rebuild()
 ApprovalSettings.model_rebuild()
 Error.model_rebuild()
 CreateAgentRequest.model_rebuild()
+McpServerInput.model_rebuild()
 AgentPage.model_rebuild()
 UpdateAgentRequest.model_rebuild()
 Deleted.model_rebuild()

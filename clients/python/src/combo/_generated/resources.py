@@ -32,6 +32,7 @@ class Agents(SyncAPIResource):
         tools: List[Literal["search_knowledge", "read_attachment", "current_time"]] | NotGiven = NOT_GIVEN,
         kb_ids: List[str] | NotGiven = NOT_GIVEN,
         skills: List[str] | NotGiven = NOT_GIVEN,
+        mcp_servers: List[_schemas.McpServerInput | Dict[str, Any]] | NotGiven = NOT_GIVEN,
         default_route: str | None | NotGiven = NOT_GIVEN,
         multitask_strategy: Literal["reject", "enqueue", "interrupt", "rollback"] | NotGiven = NOT_GIVEN,
         approval: _schemas.ApprovalSettings | Dict[str, Any] | None | NotGiven = NOT_GIVEN,
@@ -47,6 +48,8 @@ class Agents(SyncAPIResource):
         kb_ids: knowledge bases the agent may search (must exist: 10004)
 
         skills: installed skills active on every session of the agent (must exist: 10004)
+
+        mcp_servers: MCP servers whose tools the agent may call, at most 8 (docs/mcp-tools.md). A server's name must not be the name of one of the agent's skills (10001); the model sees its tools as `<server>__<tool>`
 
         default_route: route used when a completion names none
 
@@ -69,6 +72,7 @@ class Agents(SyncAPIResource):
                     "tools": tools,
                     "kb_ids": kb_ids,
                     "skills": skills,
+                    "mcp_servers": mcp_servers,
                     "default_route": default_route,
                     "multitask_strategy": multitask_strategy,
                     "approval": approval,
@@ -152,6 +156,7 @@ class Agents(SyncAPIResource):
         tools: List[Literal["search_knowledge", "read_attachment", "current_time"]] | NotGiven = NOT_GIVEN,
         kb_ids: List[str] | NotGiven = NOT_GIVEN,
         skills: List[str] | NotGiven = NOT_GIVEN,
+        mcp_servers: List[_schemas.McpServerInput | Dict[str, Any]] | NotGiven = NOT_GIVEN,
         default_route: str | None | NotGiven = NOT_GIVEN,
         multitask_strategy: Literal["reject", "enqueue", "interrupt", "rollback"] | NotGiven = NOT_GIVEN,
         approval: _schemas.ApprovalSettings | Dict[str, Any] | None | NotGiven = NOT_GIVEN,
@@ -169,6 +174,8 @@ class Agents(SyncAPIResource):
         kb_ids: knowledge bases the agent may search (must exist: 10004)
 
         skills: installed skills active on every session of the agent (must exist: 10004)
+
+        mcp_servers: MCP servers whose tools the agent may call, at most 8 (docs/mcp-tools.md). A server's name must not be the name of one of the agent's skills (10001); the model sees its tools as `<server>__<tool>`
 
         default_route: route used when a completion names none
 
@@ -191,6 +198,7 @@ class Agents(SyncAPIResource):
                     "tools": tools,
                     "kb_ids": kb_ids,
                     "skills": skills,
+                    "mcp_servers": mcp_servers,
                     "default_route": default_route,
                     "multitask_strategy": multitask_strategy,
                     "approval": approval,
@@ -251,6 +259,7 @@ class AsyncAgents(AsyncAPIResource):
         tools: List[Literal["search_knowledge", "read_attachment", "current_time"]] | NotGiven = NOT_GIVEN,
         kb_ids: List[str] | NotGiven = NOT_GIVEN,
         skills: List[str] | NotGiven = NOT_GIVEN,
+        mcp_servers: List[_schemas.McpServerInput | Dict[str, Any]] | NotGiven = NOT_GIVEN,
         default_route: str | None | NotGiven = NOT_GIVEN,
         multitask_strategy: Literal["reject", "enqueue", "interrupt", "rollback"] | NotGiven = NOT_GIVEN,
         approval: _schemas.ApprovalSettings | Dict[str, Any] | None | NotGiven = NOT_GIVEN,
@@ -266,6 +275,8 @@ class AsyncAgents(AsyncAPIResource):
         kb_ids: knowledge bases the agent may search (must exist: 10004)
 
         skills: installed skills active on every session of the agent (must exist: 10004)
+
+        mcp_servers: MCP servers whose tools the agent may call, at most 8 (docs/mcp-tools.md). A server's name must not be the name of one of the agent's skills (10001); the model sees its tools as `<server>__<tool>`
 
         default_route: route used when a completion names none
 
@@ -288,6 +299,7 @@ class AsyncAgents(AsyncAPIResource):
                     "tools": tools,
                     "kb_ids": kb_ids,
                     "skills": skills,
+                    "mcp_servers": mcp_servers,
                     "default_route": default_route,
                     "multitask_strategy": multitask_strategy,
                     "approval": approval,
@@ -370,6 +382,7 @@ class AsyncAgents(AsyncAPIResource):
         tools: List[Literal["search_knowledge", "read_attachment", "current_time"]] | NotGiven = NOT_GIVEN,
         kb_ids: List[str] | NotGiven = NOT_GIVEN,
         skills: List[str] | NotGiven = NOT_GIVEN,
+        mcp_servers: List[_schemas.McpServerInput | Dict[str, Any]] | NotGiven = NOT_GIVEN,
         default_route: str | None | NotGiven = NOT_GIVEN,
         multitask_strategy: Literal["reject", "enqueue", "interrupt", "rollback"] | NotGiven = NOT_GIVEN,
         approval: _schemas.ApprovalSettings | Dict[str, Any] | None | NotGiven = NOT_GIVEN,
@@ -387,6 +400,8 @@ class AsyncAgents(AsyncAPIResource):
         kb_ids: knowledge bases the agent may search (must exist: 10004)
 
         skills: installed skills active on every session of the agent (must exist: 10004)
+
+        mcp_servers: MCP servers whose tools the agent may call, at most 8 (docs/mcp-tools.md). A server's name must not be the name of one of the agent's skills (10001); the model sees its tools as `<server>__<tool>`
 
         default_route: route used when a completion names none
 
@@ -409,6 +424,7 @@ class AsyncAgents(AsyncAPIResource):
                     "tools": tools,
                     "kb_ids": kb_ids,
                     "skills": skills,
+                    "mcp_servers": mcp_servers,
                     "default_route": default_route,
                     "multitask_strategy": multitask_strategy,
                     "approval": approval,
