@@ -18,6 +18,8 @@ import { routerWithStaticLookup } from './static-routes';
 import { agentRoutes } from './routes/agents';
 import { completionRoutes } from './routes/completions';
 import { openAiRoutes } from './routes/openai';
+import { mcpRoutes } from './routes/mcp';
+import { mcpAuthChallenge } from './mcp-oauth';
 import { createEventStreamDeps } from './run-event-stream';
 import { costRoutes } from './routes/costs';
 import { temporalCodecRoutes } from './routes/temporal-codec';
@@ -47,6 +49,7 @@ export function createApp(services: Services, { consoleDir }: { consoleDir?: str
     ...sessionRoutes(services),
     ...completionRoutes(services, streams),
     ...openAiRoutes(services, streams),
+    ...mcpRoutes(services),
     ...catalogRoutes(services),
     ...authRoutes(services),
     ...apiKeyRoutes(services),
@@ -104,6 +107,9 @@ export function createApp(services: Services, { consoleDir }: { consoleDir?: str
   app.use(requestSignal());
   app.use(requestContext(services.auth));
   app.use(errorEnvelope(services.log, services.config.MAX_JSON_BODY_BYTES));
+  // With an identity provider configured, a 401 on /v1/mcp points MCP hosts to its metadata.
+  const mcpChallenge = mcpAuthChallenge(services.config);
+  if (mcpChallenge) app.use(mcpChallenge);
   // Static files of the console: not API calls, so not counted against the rate limits.
   app.use(consoleAssets(consoleDir));
   app.use(rateLimit(services.rateLimiter));

@@ -14,6 +14,7 @@ import { createDocumentCommands } from './documents';
 import { createFileCommands } from './files';
 import { createInboundCommands } from './inbound';
 import { createKnowledgeBaseCommands } from './knowledge-bases';
+import { createMcpToolCommands } from './mcp-tools';
 import { createModelProviderCommands } from './model-providers';
 import { createOpenAiChatCommands } from './openai-chat';
 import { createTemporalPayloadCommands } from './temporal-payloads';
@@ -72,6 +73,7 @@ export function createCommands({
     modelChats ?? modelChatsOf(config, (tenantId, providerId) => stores.modelProviders.connection(tenantId, providerId)),
   );
   const completions = createCompletionCommands({ ...stores, config, temporal, log });
+  const search = createSearchCommands({ knowledgeBases: stores.knowledgeBases, chunkIndex: stores.chunkIndex, catalog });
   return {
     completions,
     openai: createOpenAiChatCommands({
@@ -102,7 +104,8 @@ export function createCommands({
       workerPollStaleMs: config.WORKER_POLL_STALE_MS,
     }),
     knowledgeBases: createKnowledgeBaseCommands({ knowledgeBases: stores.knowledgeBases, catalog }),
-    search: createSearchCommands({ knowledgeBases: stores.knowledgeBases, chunkIndex: stores.chunkIndex, catalog }),
+    search,
+    mcp: createMcpToolCommands({ agents: stores.agents, sessions: stores.sessions, documents: stores.documents, completions, search }),
   };
 }
 
