@@ -141,8 +141,9 @@ export const BROWSER_PAGES = new Set(['docs', 'docsAsset']);
 
 /**
  * Other ecosystems' protocols, which their own clients call: the OpenAI-compatible API (OpenAI's
- * SDKs, docs/api/openai-compatible.md) and Temporal's remote codec (the Temporal UI and CLI). Ours
- * have no method for them.
+ * SDKs, docs/api/openai-compatible.md), Temporal's remote codec (the Temporal UI and CLI) and the
+ * MCP server with its OAuth metadata (MCP hosts and the MCP SDKs, docs/mcp.md). Ours have no method
+ * for them.
  */
 export const OTHER_CLIENTS_OPERATIONS = new Set([
   'listOpenAIModels',
@@ -150,4 +151,9 @@ export const OTHER_CLIENTS_OPERATIONS = new Set([
   'createOpenAIChatCompletion',
   'encodeTemporalPayloads',
   'decodeTemporalPayloads',
+  'mcp',
+  'mcpOpenStream',
+  'mcpEndSession',
+  'mcpProtectedResource',
+  'protectedResource',
 ]);

@@ -39,7 +39,6 @@ export const protectedResourceMetadata = z
     authorization_servers: z.array(z.string()).meta({ description: 'the identity provider (JWT_ISSUER) whose tokens it takes' }),
     bearer_methods_supported: z.array(z.literal('header')),
     resource_name: z.string(),
-    resource_documentation: z.string().optional(),
   })
   .meta({ id: 'OAuthProtectedResourceMetadata', description: 'RFC 9728 protected-resource metadata' });
 

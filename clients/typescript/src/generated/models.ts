@@ -778,6 +778,45 @@ export interface OpenAIOtherPart {
   [key: string]: unknown;
 }
 
+/** A JSON-RPC 2.0 response: `result` (a tool's failure is a result with `isError: true`), or `error` for a protocol error (unknown method or tool, invalid params) */
+export type McpJsonRpcResponse =
+  | {
+      jsonrpc: '2.0';
+      /** the JSON-RPC request id */
+      id: string | number;
+      result: Record<string, unknown>;
+    }
+  | {
+      jsonrpc: '2.0';
+      id: string | number | null;
+      error: {
+        code: number;
+        message: string;
+        data?: unknown;
+      };
+    };
+
+/** A JSON-RPC 2.0 request or notification of the Model Context Protocol */
+export interface McpJsonRpcMessage {
+  jsonrpc: '2.0';
+  /** absent on notifications (answered 202 without a body) */
+  id?: string | number;
+  /** `initialize`, `tools/list`, `tools/call`, `ping`, `notifications/initialized`, … */
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** RFC 9728 protected-resource metadata */
+export interface OAuthProtectedResourceMetadata {
+  /** the protected resource: PUBLIC_BASE_URL + /v1/mcp */
+  resource: string;
+  /** the identity provider (JWT_ISSUER) whose tokens it takes */
+  authorization_servers: string[];
+  bearer_methods_supported: 'header'[];
+  resource_name: string;
+  resource_documentation?: string;
+}
+
 export interface ScenarioList {
   items: Scenario[];
 }

@@ -73,6 +73,9 @@ __all__ = [
     "OpenAIChatMessage",
     "OpenAITextPart",
     "OpenAIOtherPart",
+    "McpJsonRpcResponse",
+    "McpJsonRpcMessage",
+    "OAuthProtectedResourceMetadata",
     "ScenarioList",
     "Scenario",
     "EventName",
@@ -896,6 +899,46 @@ class OpenAITextPart(BaseModel):
 class OpenAIOtherPart(BaseModel):
     """a part of another type: refused (400)"""
     type: str
+
+
+class McpJsonRpcResponse(BaseModel):
+    jsonrpc: Literal["2.0"] | str
+    id: str | int
+    """the JSON-RPC request id"""
+    result: dict[str, Any]
+
+
+class McpJsonRpcResponseError(BaseModel):
+    code: int
+    message: str
+    data: Any = None
+
+
+class McpJsonRpcResponse(BaseModel):
+    jsonrpc: Literal["2.0"] | str
+    id: str | int | None
+    error: McpJsonRpcResponseError
+
+
+class McpJsonRpcMessage(BaseModel):
+    """A JSON-RPC 2.0 request or notification of the Model Context Protocol"""
+    jsonrpc: Literal["2.0"] | str
+    id: str | int | None = None
+    """absent on notifications (answered 202 without a body)"""
+    method: str
+    """`initialize`, `tools/list`, `tools/call`, `ping`, `notifications/initialized`, …"""
+    params: dict[str, Any] | None = None
+
+
+class OAuthProtectedResourceMetadata(BaseModel):
+    """RFC 9728 protected-resource metadata"""
+    resource: str
+    """the protected resource: PUBLIC_BASE_URL + /v1/mcp"""
+    authorization_servers: list[str]
+    """the identity provider (JWT_ISSUER) whose tokens it takes"""
+    bearer_methods_supported: list[Literal["header"] | str]
+    resource_name: str
+    resource_documentation: str | None = None
 
 
 class ScenarioList(BaseModel):
@@ -2072,6 +2115,10 @@ OpenAIChatCompletionStreamFrame = OpenAIChunkFrame | OpenAIErrorFrame | OpenAIDo
 """One `data:` line of a streamed chat completion (no `event:` or `id:` lines), as OpenAI's clients read them."""
 
 
+McpJsonRpcResponse = McpJsonRpcResponse | McpJsonRpcResponse
+"""A JSON-RPC 2.0 response: `result` (a tool's failure is a result with `isError: true`), or `error` for a protocol error (unknown method or tool, invalid params)"""
+
+
 InboundWebhookPayload = dict[str, Any]
 """the sending system's JSON object, as it documents it"""
 
@@ -2131,6 +2178,8 @@ OpenAIChatCompletionRequest.model_rebuild()
 OpenAIChatMessage.model_rebuild()
 OpenAITextPart.model_rebuild()
 OpenAIOtherPart.model_rebuild()
+McpJsonRpcMessage.model_rebuild()
+OAuthProtectedResourceMetadata.model_rebuild()
 ScenarioList.model_rebuild()
 Scenario.model_rebuild()
 ProcessorList.model_rebuild()
