@@ -23,7 +23,8 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
         'X-RateLimit-Remaining and X-RateLimit-Reset. Ceilings per API key: completions 60/min, uploads 10/min, ' +
         'everything else 300/min; over the ceiling: HTTP 429, code 10006 and Retry-After. The OpenAI-compatible ' +
         "paths (/v1/openai/…) answer in OpenAI's own shapes instead, errors included, for OpenAI's clients; " +
-        'their chat completions count as completions.',
+        'their chat completions count as completions. The MCP server (/v1/mcp) answers JSON-RPC, its tool failures as ' +
+        'tool results; each of its ask_agent calls also counts as a completion.',
     },
     servers: [{ url: '/' }],
   });

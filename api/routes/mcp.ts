@@ -1,3 +1,4 @@
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCodes, AppError, notFound } from '../../common/errors';
 import { errorEnvelope } from '../../common/schemas/envelope';
 import { mcpRequestBody, mcpResponseBody, protectedResourceMetadata } from '../../common/schemas/mcp';
@@ -11,7 +12,7 @@ const tag = 'MCP';
 const bare = { error: errorEnvelope };
 
 const MCP_DESCRIPTION = `
-The service as a Model Context Protocol server (Streamable HTTP transport, stateless), for MCP hosts and the official MCP SDKs: see docs/mcp.md. Specification revisions: 2025-11-25 (latest), 2025-06-18, 2025-03-26, 2024-11-05 and 2024-10-07, as the official TypeScript SDK 1.32 negotiates them.
+The service as a Model Context Protocol server (Streamable HTTP transport, stateless), for MCP hosts and the official MCP SDKs: see docs/mcp.md. Specification revisions, as the official TypeScript SDK negotiates them: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')} (latest: ${LATEST_PROTOCOL_VERSION}).
 
 Tools, each scoped to the caller's tenant: \`list_agents\`, \`ask_agent\` (runs an agent as a normal completion run, on a session it names or a new one; answers the answer, trace_id, session_id and cost), \`search_knowledge\`, \`get_document\`, \`get_run\`. A tool's failure is a result with \`isError: true\` and the contract's code and message.
 

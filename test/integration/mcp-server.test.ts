@@ -1,6 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type CallToolResult, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { consoleToken, startTestApi, type TestApi } from '../support/api';
 import { eventually } from '../support/consumer';
 import { chatAnswer, chatRequests, type WireChatRequest } from '../support/scripted-chat';
@@ -92,6 +94,20 @@ describe('MCP server (official TypeScript SDK client)', () => {
     expect(ask.inputSchema.required).toEqual(['agent_id', 'question']);
     expect(Object.keys(ask.inputSchema.properties ?? {}).sort()).toEqual(['agent_id', 'question', 'session_id']);
     expect(client.getServerVersion()?.name).toBe('combo-agent-service');
+  });
+
+  it('negotiates the latest revision of the SDK, which docs/mcp.md names with the others it supports', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${api.url}/v1/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${api.adminKey}` } },
+    });
+    const probe = new Client({ name: 'revision-probe', version: '1.0.0' });
+    await probe.connect(transport);
+    expect(transport.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+    await probe.close();
+    const docs = readFileSync(join(__dirname, '../../docs/mcp.md'), 'utf8');
+    const revisions = /### Specification revisions\n\n([\s\S]*?)\n\n/.exec(docs)![1]!;
+    expect(revisions).toContain(`**${LATEST_PROTOCOL_VERSION}**`);
+    for (const revision of SUPPORTED_PROTOCOL_VERSIONS) expect(revisions).toContain(revision);
   });
 
   it("lists the tenant's agents", async () => {

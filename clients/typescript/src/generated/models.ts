@@ -814,7 +814,6 @@ export interface OAuthProtectedResourceMetadata {
   authorization_servers: string[];
   bearer_methods_supported: 'header'[];
   resource_name: string;
-  resource_documentation?: string;
 }
 
 export interface ScenarioList {

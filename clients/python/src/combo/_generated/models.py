@@ -938,7 +938,6 @@ class OAuthProtectedResourceMetadata(BaseModel):
     """the identity provider (JWT_ISSUER) whose tokens it takes"""
     bearer_methods_supported: list[Literal["header"] | str]
     resource_name: str
-    resource_documentation: str | None = None
 
 
 class ScenarioList(BaseModel):
