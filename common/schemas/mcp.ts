@@ -15,19 +15,19 @@ const jsonRpcMessage = z
 export const mcpRequestBody = z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1)]);
 
 const jsonRpcResponse = z
-  .union([
-    z.object({ jsonrpc: z.literal('2.0'), id: jsonRpcId, result: z.record(z.string(), z.unknown()) }),
-    z.object({
-      jsonrpc: z.literal('2.0'),
-      id: z.union([jsonRpcId, z.null()]),
-      error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
-    }),
-  ])
-  .meta({
-    id: 'McpJsonRpcResponse',
-    description:
-      "A JSON-RPC 2.0 response: `result` (a tool's failure is a result with `isError: true`), or `error` for a protocol error (unknown method or tool, invalid params)",
-  });
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([jsonRpcId, z.null()]),
+    result: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: "the method's result (a tool's failure is a result with `isError: true`); absent with `error`" }),
+    error: z
+      .object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() })
+      .optional()
+      .meta({ description: 'a protocol error (unknown method or tool, invalid params); absent with `result`' }),
+  })
+  .meta({ id: 'McpJsonRpcResponse', description: 'A JSON-RPC 2.0 response: `result` or `error`' });
 
 /** What POST /v1/mcp answers to requests (200, application/json). */
 export const mcpResponseBody = z.union([jsonRpcResponse, z.array(jsonRpcResponse)]);

@@ -778,23 +778,19 @@ export interface OpenAIOtherPart {
   [key: string]: unknown;
 }
 
-/** A JSON-RPC 2.0 response: `result` (a tool's failure is a result with `isError: true`), or `error` for a protocol error (unknown method or tool, invalid params) */
-export type McpJsonRpcResponse =
-  | {
-      jsonrpc: '2.0';
-      /** the JSON-RPC request id */
-      id: string | number;
-      result: Record<string, unknown>;
-    }
-  | {
-      jsonrpc: '2.0';
-      id: string | number | null;
-      error: {
-        code: number;
-        message: string;
-        data?: unknown;
-      };
-    };
+/** A JSON-RPC 2.0 response: `result` or `error` */
+export interface McpJsonRpcResponse {
+  jsonrpc: '2.0';
+  id: string | number | null;
+  /** the method's result (a tool's failure is a result with `isError: true`); absent with `error` */
+  result?: Record<string, unknown>;
+  /** a protocol error (unknown method or tool, invalid params); absent with `result` */
+  error?: {
+    code: number;
+    message: string;
+    data?: unknown;
+  };
+}
 
 /** A JSON-RPC 2.0 request or notification of the Model Context Protocol */
 export interface McpJsonRpcMessage {

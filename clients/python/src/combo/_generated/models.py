@@ -901,23 +901,21 @@ class OpenAIOtherPart(BaseModel):
     type: str
 
 
-class McpJsonRpcResponse(BaseModel):
-    jsonrpc: Literal["2.0"] | str
-    id: str | int
-    """the JSON-RPC request id"""
-    result: dict[str, Any]
-
-
 class McpJsonRpcResponseError(BaseModel):
+    """a protocol error (unknown method or tool, invalid params); absent with `result`"""
     code: int
     message: str
     data: Any = None
 
 
 class McpJsonRpcResponse(BaseModel):
+    """A JSON-RPC 2.0 response: `result` or `error`"""
     jsonrpc: Literal["2.0"] | str
     id: str | int | None
-    error: McpJsonRpcResponseError
+    result: dict[str, Any] | None = None
+    """the method's result (a tool's failure is a result with `isError: true`); absent with `error`"""
+    error: McpJsonRpcResponseError | None = None
+    """a protocol error (unknown method or tool, invalid params); absent with `result`"""
 
 
 class McpJsonRpcMessage(BaseModel):
@@ -2114,10 +2112,6 @@ OpenAIChatCompletionStreamFrame = OpenAIChunkFrame | OpenAIErrorFrame | OpenAIDo
 """One `data:` line of a streamed chat completion (no `event:` or `id:` lines), as OpenAI's clients read them."""
 
 
-McpJsonRpcResponse = McpJsonRpcResponse | McpJsonRpcResponse
-"""A JSON-RPC 2.0 response: `result` (a tool's failure is a result with `isError: true`), or `error` for a protocol error (unknown method or tool, invalid params)"""
-
-
 InboundWebhookPayload = dict[str, Any]
 """the sending system's JSON object, as it documents it"""
 
@@ -2177,6 +2171,7 @@ OpenAIChatCompletionRequest.model_rebuild()
 OpenAIChatMessage.model_rebuild()
 OpenAITextPart.model_rebuild()
 OpenAIOtherPart.model_rebuild()
+McpJsonRpcResponse.model_rebuild()
 McpJsonRpcMessage.model_rebuild()
 OAuthProtectedResourceMetadata.model_rebuild()
 ScenarioList.model_rebuild()
