@@ -125,8 +125,13 @@ export function createMcpToolCommands(deps: McpToolDeps) {
         answer.kind === 'reply'
           ? answer.reply
           : await deps.completions.replyWhenEnded(caller.tenantId, answer.accepted.trace_id, request.signal);
-      // Only a caller that left gets nothing: the run goes on and is found by its trace id.
-      if (!reply) throw new AppError(ErrorCodes.INTERNAL, 'the client left before the run ended');
+      if (!reply)
+        throw new AppError(
+          ErrorCodes.INTERNAL,
+          // A caller that left reads nothing (the run goes on, found by its trace id); one still here learns that the run ended without an answer.
+          request.signal.aborted ? 'the client left before the run ended' : 'the run ended without an answer (stopped in Temporal)',
+          { trace_id: answer.kind === 'reply' ? answer.reply.trace_id : answer.accepted.trace_id },
+        );
       const { answer: text, trace_id, session_id, cost, stop_reason, reference } = reply;
       return { answer: text, trace_id, session_id, cost, stop_reason, reference };
     },
