@@ -267,8 +267,8 @@ describe('Idempotency-Key', () => {
       }
       expect([path, header?.required]).toEqual([path, false]);
       expect(op.responses['409']!.description).toContain('Idempotency-Key');
-      // Completions handle their keys themselves: a repeat attaches to the run the key started.
-      const replays = !['/v1/combo/agents/{agent_id}/completions', '/v1/openai/chat/completions'].includes(path);
+      // Completions (and the MCP server's ask_agent) handle their keys themselves: a repeat attaches to the run the key started.
+      const replays = !['/v1/combo/agents/{agent_id}/completions', '/v1/openai/chat/completions', '/v1/mcp'].includes(path);
       expect([path, op.responses['200']!.headers?.['Idempotent-Replayed'] !== undefined]).toEqual([path, replays]);
     }
   });
