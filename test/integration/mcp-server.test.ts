@@ -191,6 +191,37 @@ describe('MCP server (official TypeScript SDK client)', () => {
     expect(missing.error.code).toBe(10004);
   });
 
+  it('answers a lone tools/call without initialize (stateless); a retry with its Idempotency-Key attaches to the first run', async () => {
+    const send = async () => {
+      const res = await fetch(`${api.url}/v1/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${api.adminKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'idempotency-key': 'mcp-retried-question',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'ask_agent', arguments: { agent_id: agentId, question: 'Asked twice over the wire' } },
+        }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('mcp-session-id')).toBeNull();
+      return (await res.json()) as { id: number; result: { structuredContent: { trace_id: string; session_id: string; answer: string } } };
+    };
+    const asked = () => chatRequests(model).filter((r) => lastUserText(r) === 'Asked twice over the wire').length;
+    const first = await send();
+    expect(first.id).toBe(7);
+    expect(first.result.structuredContent.answer).toBe(answerTo('Asked twice over the wire'));
+    const again = await send();
+    expect(again.result.structuredContent).toEqual(first.result.structuredContent);
+    expect(asked()).toBe(1);
+  });
+
   it('reads a run by its trace id; an unknown one is 10004', async () => {
     const asked = await callOk(client, 'ask_agent', { agent_id: agentId, question: 'What is a run?' });
     const run = await callOk(client, 'get_run', { trace_id: asked.trace_id });
