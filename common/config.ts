@@ -19,6 +19,18 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
 
+/** Private hosts a kind of outgoing call may reach although ALLOW_PRIVATE_URLS is off: `host`, `host:port`, `[ipv6]:port`, comma-separated. */
+const privateHostList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((e) => e.trim())
+      .filter((e) => e !== ''),
+  )
+  .pipe(z.array(z.string().refine((e) => parseAllowedPrivateHost(e) !== null, 'each entry must be a host or host:port')).max(100));
+
 function isOrigin(value: string): boolean {
   try {
     return /^https?:$/.test(new URL(value).protocol) && new URL(value).origin === value;
@@ -178,30 +190,12 @@ export const configSchema = z
      * Private hosts a tenant's model providers may reach although ALLOW_PRIVATE_URLS is off (a local
      * Ollama): comma-separated `host` (any port) or `host:port` entries, `[ipv6]:port` for IPv6.
      */
-    MODEL_PROVIDER_PRIVATE_HOSTS: z
-      .string()
-      .default('')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((e) => e.trim())
-          .filter((e) => e !== ''),
-      )
-      .pipe(z.array(z.string().refine((e) => parseAllowedPrivateHost(e) !== null, 'each entry must be a host or host:port')).max(100)),
+    MODEL_PROVIDER_PRIVATE_HOSTS: privateHostList,
     /**
      * Private hosts agents' MCP servers may reach although ALLOW_PRIVATE_URLS is off (an MCP server
      * beside the service): the same forms as MODEL_PROVIDER_PRIVATE_HOSTS.
      */
-    MCP_PRIVATE_HOSTS: z
-      .string()
-      .default('')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((e) => e.trim())
-          .filter((e) => e !== ''),
-      )
-      .pipe(z.array(z.string().refine((e) => parseAllowedPrivateHost(e) !== null, 'each entry must be a host or host:port')).max(100)),
+    MCP_PRIVATE_HOSTS: privateHostList,
     /** How long a worker reuses an MCP server's tool list (tools/list) before it asks the server again. */
     MCP_TOOLS_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
     /** Browser origins (`scheme://host[:port]`, comma-separated) allowed to call the API; none by default. */
