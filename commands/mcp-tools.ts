@@ -14,7 +14,7 @@ const MCP_AGENTS_MAX = 1_000;
 const SESSION_NAME_CHARS = 80;
 
 export interface McpToolDeps {
-  agents: Pick<AgentStore, 'get' | 'list'>;
+  agents: Pick<AgentStore, 'get' | 'newest'>;
   sessions: Pick<SessionStore, 'create'>;
   documents: Pick<DocumentStore, 'get'>;
   completions: Pick<ReturnType<typeof createCompletionCommands>, 'ask' | 'sessionOfKey' | 'replyWhenEnded' | 'get'>;
@@ -86,14 +86,8 @@ export function createMcpToolCommands(deps: McpToolDeps) {
   return {
     /** The tenant's agents, newest first, at most MCP_AGENTS_MAX. */
     async listAgents(tenantId: string): Promise<McpAgent[]> {
-      const agents: McpAgent[] = [];
-      let after: string | undefined;
-      do {
-        const page = await deps.agents.list(tenantId, { page: 1, page_size: 100, include_total: 'false', ...(after ? { after } : {}) });
-        for (const { agent_id, name, description } of page.items) agents.push({ agent_id, name, description });
-        after = page.next_cursor ?? undefined;
-      } while (after && agents.length < MCP_AGENTS_MAX);
-      return agents.slice(0, MCP_AGENTS_MAX);
+      const agents = await deps.agents.newest(tenantId, MCP_AGENTS_MAX);
+      return agents.map(({ agent_id, name, description }) => ({ agent_id, name, description }));
     },
 
     /**

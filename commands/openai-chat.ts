@@ -23,7 +23,7 @@ const CONVERSATION_CANDIDATES = 5;
 const SESSION_NAME_CHARS = 80;
 
 export interface OpenAiChatDeps {
-  agents: Pick<AgentStore, 'get' | 'list'>;
+  agents: Pick<AgentStore, 'get' | 'newest'>;
   sessions: Pick<SessionStore, 'create' | 'conversationSessions' | 'conversation' | 'importTurns'>;
   completionRuns: Pick<CompletionRunStore, 'unendedRun'>;
   completions: Pick<ReturnType<typeof createCompletionCommands>, 'ask' | 'sessionOfKey' | 'replyWhenEnded'>;
@@ -143,16 +143,7 @@ export function createOpenAiChatCommands(deps: OpenAiChatDeps) {
   return {
     /** The tenant's agents as models, newest first, at most OPENAI_MODELS_MAX. */
     async models(tenantId: string): Promise<OpenAiModel[]> {
-      const models: OpenAiModel[] = [];
-      let after: string | undefined;
-      do {
-        const page = await deps.agents.list(tenantId, { page: 1, page_size: 100, include_total: 'false', ...(after ? { after } : {}) });
-        for (const agent of page.items) {
-          models.push(modelOf(agent, tenantId));
-        }
-        after = page.next_cursor ?? undefined;
-      } while (after && models.length < OPENAI_MODELS_MAX);
-      return models.slice(0, OPENAI_MODELS_MAX);
+      return (await deps.agents.newest(tenantId, OPENAI_MODELS_MAX)).map((agent) => modelOf(agent, tenantId));
     },
 
     model,

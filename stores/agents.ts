@@ -93,6 +93,12 @@ export function createAgentStore(db: Db, secretBox: SecretBox, { listCacheTtlMs 
         findPage(agents, tenantNamed(tenantId, query), query, present),
       ),
 
+    /** The tenant's newest agents, at most `limit`, in one read (for surfaces whose lists have no pages: OpenAI's models, MCP). */
+    async newest(tenantId: string, limit: number): Promise<Agent[]> {
+      const docs = await agents.find({ tenant_id: tenantId }).sort({ created_at: -1, _id: -1 }).limit(limit).toArray();
+      return docs.map(present);
+    },
+
     /** Every read is scoped by tenant: another tenant's agent does not exist for the caller. */
     get: (tenantId: string, agentId: string): Promise<Agent> =>
       agentCache.get(`${tenantId}|${agentId}`, async () => {
